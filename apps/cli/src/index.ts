@@ -1,0 +1,3 @@
+export type { CliIo } from './main.js';
+export { main } from './main.js';
+export { cliVersion } from './version.js';

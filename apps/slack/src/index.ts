@@ -1,0 +1,1 @@
+export { runEndContextLine } from './run-end-context-line.js';

@@ -1,0 +1,2 @@
+export type { ValenceSums } from './format-valence.js';
+export { formatValence } from './format-valence.js';

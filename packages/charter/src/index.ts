@@ -1,0 +1,2 @@
+export type { CharterSensor } from './charter-sensor.js';
+export { charterSensors, isCharterSensor } from './charter-sensor.js';

@@ -1,0 +1,40 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { defaultAppraisalLimits, validateAppraisalLimits } from './appraisal-limits.js';
+
+describe('validateAppraisalLimits', () => {
+  it('accepts the defaults', () => {
+    expect(validateAppraisalLimits(defaultAppraisalLimits)).toEqual([]);
+  });
+
+  it('accepts 1 through 64 rows and refuses 65', () => {
+    expect(validateAppraisalLimits({ ...defaultAppraisalLimits, sourceRows: 64 })).toEqual([]);
+    expect(validateAppraisalLimits({ ...defaultAppraisalLimits, sourceRows: 65 })).toEqual([
+      { field: 'sourceRows', message: 'sourceRows must be an integer from 1 to 64, got 65' },
+    ]);
+  });
+
+  it('names every refused field at once', () => {
+    const problems = validateAppraisalLimits({
+      pagesPerSequence: 0,
+      outputTokens: 5000,
+      ticks: 1.5,
+      sourceRows: 1,
+    });
+    expect(problems.map((problem) => problem.field)).toEqual([
+      'pagesPerSequence',
+      'outputTokens',
+      'ticks',
+    ]);
+  });
+
+  it('accepts every output-token limit from 1 to 4096 and nothing outside', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -10_000, max: 10_000 }), (outputTokens) => {
+        const accepted =
+          validateAppraisalLimits({ ...defaultAppraisalLimits, outputTokens }).length === 0;
+        expect(accepted).toBe(outputTokens >= 1 && outputTokens <= 4096);
+      }),
+    );
+  });
+});

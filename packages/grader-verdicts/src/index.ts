@@ -1,0 +1,2 @@
+export type { Verdict } from './verdict.js';
+export { parseVerdict, retryMayHelp, verdictCode, verdicts } from './verdict.js';

@@ -1,0 +1,1 @@
+export { peakReading } from './peak-reading.js';

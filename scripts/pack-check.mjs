@@ -1,0 +1,175 @@
+// The pack check: what users would install, checked as they would install it.
+// 1. `pnpm pack` every publishable package (pnpm rewrites workspace: and catalog: specifiers).
+// 2. publint --strict and attw --profile esm-only on each tarball.
+// 3. A consumer project outside the repository `npm install`s the tarballs (no workspace
+//    links), imports every entry with plain Node and type-checks a consumer file against the
+//    published .d.ts with skipLibCheck off.
+import { spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pnpmBin, pnpmEnv } from './pnpm.mjs';
+
+function run(command, args, options) {
+  const result = spawnSync(command, args, { encoding: 'utf8', env: pnpmEnv(), ...options });
+  return {
+    status: result.status ?? 1,
+    output: `${result.stdout ?? ''}${result.stderr ?? ''}`.trim(),
+  };
+}
+
+/** The publishable packages: every workspace package under packages/ and apps/ not marked private. */
+export function publishablePackages(root) {
+  return ['packages', 'apps'].flatMap((group) =>
+    readdirSync(join(root, group))
+      .map((name) => join(root, group, name))
+      .filter((dir) => existsSync(join(dir, 'package.json')))
+      .map((dir) => ({
+        dir,
+        manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')),
+      }))
+      .filter(({ manifest }) => !manifest.private),
+  );
+}
+
+/** Runs the whole check; returns { ok, lines } with one line per finding for the summary. */
+export async function packCheck({ root, keep = false }) {
+  const work = mkdtempSync(join(tmpdir(), 'mecha-pack-'));
+  const tarballs = join(work, 'tarballs');
+  mkdirSync(tarballs);
+  const lines = [];
+  let ok = true;
+  const fail = (line, output) => {
+    ok = false;
+    lines.push(line);
+    if (output) console.log(output);
+  };
+  const packages = publishablePackages(root);
+  const bin = (name) => join(root, 'node_modules', '.bin', name);
+
+  for (const { dir, manifest } of packages) {
+    const packed = run(pnpmBin(), ['pack', '--pack-destination', tarballs], { cwd: dir });
+    if (packed.status !== 0) {
+      fail(`${manifest.name}: pnpm pack failed`, packed.output);
+      continue;
+    }
+    const tarball = readdirSync(tarballs).find((file) =>
+      file.startsWith(`${manifest.name.replace('@', '').replace('/', '-')}-${manifest.version}`),
+    );
+    if (!tarball) {
+      fail(`${manifest.name}: no tarball was written`);
+      continue;
+    }
+    const path = join(tarballs, tarball);
+    const publint = run(bin('publint'), ['run', path, '--strict']);
+    if (publint.status !== 0) fail(`${manifest.name}: publint --strict failed`, publint.output);
+    const attw = run(bin('attw'), [path, '--profile', 'esm-only', '--format', 'table-flipped']);
+    if (attw.status !== 0) fail(`${manifest.name}: attw --profile esm-only failed`, attw.output);
+    console.log(
+      `  packed ${tarball}: publint ${publint.status === 0 ? 'ok' : 'FAILED'}, attw ${attw.status === 0 ? 'ok' : 'FAILED'}`,
+    );
+  }
+
+  // The consumer: a plain npm project that knows nothing of the workspace.
+  const consumer = join(work, 'consumer');
+  mkdirSync(consumer);
+  const catalog = readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8');
+  const typesNode = /"@types\/node":\s*([^\s]+)/.exec(catalog)?.[1] ?? '20';
+  const dependencies = Object.fromEntries(
+    readdirSync(tarballs).map((file) => {
+      const { manifest } = packages.find(({ manifest }) =>
+        file.startsWith(`${manifest.name.replace('@', '').replace('/', '-')}-${manifest.version}`),
+      );
+      return [manifest.name, `file:${join(tarballs, file)}`];
+    }),
+  );
+  writeFileSync(
+    join(consumer, 'package.json'),
+    JSON.stringify(
+      {
+        name: 'mecha-consumer',
+        private: true,
+        type: 'module',
+        dependencies,
+        devDependencies: { '@types/node': typesNode },
+      },
+      null,
+      2,
+    ),
+  );
+  const installed = run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: consumer,
+  });
+  if (installed.status !== 0) {
+    fail('consumer: npm install of the tarballs failed', installed.output);
+  } else {
+    const names = Object.keys(dependencies);
+    // (a) every public entry imports with plain Node.
+    const importer = names.map(
+      (name) =>
+        `import(${JSON.stringify(name)}).then((m) => console.log(${JSON.stringify(name)}, Object.keys(m).length + ' exports'))`,
+    );
+    writeFileSync(
+      join(consumer, 'import-all.mjs'),
+      `await Promise.all([\n${importer.join(',\n')}\n]);\n`,
+    );
+    const imported = run(process.execPath, ['import-all.mjs'], { cwd: consumer });
+    if (imported.status !== 0)
+      fail('consumer: importing a public entry with plain Node failed', imported.output);
+    else lines.push(`consumer: ${names.length} packages import with plain Node`);
+    // (b) a consumer .ts file type-checks against the published declarations.
+    const source = names.map(
+      (name, index) =>
+        `import * as package${index} from ${JSON.stringify(name)};\nexport const surface${index}: typeof package${index} = package${index};`,
+    );
+    writeFileSync(join(consumer, 'consumer.ts'), `${source.join('\n')}\n`);
+    writeFileSync(
+      join(consumer, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          skipLibCheck: false,
+          noEmit: true,
+          types: ['node'],
+        },
+        files: ['consumer.ts'],
+      }),
+    );
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    const typed = run(process.execPath, [tsc, '-p', consumer]);
+    if (typed.status !== 0)
+      fail(
+        'consumer: type-checking against the published .d.ts failed (skipLibCheck: false)',
+        typed.output,
+      );
+    else
+      lines.push(
+        `consumer: the published .d.ts of ${names.length} packages type-check with skipLibCheck: false`,
+      );
+  }
+  lines.unshift(
+    `${packages.length} tarballs packed and linted (publint --strict, attw --profile esm-only)`,
+  );
+  if (!keep) rmSync(work, { recursive: true, force: true });
+  else lines.push(`kept: ${work}`);
+  return { ok, lines };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const result = await packCheck({ root, keep: process.argv.includes('--keep') });
+  for (const line of result.lines) console.log(line);
+  process.exit(result.ok ? 0 : 1);
+}

@@ -1,0 +1,132 @@
+// The repository's entry points, runnable with only Node.js and npm on the machine:
+//   npm test   — install, build, typecheck, lint, every test, then the pack check
+//   npm run demo — install, build the CLI, run `mecha demo`
+//   npm run build / npm run bench
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { packCheck } from './pack-check.mjs';
+import { pnpmSpec, runPnpm } from './pnpm.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const mode = process.argv[2];
+const started = Date.now();
+
+function step(title) {
+  process.stdout.write(`\n▶ ${title}\n`);
+}
+
+function seconds() {
+  return `${((Date.now() - started) / 1000).toFixed(1)} s`;
+}
+
+function install() {
+  step(`install (${pnpmSpec}, frozen lockfile)`);
+  const status = runPnpm(['install', '--frozen-lockfile'], { cwd: root });
+  if (status !== 0) {
+    console.error(`\nmecha: the install failed (exit ${status}); nothing was built.`);
+    process.exit(status);
+  }
+}
+
+function workspaceDirs() {
+  return ['packages', 'apps', 'tooling'].flatMap((group) => {
+    const dir = join(root, group);
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir)
+      .map((name) => join(dir, name))
+      .filter((path) => existsSync(join(path, 'package.json')));
+  });
+}
+
+function testSummaries() {
+  const rows = [];
+  for (const dir of workspaceDirs()) {
+    const file = join(dir, '.vitest', 'results.json');
+    const { name } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    if (!existsSync(file)) continue;
+    try {
+      const result = JSON.parse(readFileSync(file, 'utf8'));
+      rows.push({
+        name,
+        passed: result.numPassedTests,
+        // A file that failed to load has no tests of its own: count it as one failure.
+        failed:
+          result.numFailedTests +
+          result.testResults.filter(
+            (file) => file.status === 'failed' && file.assertionResults.length === 0,
+          ).length,
+        skipped: result.numPendingTests + result.numTodoTests,
+      });
+    } catch {
+      rows.push({ name, passed: 0, failed: 1, skipped: 0, unreadable: true });
+    }
+  }
+  return rows;
+}
+
+function clearTestResults() {
+  for (const dir of workspaceDirs()) rmSync(join(dir, '.vitest'), { recursive: true, force: true });
+}
+
+if (mode === 'test') {
+  install();
+  clearTestResults();
+  step('build, typecheck, lint, test (turbo)');
+  const turbo = runPnpm(
+    ['turbo', 'run', 'build', 'typecheck', 'lint', 'test', '--continue=dependencies-successful'],
+    { cwd: root },
+  );
+  let pack = { ok: false, skipped: true, lines: [] };
+  if (turbo === 0) {
+    step('pack check (pnpm pack, publint --strict, attw, consumer install and type-check)');
+    pack = await packCheck({ root });
+  }
+  const rows = testSummaries();
+  step(`summary (${seconds()})`);
+  for (const row of rows) {
+    const note = row.unreadable ? ' (result file unreadable)' : '';
+    console.log(
+      `  ${row.name.padEnd(26)} ${row.passed} passed, ${row.failed} failed${row.skipped ? `, ${row.skipped} skipped` : ''}${note}`,
+    );
+  }
+  console.log(
+    `  turbo (build, typecheck, lint, test): ${turbo === 0 ? 'ok' : `failed (exit ${turbo})`}`,
+  );
+  console.log(
+    `  pack check: ${pack.skipped ? 'not run (an earlier step failed)' : pack.ok ? 'ok' : 'failed'}`,
+  );
+  for (const line of pack.lines) console.log(`    ${line}`);
+  const passed = rows.reduce((sum, row) => sum + row.passed, 0);
+  const failed = rows.reduce((sum, row) => sum + row.failed, 0);
+  const skipped = rows.reduce((sum, row) => sum + row.skipped, 0);
+  console.log(`Tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+  process.exit(turbo === 0 && pack.ok && failed === 0 && rows.length > 0 ? 0 : 1);
+} else if (mode === 'demo') {
+  install();
+  step('build the mecha command');
+  const built = runPnpm(
+    ['turbo', 'run', 'build', '--filter=@mecha/cli...', '--output-logs=errors-only'],
+    { cwd: root },
+  );
+  if (built !== 0) process.exit(built);
+  step('mecha demo');
+  const demo = spawnSync(
+    process.execPath,
+    [join(root, 'apps/cli/dist/bin.js'), 'demo', ...process.argv.slice(3)],
+    {
+      stdio: 'inherit',
+    },
+  );
+  process.exit(demo.status ?? 1);
+} else if (mode === 'build') {
+  install();
+  process.exit(runPnpm(['turbo', 'run', 'build'], { cwd: root }));
+} else if (mode === 'bench') {
+  install();
+  process.exit(runPnpm(['turbo', 'run', 'bench', '--filter=@mecha/bench'], { cwd: root }));
+} else {
+  console.error('usage: node scripts/run.mjs test|demo|build|bench');
+  process.exit(2);
+}
