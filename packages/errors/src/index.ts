@@ -1,0 +1,1 @@
+export { errorBrand, errorGuard, MechaError } from './mecha-error.js';
