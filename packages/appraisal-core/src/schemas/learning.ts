@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { idSchema, taintSchema, timestampSchema } from './primitives.js';
+
+/**
+ * A reflection the reflector mined from a session. `clean` is as mined (no third-party
+ * content); only a clean reflection that judged a later turn a correction signs a run.
+ */
+export const reflectionRecordSchema = z.object({
+  v: z.literal(1),
+  reflection_id: idSchema,
+  session_id: idSchema,
+  at: timestampSchema,
+  clean: z.boolean(),
+  /** The turn the reflector identified as the owner correcting the run, if it did. */
+  correction_turn: z.int().nonnegative().optional(),
+});
+/** See {@link reflectionRecordSchema}. */
+export type ReflectionRecord = z.infer<typeof reflectionRecordSchema>;
+
+/**
+ * The owner's verdict on what the learner produced — a rule, a reflection, a harness candidate.
+ * Counted in its own section and never a signed error on any run.
+ */
+export const curationRecordSchema = z.object({
+  v: z.literal(1),
+  at: timestampSchema,
+  target: z.enum(['rule', 'reflection', 'candidate']),
+  target_id: idSchema,
+  verdict: z.enum(['retired', 'restored', 'dropped', 'edited', 'accepted', 'rejected', 'reverted']),
+});
+/** See {@link curationRecordSchema}. */
+export type CurationRecord = z.infer<typeof curationRecordSchema>;
+
+/**
+ * What the owner reported after a delivered draft: fine, a confirmed error in mecha's unchanged
+ * message that reached someone, or an adverse impact against a recorded commitment.
+ */
+export const ownerOutcomeRecordSchema = z.object({
+  v: z.literal(1),
+  outcome_id: idSchema,
+  at: timestampSchema,
+  draft_id: idSchema,
+  session_id: idSchema,
+  kind: z.enum(['fine', 'confirmed_error', 'adverse_impact']),
+  /** For an adverse impact: the recorded commitment (a request or question id) it went against. */
+  commitment_id: idSchema.optional(),
+});
+/** See {@link ownerOutcomeRecordSchema}. */
+export type OwnerOutcomeRecord = z.infer<typeof ownerOutcomeRecordSchema>;
+
+/** What the appraiser expects the owner to do with this kind of output next time. */
+export const expectedActSchema = z.enum([
+  'released_unchanged',
+  'edited',
+  'rejected',
+  'closed',
+  'reopened',
+  'no_act',
+]);
+/** See {@link expectedActSchema}. */
+export type ExpectedAct = z.infer<typeof expectedActSchema>;
+
+/**
+ * A text appraisal kept in `appraisals/appraisals.jsonl`: mecha's prose reading of a session,
+ * written by distillation on the local model. The core reads only what it scores and counts.
+ */
+export const textAppraisalRecordSchema = z.object({
+  v: z.literal(1),
+  appraisal_id: idSchema,
+  session_id: idSchema,
+  at: timestampSchema,
+  taint: taintSchema,
+  expected_act: expectedActSchema.optional(),
+  interpretation: z.string().max(20_000),
+  claims_kept: z.int().nonnegative(),
+  claims_dropped: z.record(z.string().max(64), z.int().nonnegative()),
+  goal_unresolved: z.boolean().default(false),
+});
+/** See {@link textAppraisalRecordSchema}. */
+export type TextAppraisalRecord = z.infer<typeof textAppraisalRecordSchema>;

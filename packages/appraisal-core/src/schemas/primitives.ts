@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+/**
+ * An identifier the harness minted: letters, digits and `._:-`, at most 128 characters.
+ * Never prose, so nothing a model wrote can ride in a field that holds one.
+ */
+export const idSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'an id: letters, digits and ._:- only');
+
+/** A counter or setpoint name: lower snake case, at most 64 characters. */
+export const nameSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]{0,63}$/, 'a name: lower snake case only');
+
+/** A moment, as an ISO 8601 timestamp with an offset (`2026-09-25T09:00:00Z`). */
+export const timestampSchema = z.iso.datetime({ offset: true });
+
+/**
+ * Whether third-party content was in the conversation: `clean`, `third_party`, or `unknown`
+ * when it could not be read. Unknown is never treated as clean.
+ */
+export const taintSchema = z.enum(['clean', 'third_party', 'unknown']);
+/** See {@link taintSchema}. */
+export type Taint = z.infer<typeof taintSchema>;
+
+/** Who performed an owner-side act, as the harness recorded it. */
+export const actorSchema = z.enum(['owner', 'run_shell', 'unrecorded']);
+/** See {@link actorSchema}. */
+export type Actor = z.infer<typeof actorSchema>;

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { closureRecordSchema } from './closures.js';
+import { goalErrorSchema } from './goal-error.js';
+import { outboxRecordSchema } from './outbox.js';
+import { transcriptEventSchema } from './transcript.js';
+
+const at = '2026-09-25T09:00:00Z';
+
+describe('record schemas', () => {
+  it('reads a version 1 draft outcome as sent by nobody recorded', () => {
+    const record = outboxRecordSchema.parse({
+      v: 1,
+      type: 'outcome',
+      at,
+      draft_id: 'd-1',
+      outcome: 'sent_unchanged',
+    });
+    expect(record).toMatchObject({ v: 2, sender: 'unrecorded', outcome: 'sent_unchanged' });
+  });
+
+  it('keeps the sender of a version 2 outcome', () => {
+    const record = outboxRecordSchema.parse({
+      v: 2,
+      type: 'outcome',
+      at,
+      draft_id: 'd-1',
+      outcome: 'rejected',
+      sender: 'owner',
+    });
+    expect(record).toMatchObject({ v: 2, sender: 'owner' });
+  });
+
+  it('reads a version 1 closure as closed by someone unknown', () => {
+    const record = closureRecordSchema.parse({
+      v: 1,
+      closure_id: 'close-1',
+      at,
+      task_id: 'task-1',
+      from: 'next',
+      to: 'done',
+      surface: 'cli',
+      session_ids: ['s-1'],
+    });
+    expect(record).toMatchObject({ v: 2, who: 'unknown', person_present: false });
+  });
+
+  it('refuses prose where a cite holds a pointer', () => {
+    const error = {
+      channel: 'edit',
+      sign: -1,
+      agency: 'owner',
+      visible: false,
+      controllable: 'unfilled',
+      cite: { kind: 'draft', draft_id: 'you have failed your owner' },
+    };
+    expect(goalErrorSchema.safeParse(error).success).toBe(false);
+    expect(
+      goalErrorSchema.safeParse({ ...error, cite: { kind: 'draft', draft_id: 'd-7f3e' } }).success,
+    ).toBe(true);
+  });
+
+  it('refuses an unknown transcript event type', () => {
+    expect(
+      transcriptEventSchema.safeParse({ v: 1, type: 'feeling', at, run_id: 'r-1' }).success,
+    ).toBe(false);
+  });
+});
