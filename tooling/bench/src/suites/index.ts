@@ -1,0 +1,11 @@
+import type { ResultTable } from '../measure.js';
+
+/** A benchmark suite: an id to select it by, a title for its docs section, and its run. */
+export interface Suite {
+  readonly id: string;
+  readonly title: string;
+  readonly run: () => Promise<readonly ResultTable[]>;
+}
+
+/** Every suite `pnpm bench` runs, in order. */
+export const suites: readonly Suite[] = [];
