@@ -6,6 +6,16 @@ const entry = new URL('../dist/index.js', import.meta.url).href;
 describe('the built @mecha/graph', () => {
   it('exposes exactly its public surface', async () => {
     const api = await import(entry);
-    expect(Object.keys(api).sort()).toEqual(['contentHash']);
+    expect(Object.keys(api).sort()).toEqual([
+      'GraphInputError',
+      'contentHash',
+      'createGraphServer',
+      'defaultDatabasePath',
+      'graphLimits',
+      'graphTools',
+      'metadataExtractor',
+      'openGraphStore',
+      'resolveDatabasePath',
+    ]);
   });
 });

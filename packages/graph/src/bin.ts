@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createGraphServer } from './create-graph-server.js';
+import { resolveDatabasePath } from './database-path.js';
+import { type GraphStore, openGraphStore } from './open-graph-store.js';
+import { parseServerArguments, serverUsage } from './server-arguments.js';
+
+function packageVersion(): string {
+  const manifest = JSON.parse(
+    readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+  ) as {
+    version: string;
+  };
+  return manifest.version;
+}
+
+async function main(): Promise<number | undefined> {
+  const parsed = parseServerArguments(process.argv.slice(2));
+  switch (parsed.kind) {
+    case 'help':
+      process.stdout.write(serverUsage);
+      return 0;
+    case 'version':
+      process.stdout.write(`${packageVersion()}\n`);
+      return 0;
+    case 'error':
+      process.stderr.write(`mecha-graph-mcp: ${parsed.message}\n\n${serverUsage}`);
+      return 2;
+  }
+  const path = resolveDatabasePath(parsed.db);
+  let store: GraphStore;
+  try {
+    store = openGraphStore({ path });
+  } catch (error) {
+    process.stderr.write(`mecha-graph-mcp: cannot open ${path}: ${(error as Error).message}\n`);
+    return 1;
+  }
+  const server = createGraphServer({ store, role: parsed.role, version: packageVersion() });
+  let closed = false;
+  const shutdown = () => {
+    if (closed) return;
+    closed = true;
+    void server.close().finally(() => {
+      store.close();
+      process.exit(0);
+    });
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+  process.stdin.once('end', shutdown);
+  // stdout carries the protocol; everything else goes to stderr.
+  await server.connect(new StdioServerTransport());
+  process.stderr.write(`mecha-graph-mcp: serving ${path} as ${parsed.role}\n`);
+  return undefined;
+}
+
+const code = await main();
+if (code !== undefined) process.exitCode = code;
