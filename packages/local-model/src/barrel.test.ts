@@ -1,11 +1,31 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 
 // A path held in a variable: the test reads what was built, not the sources.
-const entry = new URL('../dist/index.js', import.meta.url).href;
+const entry = new URL('../dist/index.js', import.meta.url);
 
 describe('the built @mecha/local-model', () => {
   it('exposes exactly its public surface', async () => {
-    const api = await import(entry);
-    expect(Object.keys(api).sort()).toEqual(['modelIdentity']);
+    const api = await import(entry.href);
+    expect(Object.keys(api).sort()).toEqual([
+      'GrammarError',
+      'ModelConfigError',
+      'ModelDisposedError',
+      'ModelLoadError',
+      'PromptTooLongError',
+      'ScriptExhaustedError',
+      'createLocalModel',
+      'createScriptedModel',
+      'defaultThreads',
+      'modelIdentity',
+      'modelPathKey',
+      'resolveModelPath',
+    ]);
+  });
+
+  it('imports node-llama-cpp only dynamically, when a model loads', async () => {
+    const code = await readFile(entry, 'utf8');
+    expect(code).not.toMatch(/^\s*import\b[^(]*["']node-llama-cpp["']/m);
+    expect(code).toMatch(/\bimport\(\s*["']node-llama-cpp["']\s*\)/);
   });
 });

@@ -1,2 +1,31 @@
+export type {
+  CompletionGrammar,
+  CompletionModel,
+  CompletionRequest,
+  CompletionResult,
+  JsonSchema,
+  StopReason,
+} from './completion-model.js';
+export type { ModelPathOptions, ModelPathResult } from './config.js';
+export { resolveModelPath } from './config.js';
+export type { ModelConfigProblem } from './errors.js';
+export {
+  GrammarError,
+  ModelConfigError,
+  ModelDisposedError,
+  ModelLoadError,
+  modelPathKey,
+  PromptTooLongError,
+  ScriptExhaustedError,
+} from './errors.js';
+export type { GpuChoice, LocalModel, LocalModelInfo, LocalModelOptions } from './local-model.js';
+export { createLocalModel, defaultThreads } from './local-model.js';
 export type { ModelIdentity } from './model-identity.js';
 export { modelIdentity } from './model-identity.js';
+export type {
+  RecordedRequest,
+  Script,
+  ScriptedModel,
+  ScriptedModelOptions,
+} from './scripted-model.js';
+export { createScriptedModel } from './scripted-model.js';
