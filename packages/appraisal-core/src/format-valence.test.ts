@@ -16,6 +16,17 @@ describe('formatValence', () => {
     expect(formatValence({ positive: 0, negative: 0 })).toBe('');
   });
 
+  it('trails a partial reading with an ellipsis', () => {
+    expect(formatValence({ positive: 1, negative: 0.5, partial: true })).toBe(
+      '+1.0 \u22120.5\u2026',
+    );
+    expect(formatValence({ positive: 0, negative: 1, partial: false })).toBe('\u22121.0');
+  });
+
+  it('still shows nothing for a silent run that is partial', () => {
+    expect(formatValence({ positive: 0, negative: 0, partial: true })).toBe('');
+  });
+
   it('never nets the two sides into one number', () => {
     const magnitude = fc.integer({ min: 1, max: 400 }).map((n) => n / 2);
     fc.assert(

@@ -59,6 +59,28 @@ describe('record schemas', () => {
     ).toBe(true);
   });
 
+  it('still loads a retired appraiser verdict, but only on the appraisal channel citing the appraiser', () => {
+    const event = {
+      v: 1,
+      type: 'appraiser_verdict',
+      at,
+      run_id: 'r-1',
+      error: {
+        channel: 'appraisal',
+        sign: -0.5,
+        agency: 'other',
+        visible: false,
+        controllable: 'unfilled',
+        cite: { kind: 'appraiser' },
+      },
+    };
+    expect(transcriptEventSchema.parse(event)).toEqual(event);
+    const forged = { ...event, error: { ...event.error, channel: 'edit' } };
+    expect(transcriptEventSchema.safeParse(forged).success).toBe(false);
+    const cited = { ...event, error: { ...event.error, cite: { kind: 'turn', turn: 1 } } };
+    expect(transcriptEventSchema.safeParse(cited).success).toBe(false);
+  });
+
   it('refuses an unknown transcript event type', () => {
     expect(
       transcriptEventSchema.safeParse({ v: 1, type: 'feeling', at, run_id: 'r-1' }).success,

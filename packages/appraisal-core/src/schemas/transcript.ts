@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { goalRefSchema } from './goal-error.js';
+import { conditionsSnapshotSchema, situationBriefSchema } from './conditions.js';
+import { goalErrorSchema, goalRefSchema } from './goal-error.js';
 import { idSchema, nameSchema, taintSchema, timestampSchema } from './primitives.js';
 
 /** Where a run was started from: `tui`, `web`, `slack`, `voice`, `task`, `trigger`, `cli`, … */
@@ -30,6 +31,10 @@ export const runStartEventSchema = z.object({
   tools: z.array(z.string().max(128)).max(512).optional(),
   /** A run resumed in the same session (after a parked question, say). */
   resumed: z.boolean().optional(),
+  /** The conditions sampled as the run began; only when the run opted in to live sensors. */
+  conditions: conditionsSnapshotSchema.optional(),
+  /** The situation brief assembled for the run, and whether it was delivered. */
+  brief: situationBriefSchema.optional(),
 });
 
 /** A message in the conversation, with the taint of what it carries. */
@@ -123,6 +128,23 @@ export const runEndEventSchema = z.object({
   type: z.literal('run_end'),
   stop_cause: stopCauseSchema,
   turns: z.int().nonnegative().optional(),
+  /** The conditions only the end can know: the run's backlog flow and its peaks. */
+  conditions: conditionsSnapshotSchema.optional(),
+});
+
+/**
+ * A verdict the retired counts-only appraiser wrote before its retirement: one signed error on
+ * the `appraisal` channel citing `appraiser`. Nothing writes this event now; an old transcript
+ * that holds one still loads, and the error counts as recorded (an `other` or `world` agency on
+ * it still reads as anger).
+ */
+export const appraiserVerdictEventSchema = z.object({
+  ...base,
+  type: z.literal('appraiser_verdict'),
+  error: goalErrorSchema.extend({
+    channel: z.literal('appraisal'),
+    cite: z.object({ kind: z.literal('appraiser') }),
+  }),
 });
 
 /** One line of `sessions/<id>.jsonl`. */
@@ -136,6 +158,7 @@ export const transcriptEventSchema = z.discriminatedUnion('type', [
   counterEventSchema,
   compactionEventSchema,
   runEndEventSchema,
+  appraiserVerdictEventSchema,
 ]);
 /** See {@link transcriptEventSchema}. */
 export type TranscriptEvent = z.infer<typeof transcriptEventSchema>;
@@ -143,3 +166,5 @@ export type TranscriptEvent = z.infer<typeof transcriptEventSchema>;
 export type RunStartEvent = z.infer<typeof runStartEventSchema>;
 /** See {@link runEndEventSchema}. */
 export type RunEndEvent = z.infer<typeof runEndEventSchema>;
+/** See {@link appraiserVerdictEventSchema}. */
+export type AppraiserVerdictEvent = z.infer<typeof appraiserVerdictEventSchema>;

@@ -1,4 +1,5 @@
 import type { ResultTable } from '../measure.js';
+import { appraisalSuite } from './appraisal.js';
 
 /** A benchmark suite: an id to select it by, a title for its docs section, and its run. */
 export interface Suite {
@@ -8,4 +9,4 @@ export interface Suite {
 }
 
 /** Every suite `pnpm bench` runs, in order. */
-export const suites: readonly Suite[] = [];
+export const suites: readonly Suite[] = [appraisalSuite];

@@ -1,0 +1,300 @@
+import { contributionTable, type SignedContributionRow } from './contribution-table.js';
+import type { CorpusAppraisal, ProbeReadout } from './corpus-appraisal.js';
+import { expectationCoverage, hasExpectation, scoreExpectation } from './expectations.js';
+import { type PopulationOptions, selectPopulation } from './population.js';
+import type { AppraisalPorts } from './ports.js';
+import { readSession } from './read-session.js';
+import type { GoalError, Label } from './schemas/goal-error.js';
+import { labelSchema } from './schemas/goal-error.js';
+import type { TextAppraisalRecord } from './schemas/learning.js';
+import type { SourceRead } from './schemas/source-read.js';
+import type { TranscriptEvent } from './schemas/transcript.js';
+import type { SessionEvidence } from './session-evidence.js';
+import { indexSessionStores, readSessionStores, recordsOrNone } from './store-index.js';
+import {
+  comparisonsSection,
+  curationSection,
+  predictionsSection,
+  textAppraisalsSection,
+} from './store-sections.js';
+import { collectSuccesses } from './successes.js';
+import { readTranscripts, transcriptCache } from './transcript-cache.js';
+
+/** Options of {@link appraiseCorpus}: the population, and the paid pass's results if it ran. */
+export interface CorpusOptions extends PopulationOptions {
+  /** The counterfactual probe's results, when the paid pass ran; `probe` is null otherwise. */
+  readonly probe?: ProbeReadout;
+}
+
+type OwnerAct = keyof CorpusAppraisal['owner_acts'];
+
+// Each owner act is recognised by the row of the contribution table that signed it.
+const actRows: readonly [OwnerAct, 'closure' | 'workflow', SignedContributionRow][] = [
+  ['task_closed', 'closure', contributionTable.taskClosedDone],
+  ['task_dropped', 'closure', contributionTable.taskClosedDropped],
+  ['task_reopened', 'closure', contributionTable.taskReopenedAfterDone],
+  ['workflow_closed', 'workflow', contributionTable.workflowClosed],
+  ['workflow_cancelled', 'workflow', contributionTable.workflowCancelled],
+  ['workflow_reopened', 'workflow', contributionTable.workflowReopenedAfterClose],
+  ['workflow_verify_failed', 'workflow', contributionTable.workflowArtifactCheckFailed],
+];
+
+function actOf(error: GoalError): { act: OwnerAct; id: string } | undefined {
+  const cite = error.cite;
+  if (cite.kind !== 'closure' && cite.kind !== 'workflow') return undefined;
+  const match = actRows.find(
+    ([, kind, row]) =>
+      kind === cite.kind &&
+      row.channel === error.channel &&
+      row.sign === error.sign &&
+      row.agency === error.agency,
+  );
+  if (match === undefined) return undefined;
+  return { act: match[0], id: cite.kind === 'closure' ? cite.closure_id : cite.workflow_id };
+}
+
+function goalQuestions(evidence: SessionEvidence): { put: boolean; confirmed: boolean } {
+  const questions = recordsOrNone(evidence.questions);
+  const goalIds = new Set(
+    questions
+      .filter((record) => record.type === 'parked' && record.purpose === 'goal')
+      .map((record) => record.question_id),
+  );
+  return {
+    put: goalIds.size > 0,
+    confirmed: questions.some(
+      (record) => record.type === 'answered' && goalIds.has(record.question_id),
+    ),
+  };
+}
+
+function rejectionsWithReason(evidence: SessionEvidence): { owner: number; other: number } {
+  const seen = new Set<string>();
+  let owner = 0;
+  let other = 0;
+  for (const record of recordsOrNone(evidence.outbox)) {
+    if (record.type !== 'outcome' || record.outcome !== 'rejected') continue;
+    if (record.reason === undefined || record.reason === '' || seen.has(record.draft_id)) continue;
+    seen.add(record.draft_id);
+    if (record.sender === 'owner') owner += 1;
+    else other += 1;
+  }
+  return { owner, other };
+}
+
+/**
+ * The offline scan behind `sessions appraise --json`: every store read once and indexed by
+ * session, each session of the population appraised from those maps, and the store-wide
+ * sections beside them. Returns exactly the fields of the reference's table; a source that
+ * could not be read makes its fields `null` (never 0) and `valence.partial` true.
+ */
+export async function appraiseCorpus(
+  ports: AppraisalPorts,
+  options: CorpusOptions,
+): Promise<CorpusAppraisal> {
+  const [
+    listing,
+    stores,
+    charter,
+    rules,
+    reflectionVerdicts,
+    candidates,
+    appraisals,
+    counterfactuals,
+    comparisons,
+    predictions,
+  ] = await Promise.all([
+    ports.sessions.list(),
+    readSessionStores(ports),
+    ports.charter.lines(),
+    ports.learning.curation('rule'),
+    ports.learning.curation('reflection'),
+    ports.learning.curation('candidate'),
+    ports.learning.textAppraisals(),
+    ports.learning.counterfactuals(),
+    ports.learning.comparisons(),
+    ports.predictions.read(),
+  ]);
+  const listed = listing.state !== 'unreadable';
+  const population = selectPopulation(recordsOrNone(listing), options);
+  const read = transcriptCache(ports.sessions);
+  const transcripts = await readTranscripts(
+    population.members.map((member) => member.sessionId),
+    read,
+  );
+  const index = indexSessionStores(stores);
+
+  const appraisalsBySession = new Map<string, TextAppraisalRecord[]>();
+  for (const record of recordsOrNone(appraisals)) {
+    const list = appraisalsBySession.get(record.session_id) ?? [];
+    list.push(record);
+    appraisalsBySession.set(record.session_id, list);
+  }
+
+  const labels = Object.fromEntries(labelSchema.options.map((label) => [label, 0])) as Record<
+    Label,
+    number
+  >;
+  let positive = 0;
+  let negative = 0;
+  let partial = false;
+  let sessionsRead = 0;
+  let sessionsUnreadable = population.headUnreadable;
+  let namedAGoal = 0;
+  let bySensor = 0;
+  let citesLine = 0;
+  let goalPut = 0;
+  let goalConfirmed = 0;
+  let reasoned = 0;
+  let unattributed = 0;
+  const actCounts = new Map<string, number>();
+  const scores: Parameters<typeof expectationCoverage>[0][number][] = [];
+
+  population.members.forEach((member, position) => {
+    const transcript = transcripts[position] as SourceRead<TranscriptEvent>;
+    if (transcript.state === 'unreadable') {
+      sessionsUnreadable += 1;
+      return;
+    }
+    sessionsRead += 1;
+    const evidence = index.evidenceFor(member.sessionId, transcript);
+    const reading = readSession(evidence, charter);
+    labels[reading.label] += 1;
+    positive += reading.valence.positive;
+    negative += reading.valence.negative;
+    if (reading.valence.partial) partial = true;
+    if (
+      transcript.records.some((event) => event.type === 'run_start' && event.goal !== undefined)
+    ) {
+      namedAGoal += 1;
+    }
+    if (reading.attributedBySensor) bySensor += 1;
+    if (reading.citesCharterLine) citesLine += 1;
+    const goals = goalQuestions(evidence);
+    if (goals.put) goalPut += 1;
+    if (goals.confirmed) goalConfirmed += 1;
+    const rejections = rejectionsWithReason(evidence);
+    reasoned += rejections.owner;
+    unattributed += rejections.other;
+
+    // An act that signs on several sessions of the population is still one act.
+    const occurrences = new Map<string, number>();
+    for (const error of reading.errors) {
+      const act = actOf(error);
+      if (act === undefined) continue;
+      const key = `${act.act}|${act.id}`;
+      occurrences.set(key, (occurrences.get(key) ?? 0) + 1);
+    }
+    for (const [key, n] of occurrences) actCounts.set(key, Math.max(actCounts.get(key) ?? 0, n));
+
+    for (const appraisal of appraisalsBySession.get(member.sessionId) ?? []) {
+      if (!hasExpectation(appraisal)) continue;
+      scores.push({
+        // No board is read here, so no due date is windowed and the zone is never consulted.
+        score: scoreExpectation(appraisal, evidence, {
+          now: options.now,
+          timeZone: 'UTC',
+          charter,
+        }),
+        clean: appraisal.taint === 'clean',
+      });
+    }
+  });
+
+  const ownerActs = Object.fromEntries(
+    actRows.map(([act, kind]) => {
+      const source = kind === 'closure' ? stores.closures : stores.workflows;
+      let total = 0;
+      for (const [key, n] of actCounts) if (key.startsWith(`${act}|`)) total += n;
+      return [act, listed && source.state !== 'unreadable' ? total : null];
+    }),
+  ) as CorpusAppraisal['owner_acts'];
+
+  const successes = await collectSuccesses(
+    {
+      listing,
+      outbox: stores.outbox,
+      closures: stores.closures,
+      workflows: stores.workflows,
+      questions: stores.questions,
+    },
+    read,
+    { includeTests: options.includeTests === true || options.kind === 'test' },
+  );
+  const exemplars = successes.exemplars;
+  const byTool: Record<string, number> = {};
+  const byTaint = { clean: 0, third_party: 0, unknown: 0 };
+  for (const exemplar of exemplars ?? []) {
+    byTool[exemplar.tool] = (byTool[exemplar.tool] ?? 0) + 1;
+    byTaint[exemplar.taint] += 1;
+  }
+
+  const allSources: readonly SourceRead<unknown>[] = [
+    listing,
+    ...Object.values(stores),
+    charter,
+    rules,
+    reflectionVerdicts,
+    candidates,
+    appraisals,
+    counterfactuals,
+    comparisons,
+    predictions,
+  ];
+  if (sessionsUnreadable > 0 || allSources.some((source) => source.state !== 'read'))
+    partial = true;
+
+  const whole = (source: SourceRead<unknown>) => source.state === 'read';
+  const outboxOk = stores.outbox.state !== 'unreadable';
+  const questionsOk = stores.questions.state !== 'unreadable';
+  const charterOk = charter.state !== 'unreadable';
+  const coverage = expectationCoverage(scores);
+  return {
+    labels: listed ? labels : null,
+    valence: { positive: listed ? positive : null, negative: listed ? negative : null, partial },
+    named_a_goal: listed ? namedAGoal : null,
+    attributed_by_sensor: listed && charterOk ? bySensor : null,
+    cite_a_charter_line: listed && charterOk ? citesLine : null,
+    goal_put_to_owner: listed && questionsOk ? goalPut : null,
+    goal_confirmed: listed && questionsOk ? goalConfirmed : null,
+    sessions_read: listed ? sessionsRead : null,
+    sessions_unreadable: listed ? sessionsUnreadable : null,
+    outbox_read: whole(stores.outbox) && whole(stores.ownerOutcomes),
+    questions_read: whole(stores.questions),
+    frontdoor_read: whole(stores.requests),
+    learning_read: whole(stores.reflections),
+    charter_read: whole(charter),
+    closures_read: whole(stores.closures),
+    workflows_read: whole(stores.workflows),
+    owner_acts: ownerActs,
+    reasoned_rejections: listed && outboxOk ? reasoned : null,
+    unattributed_rejections: listed && outboxOk ? unattributed : null,
+    curation: curationSection(
+      { rule: rules, reflection: reflectionVerdicts, candidate: candidates },
+      population.since,
+    ),
+    graph_fact_rejections: null,
+    tests_hidden: listed ? population.testsHidden : null,
+    experiments_hidden: listed ? population.experimentsHidden : null,
+    probe: options.probe ?? null,
+    comparisons: comparisonsSection(comparisons),
+    appraiser: null,
+    predictions: predictionsSection(predictions, stores.outbox, stores.ownerOutcomes),
+    expectations:
+      listed && appraisals.state !== 'unreadable' ? { read: whole(appraisals), ...coverage } : null,
+    successes: {
+      standing: successes.standing,
+      by_kind: successes.by_kind,
+      withdrawn: successes.withdrawn,
+      unknown: successes.unknown,
+      hidden: successes.hidden,
+      partial: successes.partial,
+      unreadable: [...successes.unreadable],
+      exemplars:
+        exemplars === null
+          ? null
+          : { total: exemplars.length, by_tool: byTool, by_taint: byTaint, served: false },
+    },
+    text_appraisals: textAppraisalsSection(appraisals, counterfactuals),
+  };
+}

@@ -1,0 +1,31 @@
+import { deriveLabel } from './derive-label.js';
+import { readTranscript } from './read-transcript.js';
+import type { GoalError, Label } from './schemas/goal-error.js';
+import type { TranscriptEvent } from './schemas/transcript.js';
+import { type Valence, valence } from './valence.js';
+
+/** The live readout of one finished run: its signed errors, valence and label. */
+export interface RunAppraisal {
+  readonly errors: readonly GoalError[];
+  readonly valence: Valence;
+  readonly label: Label;
+}
+
+const noCharterLines: ReadonlySet<string> = new Set();
+
+/**
+ * The free per-run readout a harness calls when a run finishes: a pure function of the run's
+ * own transcript events, reading no drafts or commitment stores — so it has no positive
+ * channel and never reads pride. A compacted run reads neutral with a partial valence.
+ */
+export function appraiseRun(run: readonly TranscriptEvent[]): RunAppraisal {
+  const reading = readTranscript(run);
+  return {
+    errors: reading.errors,
+    valence: valence(reading.errors, { partial: reading.compacted }),
+    label: deriveLabel(reading.errors, {
+      compacted: reading.compacted,
+      charterLineIds: noCharterLines,
+    }),
+  };
+}

@@ -1,0 +1,60 @@
+import type { CharterLine } from '@mecha/charter';
+import { attributeToCharter } from './charter-attribution.js';
+import { contributions } from './contributions.js';
+import { deriveLabel, type LabelFacts } from './derive-label.js';
+import { labelFactsFor } from './label-facts-for.js';
+import type { Channel, GoalError, Label } from './schemas/goal-error.js';
+import type { SourceRead } from './schemas/source-read.js';
+import type { SessionEvidence } from './session-evidence.js';
+import { type Valence, valence } from './valence.js';
+
+/** One session's derived reading: its signed errors with cites, label and valence. */
+export interface SessionReading {
+  readonly sessionId: string;
+  /** Whether the transcript itself could be read; an unreadable one is missing evidence. */
+  readonly transcriptRead: boolean;
+  /** The signed errors, each attributed to the charter where a record or a sensor says so. */
+  readonly errors: readonly GoalError[];
+  readonly label: Label;
+  readonly valence: Valence;
+  /** Channels whose source could not be read whole. */
+  readonly incomplete: readonly Channel[];
+  readonly compacted: boolean;
+  /** Some error named an existing charter line itself. */
+  readonly citesCharterLine: boolean;
+  /** Some error was attributed to a charter line by the sensor watching its store. */
+  readonly attributedBySensor: boolean;
+  /** The facts the label was derived with, for readers that fold several sessions. */
+  readonly labelFacts: LabelFacts;
+}
+
+/**
+ * Derives one session's reading from its evidence and the charter: contributions, charter
+ * attribution, then label and valence. An unreadable charter attributes nothing and makes the
+ * reading partial; nothing is stored.
+ */
+export function readSession(
+  evidence: SessionEvidence,
+  charter: SourceRead<CharterLine>,
+): SessionReading {
+  const signed = contributions(evidence);
+  const lines = charter.state === 'unreadable' ? [] : charter.records;
+  const attributed = attributeToCharter(signed.errors, lines);
+  const errors = attributed.map((entry) => entry.error);
+  const charterLineIds = new Set(lines.map((line) => line.id));
+  const labelFacts = labelFactsFor(evidence, charterLineIds);
+  return {
+    sessionId: evidence.sessionId,
+    transcriptRead: evidence.transcript.state !== 'unreadable',
+    errors,
+    label: deriveLabel(errors, labelFacts),
+    valence: valence(errors, {
+      partial: signed.partial || charter.state !== 'read' || evidence.transcript.state !== 'read',
+    }),
+    incomplete: signed.incomplete,
+    compacted: signed.compacted,
+    citesCharterLine: attributed.some((entry) => entry.attribution === 'named'),
+    attributedBySensor: attributed.some((entry) => entry.attribution === 'sensor'),
+    labelFacts,
+  };
+}

@@ -1,0 +1,142 @@
+import {
+  type ContributionRow,
+  contributionTable,
+  type SignedContributionRow,
+} from './contribution-table.js';
+import type { Cite, GoalError, GoalRef } from './schemas/goal-error.js';
+import type { StopCause, TranscriptEvent } from './schemas/transcript.js';
+import { signedError } from './signed-error.js';
+
+/** One run as the transcript recorded it: when it began and how it ended. */
+export interface RunSummary {
+  readonly startedAt: number;
+  readonly stopCause: StopCause | undefined;
+}
+
+/** What a transcript contributes: its signed errors, whether a run compacted, and its runs. */
+export interface TranscriptReading {
+  readonly errors: readonly GoalError[];
+  readonly compacted: boolean;
+  readonly runs: ReadonlyMap<string, RunSummary>;
+  /** The goal the session named: the first run that named one. */
+  readonly goal: GoalRef | undefined;
+}
+
+interface CounterTrigger {
+  readonly row: SignedContributionRow;
+  readonly name: string;
+}
+
+const rows: readonly ContributionRow[] = Object.values(contributionTable);
+
+// Counter names and stop causes that sign, read off the table. A stop cause is cited by the
+// counter name at the same position in its row (`loop` → `loop_stop`), or by its own name.
+const counterTriggers = new Map<string, CounterTrigger>();
+const stopTriggers = new Map<StopCause, CounterTrigger>();
+for (const row of rows) {
+  if (row.kind !== 'signed') continue;
+  for (const name of row.counters) counterTriggers.set(name, { row, name });
+  row.stopCauses.forEach((cause, index) => {
+    stopTriggers.set(cause, { row, name: row.counters[index] ?? cause });
+  });
+}
+
+const { steer, deny, ownerStop, stepCheckFailed } = contributionTable;
+
+/**
+ * Reads the signed errors a transcript holds — interventions, counters, stop causes, declared
+ * step checks and legacy appraiser verdicts — counting each once however many resumed runs
+ * recorded it: interventions once per kind and turn, each counter kind once, the owner's stop
+ * once, a step check once per step and turn.
+ */
+export function readTranscript(events: readonly TranscriptEvent[]): TranscriptReading {
+  const errors: GoalError[] = [];
+  const runGoals = new Map<string, GoalRef>();
+  const runs = new Map<string, { startedAt: number; stopCause: StopCause | undefined }>();
+  const seen = new Set<string>();
+  let sessionGoal: GoalRef | undefined;
+  let compacted = false;
+  // The owner's stop, counted once per session: the run it first showed in, and the turn of
+  // the first stop intervention (a `stopped` end alone has no turn).
+  let stop: { readonly runId: string; readonly turn: number | undefined } | undefined;
+
+  const goalOf = (runId: string): GoalRef | undefined => runGoals.get(runId) ?? sessionGoal;
+  const once = (key: string): boolean => {
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
+  const counter = (trigger: CounterTrigger, runId: string): void => {
+    if (once(`counter:${trigger.name}`)) {
+      errors.push(signedError(trigger.row, { kind: 'counter', name: trigger.name }, goalOf(runId)));
+    }
+  };
+
+  for (const event of events) {
+    switch (event.type) {
+      case 'run_start':
+        if (event.goal !== undefined) {
+          runGoals.set(event.run_id, event.goal);
+          sessionGoal ??= event.goal;
+        }
+        runs.set(event.run_id, {
+          startedAt: Date.parse(event.at),
+          stopCause: runs.get(event.run_id)?.stopCause,
+        });
+        break;
+      case 'intervention':
+        if (event.kind === 'stop') {
+          if (stop?.turn === undefined) {
+            stop = { runId: stop?.runId ?? event.run_id, turn: event.turn };
+          }
+        } else if (once(`intervention:${event.turn}:${event.kind}`)) {
+          const row = event.kind === 'steer' ? steer : deny;
+          errors.push(signedError(row, { kind: 'turn', turn: event.turn }, goalOf(event.run_id)));
+        }
+        break;
+      case 'step_check':
+        if (!event.passed && once(`step:${event.step_id}:${event.turn}`)) {
+          errors.push(
+            signedError(stepCheckFailed, { kind: 'turn', turn: event.turn }, goalOf(event.run_id)),
+          );
+        }
+        break;
+      case 'counter': {
+        const trigger = counterTriggers.get(event.name);
+        if (trigger !== undefined && event.value > 0) counter(trigger, event.run_id);
+        break;
+      }
+      case 'run_end': {
+        const run = runs.get(event.run_id);
+        runs.set(event.run_id, {
+          startedAt: run?.startedAt ?? Date.parse(event.at),
+          stopCause: event.stop_cause,
+        });
+        if (event.stop_cause === 'stopped') {
+          stop ??= { runId: event.run_id, turn: undefined };
+        } else {
+          const trigger = stopTriggers.get(event.stop_cause);
+          if (trigger !== undefined) counter(trigger, event.run_id);
+        }
+        break;
+      }
+      case 'compaction':
+        compacted = true;
+        break;
+      case 'appraiser_verdict':
+        if (once(`appraiser:${JSON.stringify(event.error)}`)) errors.push({ ...event.error });
+        break;
+      default:
+        break;
+    }
+  }
+
+  if (stop !== undefined) {
+    const cite: Cite =
+      stop.turn === undefined
+        ? { kind: 'counter', name: 'stopped' }
+        : { kind: 'turn', turn: stop.turn };
+    errors.push(signedError(ownerStop, cite, goalOf(stop.runId)));
+  }
+  return { errors, compacted, runs, goal: sessionGoal };
+}
