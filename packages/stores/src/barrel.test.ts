@@ -6,6 +6,47 @@ const entry = new URL('../dist/index.js', import.meta.url).href;
 describe('the built @mecha/stores', () => {
   it('exposes exactly its public surface', async () => {
     const api = await import(entry);
-    expect(Object.keys(api).sort()).toEqual(['resolveHome']);
+    expect(Object.keys(api).sort()).toEqual([
+      'UnguardedTaskToolError',
+      'agentConfigSchema',
+      'assertTaskToolsGuarded',
+      'closeRefusal',
+      'closeTask',
+      'configSchema',
+      'createOutcomeRecorder',
+      'createSessionRecorder',
+      'defaultConfig',
+      'distilledRecordSchema',
+      'foldBoard',
+      'generateHome',
+      'guardTaskTool',
+      'homeLayout',
+      'homePorts',
+      'isGuardedTaskTool',
+      'manifestSchema',
+      'mcpServerConfigSchema',
+      'modelConfigSchema',
+      'newSessionId',
+      'openHome',
+      'parseConfig',
+      'readConfig',
+      'recordValidator',
+      'reopenTask',
+      'resolveHome',
+      'ruleRecordSchema',
+      'withDistillLedger',
+      'withLock',
+    ]);
+  });
+
+  it('emits the JSON Schemas of its own records', async () => {
+    const { readdirSync } = await import('node:fs');
+    const folder = new URL('../dist/json-schema/', import.meta.url);
+    expect(readdirSync(folder).sort()).toEqual([
+      'config.json',
+      'distilled-record.json',
+      'manifest.json',
+      'rule-record.json',
+    ]);
   });
 });

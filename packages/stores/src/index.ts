@@ -1,2 +1,69 @@
+export { withLock } from './advisory-lock.js';
+export type { BoardRecordInput, BoardStore } from './board-store.js';
+export { foldBoard } from './board-store.js';
+export type { CharterRead } from './charter-file.js';
+export type { CloseTaskRequest, ClosureActor, ReopenTaskRequest } from './close-task.js';
+export { closeTask, reopenTask } from './close-task.js';
+export type { AgentConfig, ConfigIssue, McpServerConfig, MechaConfig } from './config.js';
+export {
+  agentConfigSchema,
+  configSchema,
+  defaultConfig,
+  mcpServerConfigSchema,
+  modelConfigSchema,
+  parseConfig,
+  readConfig,
+} from './config.js';
+export type { DistilledOutcome, DistillLedger } from './distill-ledger.js';
+export { withDistillLedger } from './distill-ledger.js';
+export type { GeneratedHome, GenerateHomeOptions } from './generate-home.js';
+export { generateHome } from './generate-home.js';
+export type { GuardedCall, GuardedTaskTool, TaskTool } from './guard-task-tool.js';
+export {
+  assertTaskToolsGuarded,
+  closeRefusal,
+  guardTaskTool,
+  isGuardedTaskTool,
+  UnguardedTaskToolError,
+} from './guard-task-tool.js';
+export type { HomeEntry } from './home-layout.js';
+export { homeLayout } from './home-layout.js';
+export { homePorts } from './home-ports.js';
+export type { AppendStore, ReadableStore } from './jsonl-store.js';
+export type {
+  AppraisalStores,
+  CurationStores,
+  LearningStores,
+  MechaHome,
+  OpenHomeOptions,
+} from './open-home.js';
+export { openHome } from './open-home.js';
+export type { RecordValidator } from './record-validator.js';
+export { recordValidator } from './record-validator.js';
 export type { HomeLocation } from './resolve-home.js';
 export { resolveHome } from './resolve-home.js';
+export type { DistilledRecord } from './schemas/distilled-record.js';
+export { distilledRecordSchema } from './schemas/distilled-record.js';
+export type { Manifest } from './schemas/manifest.js';
+export { manifestSchema } from './schemas/manifest.js';
+export type { RuleRecord } from './schemas/rule-record.js';
+export { ruleRecordSchema } from './schemas/rule-record.js';
+export type {
+  OutcomeRecorder,
+  Recorded,
+  RunRecorder,
+  SessionRecorder,
+  StartRunOptions,
+} from './session-recorder.js';
+export {
+  createOutcomeRecorder,
+  createSessionRecorder,
+  newSessionId,
+} from './session-recorder.js';
+export type { SessionStore } from './sessions-store.js';
+export type {
+  ClosureRecordInput,
+  OutboxRecordInput,
+  TranscriptEventInput,
+} from './store-schemas.js';
+export type { WriteFailure } from './write-failure.js';

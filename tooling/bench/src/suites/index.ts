@@ -1,5 +1,7 @@
 import type { ResultTable } from '../measure.js';
 import { appraisalSuite } from './appraisal.js';
+import { distillSuite } from './distill.js';
+import { storesSuite } from './stores.js';
 
 /** A benchmark suite: an id to select it by, a title for its docs section, and its run. */
 export interface Suite {
@@ -9,4 +11,4 @@ export interface Suite {
 }
 
 /** Every suite `pnpm bench` runs, in order. */
-export const suites: readonly Suite[] = [appraisalSuite];
+export const suites: readonly Suite[] = [appraisalSuite, storesSuite, distillSuite];

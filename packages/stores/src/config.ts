@@ -1,0 +1,203 @@
+import { isUtf8 } from 'node:buffer';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as E from 'fp-ts/lib/Either.js';
+import { parse, TomlError } from 'smol-toml';
+import { z } from 'zod';
+import { homeLayout } from './home-layout.js';
+import { describeFileError } from './read-jsonl-file.js';
+
+function received(input: unknown): string {
+  if (input === undefined) return 'nothing';
+  if (input === null) return 'null';
+  if (Array.isArray(input)) return 'a list';
+  if (input instanceof Date) return 'a date';
+  if (typeof input === 'object') return 'a table';
+  if (typeof input === 'string') return 'a string';
+  if (typeof input === 'bigint' || typeof input === 'number') return 'a number';
+  if (typeof input === 'boolean') return 'a boolean';
+  return `a ${typeof input}`;
+}
+
+const flag = (fallback: boolean) =>
+  z
+    .boolean({ error: (issue) => `must be true or false, not ${received(issue.input)}` })
+    .default(fallback);
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const text = (what: string) =>
+  z.string({ error: (issue) => `must be ${what}, not ${received(issue.input)}` });
+
+/**
+ * The `[agent]` table: the switches the appraisal reference names, each with its shipped
+ * default, and the owner's time zone (an IANA name; `UTC` when unset).
+ */
+export const agentConfigSchema = z.strictObject({
+  /** Send the situation brief to the model (it is always recorded). Off by default. */
+  situation_brief: flag(false),
+  /** `goal_context` also returns earlier appraisals of runs in the same situation. Off. */
+  past_appraisals: flag(false),
+  /** `goal_context` also returns planning examples from verified successes. Off. */
+  success_examples: flag(false),
+  /** The reflector sees a verified success beside each correction. Off. */
+  contrast_evidence: flag(false),
+  /** Homeostat and anticipated-guilt readings enter the diagnostic brief. On. */
+  sensors_in_brief: flag(true),
+  /** Clean text appraisals of candidate sessions enter the diagnostic brief. On. */
+  appraisals_in_brief: flag(true),
+  /** A quarantined model escalation when a plan step is ticked off. Off. */
+  step_escalation: flag(false),
+  timezone: text('an IANA time zone name such as "Europe/Berlin"')
+    .refine(isTimeZone, {
+      error: (issue) => `${JSON.stringify(issue.input)} is not a time zone this machine knows`,
+    })
+    .default('UTC'),
+});
+
+/**
+ * One `[[mcp]]` server: a name, the command that starts it (stdio), its arguments and
+ * environment, and `[mcp.capabilities]` overrides, which can only distrust a server further.
+ */
+export const mcpServerConfigSchema = z.strictObject({
+  name: text('a server name').regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, {
+    error: 'must be 1–64 letters, digits, "_" or "-", starting with a letter or digit',
+  }),
+  command: text('the command that starts the server').min(1, { error: 'must not be empty' }),
+  args: z
+    .array(text('a string'), {
+      error: (issue) => `must be a list of strings, not ${received(issue.input)}`,
+    })
+    .default([]),
+  env: z
+    .record(z.string(), text('a string'), {
+      error: (issue) => `must be a table of strings, not ${received(issue.input)}`,
+    })
+    .default({}),
+  prefix_tools: flag(true),
+  capabilities: z
+    .strictObject(
+      {
+        untrusted_input: z
+          .literal(true, {
+            error: 'can only be true: an override may distrust a server further, never less',
+          })
+          .optional(),
+      },
+      { error: (issue) => `must be a table, not ${received(issue.input)}` },
+    )
+    .default({}),
+});
+
+/** The `[model]` table: where the local model's GGUF file is (relative paths: to the home). */
+export const modelConfigSchema = z.strictObject({
+  path: text('a file path').min(1, { error: 'must not be empty' }).optional(),
+});
+
+/** `config.toml` as a whole. Unknown keys are refused, so a typo cannot pass silently. */
+export const configSchema = z
+  .strictObject({
+    agent: agentConfigSchema.default(agentConfigSchema.parse({})),
+    mcp: z
+      .array(mcpServerConfigSchema, {
+        error: (issue) => `must be a list of [[mcp]] tables, not ${received(issue.input)}`,
+      })
+      .default([]),
+    model: modelConfigSchema.default({}),
+  })
+  .superRefine((config, context) => {
+    const seen = new Set<string>();
+    config.mcp.forEach((server, index) => {
+      if (seen.has(server.name)) {
+        context.addIssue({
+          code: 'custom',
+          path: ['mcp', index, 'name'],
+          message: `${JSON.stringify(server.name)} names another [[mcp]] server too`,
+        });
+      }
+      seen.add(server.name);
+    });
+  });
+
+/** The typed, validated `config.toml`, defaults filled in. */
+export type MechaConfig = z.output<typeof configSchema>;
+/** See {@link agentConfigSchema}. */
+export type AgentConfig = MechaConfig['agent'];
+/** See {@link mcpServerConfigSchema}. */
+export type McpServerConfig = MechaConfig['mcp'][number];
+
+/** One problem with `config.toml`: the key it is about (`agent.timezone`, `mcp[1].name`) and why. */
+export interface ConfigIssue {
+  /** Dotted path of the key; empty for the file as a whole. */
+  readonly key: string;
+  readonly message: string;
+}
+
+/** The configuration a home without `config.toml` runs with. */
+export const defaultConfig: MechaConfig = configSchema.parse({});
+
+function keyOf(path: readonly PropertyKey[]): string {
+  let key = '';
+  for (const part of path) {
+    key += typeof part === 'number' ? `[${part}]` : `${key === '' ? '' : '.'}${String(part)}`;
+  }
+  return key;
+}
+
+function issuesOf(error: z.ZodError): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const name of issue.keys) {
+        issues.push({ key: keyOf([...issue.path, name]), message: 'is not a key mecha knows' });
+      }
+    } else {
+      issues.push({ key: keyOf(issue.path), message: issue.message });
+    }
+  }
+  return issues;
+}
+
+/**
+ * Parses the text of `config.toml`. Returns the typed configuration with defaults filled in,
+ * or every issue found, each naming its key. Never throws.
+ */
+export function parseConfig(source: string): E.Either<readonly ConfigIssue[], MechaConfig> {
+  let document: unknown;
+  try {
+    document = parse(source.startsWith('\uFEFF') ? source.slice(1) : source);
+  } catch (error) {
+    const where = error instanceof TomlError ? ` (line ${error.line}, column ${error.column})` : '';
+    const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+    return E.left([
+      { key: '', message: `${homeLayout.config} is not valid TOML${where}: ${reason}` },
+    ]);
+  }
+  const parsed = configSchema.safeParse(document);
+  return parsed.success ? E.right(parsed.data) : E.left(issuesOf(parsed.error));
+}
+
+/**
+ * Reads `config.toml` from a home. A home without one runs on the defaults; a file that cannot
+ * be read or parsed is every issue as a value, never a silent default.
+ */
+export function readConfig(home: string): E.Either<readonly ConfigIssue[], MechaConfig> {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(join(home, homeLayout.config));
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return E.right(defaultConfig);
+    return E.left([{ key: '', message: `${homeLayout.config} ${describeFileError(error)}` }]);
+  }
+  if (!isUtf8(bytes)) {
+    return E.left([{ key: '', message: `${homeLayout.config} is not valid UTF-8` }]);
+  }
+  return parseConfig(bytes.toString('utf8'));
+}

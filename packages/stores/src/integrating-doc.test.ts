@@ -1,0 +1,46 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from './__fixtures__/temp-dir.js';
+import { openHome } from './open-home.js';
+
+const example = fileURLToPath(new URL('../examples/harness.mjs', import.meta.url));
+const page = fileURLToPath(new URL('../../../docs/integrating.md', import.meta.url));
+
+describe('docs/integrating.md', () => {
+  it('shows the example exactly as it is in examples/harness.mjs', () => {
+    const text = readFileSync(page, 'utf8');
+    expect(text).toContain(
+      `<!-- example:harness:start -->\n\`\`\`js\n${readFileSync(example, 'utf8')}\`\`\`\n<!-- example:harness:end -->`,
+    );
+  });
+
+  it('runs the example against the built package, and the home reads back', async () => {
+    const home = join(tempDir(), 'home');
+    const output = execFileSync(process.execPath, [example], {
+      env: { ...process.env, MECHA_HOME: home },
+      encoding: 'utf8',
+    });
+    const printed = JSON.parse(output) as Record<string, unknown>;
+    expect(printed).toMatchObject({
+      home,
+      transcript: 'read',
+      denied: 1,
+      runEnded: 'completed',
+      taskStatus: 'done',
+      graphBoard: {},
+    });
+    const opened = openHome(home);
+    const outbox = await opened.outbox.read();
+    expect(
+      outbox.state === 'read' &&
+        outbox.records.map((r) => (r.type === 'outcome' ? r.sender : r.type)),
+    ).toEqual(['staged', 'owner']);
+    const closures = await opened.closures.read();
+    expect(closures.state === 'read' && closures.records[0]?.session_ids).toEqual([
+      printed.session,
+    ]);
+  });
+});

@@ -1,0 +1,15 @@
+/**
+ * Why a write did not happen, as a value: a record its schema refused (nothing was written),
+ * a lock held too long by a live process, a file system error, or a move the rules refuse
+ * (closing a task with nobody present, say). `message` is for people.
+ */
+export type WriteFailure =
+  | {
+      readonly kind: 'invalid_record';
+      /** The position of the refused record in the batch. */
+      readonly index: number;
+      readonly message: string;
+    }
+  | { readonly kind: 'lock_timeout'; readonly path: string; readonly message: string }
+  | { readonly kind: 'io'; readonly path: string; readonly message: string }
+  | { readonly kind: 'refused'; readonly message: string };
