@@ -6,6 +6,29 @@ const entry = new URL('../dist/index.js', import.meta.url).href;
 describe('the built @mecha/distill', () => {
   it('exposes exactly its public surface', async () => {
     const api = await import(entry);
-    expect(Object.keys(api).sort()).toEqual(['boundTranscript', 'defaultTranscriptBounds']);
+    expect(Object.keys(api).sort()).toEqual([
+      'boundTranscript',
+      'connectGraph',
+      'defaultAppraisalBounds',
+      'defaultClassifyOptions',
+      'defaultDistillBounds',
+      'defaultGraphServer',
+      'defaultGraphServerName',
+      'defaultTranscriptBounds',
+      'distill',
+      'distillGrammar',
+      'effectiveCapabilities',
+      'episodeSource',
+      'findMcpServer',
+      'formatDistillReport',
+      'isKnownClean',
+      'mcpServerToml',
+      'missingServerMessage',
+      'parseDistillReply',
+      'sessionOutcomes',
+      'sessionTaint',
+      'stripControlCharacters',
+      'writeDefaultGraphServer',
+    ]);
   });
 });

@@ -1,2 +1,53 @@
 export type { BoundedTranscript, TranscriptBounds } from './bound-transcript.js';
 export { boundTranscript, defaultTranscriptBounds } from './bound-transcript.js';
+export type { Episode, EpisodeGoalError, EpisodeMeta } from './build-episode.js';
+export { episodeSource } from './build-episode.js';
+export type { ClassifyOptions } from './classify-session.js';
+export { defaultClassifyOptions } from './classify-session.js';
+export type {
+  DistillOptions,
+  DistillProgress,
+  DistillRefusal,
+  DistillReport,
+  DistillResult,
+  DistillStop,
+  ModelSource,
+  PrintedSurprise,
+  SessionOutcome,
+  SessionResult,
+} from './distill.js';
+export { distill, sessionOutcomes } from './distill.js';
+export type { DistillBounds } from './distill-grammar.js';
+export { defaultDistillBounds, distillGrammar } from './distill-grammar.js';
+export type {
+  DistillReply,
+  ParsedReply,
+  ReportedCorrection,
+  ReportedSurprise,
+} from './distill-reply.js';
+export { parseDistillReply } from './distill-reply.js';
+export { formatDistillReport } from './format-distill-report.js';
+export type {
+  ConnectOptions,
+  CorrectionCounts,
+  GraphCall,
+  GraphConnection,
+  UpsertReply,
+} from './graph-client.js';
+export { connectGraph } from './graph-client.js';
+export type { GraphServerWrite, McpCapabilities } from './graph-server.js';
+export {
+  defaultGraphServer,
+  defaultGraphServerName,
+  effectiveCapabilities,
+  findMcpServer,
+  mcpServerToml,
+  missingServerMessage,
+  writeDefaultGraphServer,
+} from './graph-server.js';
+export type { ClaimDropReason } from './ground-claims.js';
+export type { EpisodeTaint } from './session-taint.js';
+export { isKnownClean, sessionTaint } from './session-taint.js';
+export { stripControlCharacters } from './strip-control-characters.js';
+export type { AppraisalBounds } from './text-appraisal.js';
+export { defaultAppraisalBounds } from './text-appraisal.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { goalRefSchema } from './goal-error.js';
 import { idSchema, taintSchema, timestampSchema } from './primitives.js';
 
 /**
@@ -75,6 +76,24 @@ export const textAppraisalRecordSchema = z.object({
   claims_kept: z.int().nonnegative(),
   claims_dropped: z.record(z.string().max(64), z.int().nonnegative()),
   goal_unresolved: z.boolean().default(false),
+  /**
+   * The claims kept, each citing a tool result (by call id) or an owner message (by message id)
+   * with a quote found in it. Older records carry only the counts.
+   */
+  claims: z
+    .array(
+      z.object({
+        text: z.string().max(2_000),
+        cite: z.object({ kind: z.enum(['tool_result', 'owner_message']), id: idSchema }),
+        quote: z.string().min(1).max(2_000),
+      }),
+    )
+    .max(64)
+    .optional(),
+  /** What the appraiser expects next time, in prose, beside the checkable expected act. */
+  prediction: z.string().max(4_000).optional(),
+  /** The goal the appraisal judged against, only when it resolved to one mecha holds. */
+  goal: goalRefSchema.optional(),
 });
 /** See {@link textAppraisalRecordSchema}. */
 export type TextAppraisalRecord = z.infer<typeof textAppraisalRecordSchema>;

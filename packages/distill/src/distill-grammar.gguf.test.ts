@@ -1,0 +1,112 @@
+import { join } from 'node:path';
+import { writeTinyLlamaGguf } from '@mecha/fixtures';
+import { createLocalModel, type LocalModel } from '@mecha/local-model';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { conversation, events } from './__fixtures__/events.js';
+import { tempFolder } from './__fixtures__/graph-home.js';
+import { type TestHome, testHome, testNow } from './__fixtures__/test-home.js';
+import { distill } from './distill.js';
+import { distillGrammar } from './distill-grammar.js';
+import { parseDistillReply } from './distill-reply.js';
+import { appraisalGrammarSchema, parseAppraisalAnswer } from './text-appraisal.js';
+
+// The real decode path: node-llama-cpp loads a tiny random-weight GGUF generated here and
+// samples under distill's own grammars. Random weights write nonsense, so what is checked is
+// the shape: every reply must parse. One thread: on a busy small machine more are far slower.
+const threads = 1;
+
+let folder: { folder: string; remove: () => void };
+let model: LocalModel;
+let made: TestHome | undefined;
+const lengths: number[] = [];
+
+beforeAll(async () => {
+  folder = tempFolder('mecha-distill-gguf-');
+  const path = join(folder.folder, 'tiny.gguf');
+  await writeTinyLlamaGguf({ path, seed: 7 });
+  // The tiny vocabulary spends about a token per character, so the distiller's instructions, a
+  // reply and the follow-up need a context well past the 2,048 the model was made with.
+  model = createLocalModel({ path, threads, gpu: false, contextSize: 16_384 });
+});
+
+afterAll(async () => {
+  await model?.dispose();
+  made?.remove();
+  folder?.remove();
+  if (lengths.length > 0) {
+    const total = lengths.reduce((sum, length) => sum + length, 0);
+    console.log(
+      `tiny GGUF under the distill grammar: ${lengths.length} replies, ${total} tokens in all, longest ${Math.max(...lengths)}`,
+    );
+  }
+});
+
+const prompt = (i: number) => `Session ${i}: the owner asked for the totals report.\nAnswer:\n`;
+
+describe('distill’s grammars on a real model', () => {
+  it('makes 50 of 50 distiller replies parse', { timeout: 240_000 }, async () => {
+    const gbnf = distillGrammar();
+    const kinds = new Set<string>();
+    for (let i = 0; i < 50; i++) {
+      const result = await model.complete({
+        prompt: prompt(i),
+        grammar: { gbnf },
+        // A random model spends about a token per character: room for the grammar's worst case.
+        maxTokens: 6_000,
+        temperature: 0.9,
+        seed: i,
+      });
+      lengths.push(result.tokens.completion);
+      expect(result.stopReason, result.text).toBe('grammar');
+      const parsed = parseDistillReply(result.text);
+      expect(parsed.ok, `${result.text}\n${parsed.ok ? '' : parsed.reason}`).toBe(true);
+      if (parsed.ok) {
+        kinds.add(parsed.reply.skip ? 'skip' : 'episode');
+        if (parsed.reply.corrections.length > 0) kinds.add('corrections');
+        if (parsed.reply.surprises.length > 0) kinds.add('surprises');
+      }
+    }
+    // The grammar's branches were all taken, not one path over and over.
+    expect(kinds).toEqual(new Set(['skip', 'episode', 'corrections', 'surprises']));
+  });
+
+  it('makes 20 of 20 follow-up answers parse', { timeout: 240_000 }, async () => {
+    const jsonSchema = appraisalGrammarSchema();
+    for (let i = 0; i < 20; i++) {
+      const result = await model.complete({
+        prompt: prompt(i),
+        grammar: { jsonSchema },
+        maxTokens: 6_000,
+        temperature: 0.9,
+        seed: i,
+      });
+      expect(result.stopReason, result.text).toBe('grammar');
+      expect(parseAppraisalAnswer(result.text).ok, result.text).toBe(true);
+    }
+  });
+
+  it('distills sessions end to end with the local model, every reply parsing', {
+    timeout: 240_000,
+  }, async () => {
+    made = testHome();
+    made.writeSession('20260925T090000-aaaaaaa1', conversation());
+    made.writeSession('20260925T100000-bbbbbbb2', [
+      ...conversation().slice(0, -1),
+      events.end('2026-09-25T10:30:00Z'),
+    ]);
+    const result = await distill({
+      home: made.open(),
+      model,
+      clock: () => testNow,
+      maxTokens: 6_000,
+      appraisalMaxTokens: 6_000,
+    });
+    expect(result.state).toBe('done');
+    if (result.state !== 'done') return;
+    const { counts } = result.report;
+    expect(counts.model_failed, JSON.stringify(result.report.sessions)).toBe(0);
+    expect(counts.pushed + counts.skipped).toBe(2);
+    expect(result.report.appraisals.failed).toBe(0);
+    expect(made.ledger()).toHaveLength(2);
+  });
+});

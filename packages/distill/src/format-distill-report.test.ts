@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { DistillReport } from './distill.js';
+import { formatDistillReport } from './format-distill-report.js';
+
+const report = (overrides: Partial<DistillReport> = {}): DistillReport => ({
+  server: 'graph',
+  readBackUntrusted: true,
+  dryRun: false,
+  listed: 10,
+  alreadyDistilled: 4,
+  excluded: 1,
+  considered: 5,
+  partialStores: false,
+  counts: {
+    pushed: 2,
+    skipped: 1,
+    too_short: 0,
+    push_failed: 1,
+    model_failed: 1,
+    unreadable: 0,
+    running: 0,
+    parked: 0,
+    already_distilled: 0,
+    not_marked: 0,
+    ledger_unavailable: 0,
+    would_distill: 0,
+    would_mark_too_short: 0,
+  },
+  graph: { inserted: 2, updated: 0, unchanged: 0 },
+  corrections: {
+    reported: 3,
+    sent: 1,
+    withheld: 2,
+    applied: 0,
+    denied: 0,
+    toReview: 1,
+    duplicate: 0,
+  },
+  surprises: {
+    reported: 1,
+    sent: 0,
+    withheld: 1,
+    items: [
+      {
+        sessionId: 's-1',
+        about: 'deadline',
+        graphSaid: 'the 14th',
+        found: 'the 9th',
+        sentToGraph: false,
+      },
+    ],
+  },
+  appraisals: {
+    written: 2,
+    onRecord: 0,
+    failed: 0,
+    claimsKept: 2,
+    claimsDropped: { no_such_referent: 2 },
+    goalsUnresolved: 1,
+    storeUnreadable: false,
+  },
+  modelCalls: 7,
+  graphCalls: 3,
+  ledgerReads: 5,
+  sessions: [],
+  ...overrides,
+});
+
+describe('formatDistillReport', () => {
+  it('says what was pushed, what is left, and how many corrections and surprises were withheld', () => {
+    expect(formatDistillReport({ state: 'done', report: report() })).toEqual([
+      "distilled 3 sessions into 'graph': 2 pushed (2 new, 0 updated, 0 unchanged) · 1 skipped · 0 too short",
+      'left for a later run: 1 push failed · 1 model call failed',
+      'corrections: 1 sent (0 applied, 0 denied, 1 to review, 0 already known) · 2 withheld (timeline not known clean)',
+      'surprises: 0 sent to the graph · 1 withheld (timeline not known clean or not pushed)',
+      '  s-1 · deadline: the graph said "the 14th", the session found "the 9th" (not in the graph)',
+      'text appraisals: 2 written · claims 2 kept, 2 dropped by grounding (no_such_referent 2) · 1 goal not held by mecha, recorded as none',
+    ]);
+  });
+
+  it('prints the refusal as the one line', () => {
+    expect(
+      formatDistillReport({ state: 'cannot_run', reason: 'no_server', message: 'no server' }),
+    ).toEqual(['no server']);
+  });
+
+  it('warns when the graph’s read-back is not marked untrusted', () => {
+    expect(
+      formatDistillReport({ state: 'done', report: report({ readBackUntrusted: false }) })[0],
+    ).toMatch(/^warning: \[\[mcp\]\] 'graph' is not marked untrusted_input/);
+  });
+
+  it('says why a run stopped early', () => {
+    const lines = formatDistillReport({
+      state: 'done',
+      report: report({ stopped: { reason: 'aborted', message: 'stopped on request' } }),
+    });
+    expect(lines.at(-1)).toBe('stopped early: stopped on request');
+  });
+});

@@ -1,0 +1,181 @@
+import type { McpServerConfig } from '@mecha/stores';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+} from '@modelcontextprotocol/sdk/client/stdio.js';
+import { z } from 'zod';
+import type { Episode } from './build-episode.js';
+import type { ReportedCorrection } from './distill-reply.js';
+
+/** What became of the corrections one call carried, as the graph counts them. */
+export interface CorrectionCounts {
+  readonly applied: number;
+  readonly denied: number;
+  readonly to_review: number;
+  readonly duplicate: number;
+}
+
+const correctionCounts = z.object({
+  applied: z.number().int().nonnegative(),
+  denied: z.number().int().nonnegative(),
+  to_review: z.number().int().nonnegative(),
+  duplicate: z.number().int().nonnegative(),
+});
+
+const upsertReply = z.object({
+  outcome: z.enum(['inserted', 'updated', 'unchanged']),
+  episode_id: z.number().int().positive(),
+  corrections: correctionCounts.nullable(),
+  corrections_withheld: z.number().int().nonnegative(),
+});
+
+/** What `kg_upsert` reported for one episode. */
+export type UpsertReply = z.infer<typeof upsertReply>;
+
+/** A call's answer, or why there is none; `connectionLost` when the server is gone. */
+export type GraphCall<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly reason: string; readonly connectionLost: boolean };
+
+/** A live MCP connection to the graph server, with the two tools distillation uses. */
+export interface GraphConnection {
+  /** Pushes one episode; a re-push of the same key is an update, never a duplicate. */
+  upsert(episode: Episode): Promise<GraphCall<UpsertReply>>;
+  /** Reports corrections from a session whose episode was skipped. */
+  correct(input: {
+    readonly source: string;
+    readonly source_id: string;
+    readonly occurred_at: string;
+    readonly corrections: readonly ReportedCorrection[];
+  }): Promise<GraphCall<CorrectionCounts>>;
+  /** Whether the server has gone away (exited, killed, or closed its pipe). */
+  readonly lost: boolean;
+  /** Closes the connection and ends the server process. */
+  close(): Promise<void>;
+}
+
+/** How to reach the graph server. */
+export interface ConnectOptions {
+  /** How long one call may take before it counts as failed; 30 seconds by default. */
+  readonly timeoutMs?: number;
+  /** The client's version, as told to the server. */
+  readonly clientVersion?: string;
+}
+
+const stderrKept = 2_000;
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Starts the configured `[[mcp]]` server over stdio and connects the MCP SDK's own client to it.
+ * The server must offer `kg_upsert`; anything else is a failure with the reason, as a value.
+ */
+export async function connectGraph(
+  server: McpServerConfig,
+  options: ConnectOptions = {},
+): Promise<
+  | { readonly ok: true; readonly connection: GraphConnection }
+  | { readonly ok: false; readonly reason: string }
+> {
+  const timeout = options.timeoutMs ?? 30_000;
+  const transport = new StdioClientTransport({
+    command: server.command,
+    args: [...server.args],
+    env: { ...getDefaultEnvironment(), ...server.env },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer | string) => {
+    stderr = `${stderr}${chunk.toString()}`.slice(-stderrKept);
+  });
+  const client = new Client({ name: 'mecha-distill', version: options.clientVersion ?? '0.0.0' });
+  let lost = false;
+  client.onclose = () => {
+    lost = true;
+  };
+  const withStderr = (reason: string) => {
+    const tail = stderr.trim().split('\n').slice(-3).join(' | ');
+    return tail === '' ? reason : `${reason} (server said: ${tail})`;
+  };
+  try {
+    await client.connect(transport, { timeout });
+    const tools = await client.listTools(undefined, { timeout });
+    if (!tools.tools.some((tool) => tool.name === 'kg_upsert')) {
+      await client.close();
+      return {
+        ok: false,
+        reason: `the [[mcp]] server '${server.name}' offers no kg_upsert tool: point it at mecha-graph-mcp`,
+      };
+    }
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    return {
+      ok: false,
+      reason: withStderr(
+        `cannot start the [[mcp]] server '${server.name}' (${server.command}): ${messageOf(error)}`,
+      ),
+    };
+  }
+
+  async function call<T>(
+    name: string,
+    input: Record<string, unknown>,
+    shape: z.ZodType<T>,
+  ): Promise<GraphCall<T>> {
+    if (lost)
+      return { ok: false, reason: withStderr('the graph server is gone'), connectionLost: true };
+    let result: Awaited<ReturnType<typeof client.callTool>>;
+    try {
+      result = await client.callTool({ name, arguments: input }, undefined, { timeout });
+    } catch (error) {
+      return {
+        ok: false,
+        reason: withStderr(`${name} failed: ${messageOf(error)}`),
+        connectionLost: lost,
+      };
+    }
+    if (result.isError === true) {
+      const content = Array.isArray(result.content) ? result.content : [];
+      const text = content
+        .map((item: unknown) =>
+          typeof item === 'object' && item !== null && 'text' in item ? String(item.text) : '',
+        )
+        .join(' ')
+        .trim();
+      return {
+        ok: false,
+        reason: `${name} refused: ${text === '' ? 'no reason given' : text}`,
+        connectionLost: false,
+      };
+    }
+    const parsed = shape.safeParse(result.structuredContent);
+    if (!parsed.success) {
+      return {
+        ok: false,
+        reason: `${name} answered in a shape distill does not know`,
+        connectionLost: false,
+      };
+    }
+    return { ok: true, value: parsed.data };
+  }
+
+  const connection: GraphConnection = {
+    upsert: (episode) => call('kg_upsert', { ...episode }, upsertReply),
+    correct: (input) =>
+      call(
+        'kg_correct',
+        { ...input, corrections: input.corrections.map((correction) => ({ ...correction })) },
+        correctionCounts,
+      ),
+    get lost() {
+      return lost;
+    },
+    close: async () => {
+      await client.close().catch(() => undefined);
+    },
+  };
+  return { ok: true, connection };
+}

@@ -1,0 +1,219 @@
+import { randomBytes } from 'node:crypto';
+import {
+  type ExpectedAct,
+  expectedActSchema,
+  type GoalRef,
+  goalRefSchema,
+  idSchema,
+  type Taint,
+  type TranscriptEvent,
+  type textAppraisalRecordSchema,
+} from '@mecha/appraisal-core';
+import type { JsonSchema } from '@mecha/local-model';
+import { z } from 'zod';
+import {
+  type ClaimDropReason,
+  claimReferents,
+  type GroundedClaims,
+  groundClaims,
+} from './ground-claims.js';
+import { type GoalDirectory, resolveGoal } from './resolve-goal.js';
+
+/** How long each part of a text appraisal may be (characters) and how many claims it may make. */
+export interface AppraisalBounds {
+  readonly interpretation: number;
+  readonly claims: number;
+  readonly claimText: number;
+  readonly quote: number;
+  readonly id: number;
+  readonly prediction: number;
+}
+
+/** The bounds the follow-up question is asked with. */
+export const defaultAppraisalBounds: AppraisalBounds = {
+  interpretation: 1_200,
+  claims: 5,
+  claimText: 240,
+  quote: 160,
+  id: 128,
+  prediction: 300,
+};
+
+const goalKinds = ['charter', 'task', 'project', 'trigger', 'request'] as const;
+
+/**
+ * The JSON schema the follow-up answer is decoded under: prose, cited claims, a prediction,
+ * the expected act, and the goal (or null). Every string and list is bounded.
+ */
+export function appraisalGrammarSchema(
+  bounds: AppraisalBounds = defaultAppraisalBounds,
+): JsonSchema {
+  return {
+    type: 'object',
+    properties: {
+      interpretation: { type: 'string', minLength: 1, maxLength: bounds.interpretation },
+      claims: {
+        type: 'array',
+        maxItems: bounds.claims,
+        items: {
+          type: 'object',
+          properties: {
+            text: { type: 'string', minLength: 1, maxLength: bounds.claimText },
+            cite: {
+              type: 'object',
+              properties: {
+                kind: { enum: ['tool_result', 'owner_message'] },
+                id: { type: 'string', minLength: 1, maxLength: bounds.id },
+              },
+            },
+            quote: { type: 'string', maxLength: bounds.quote },
+          },
+        },
+      },
+      prediction: { type: 'string', maxLength: bounds.prediction },
+      expected_act: { enum: expectedActSchema.options },
+      goal: {
+        oneOf: [
+          { type: 'null' },
+          {
+            type: 'object',
+            properties: {
+              kind: { enum: goalKinds },
+              id: { type: 'string', minLength: 1, maxLength: bounds.id },
+            },
+          },
+        ],
+      },
+    },
+  };
+}
+
+const answerSchema = z.object({
+  interpretation: z.string().min(1),
+  claims: z.array(
+    z.object({
+      text: z.string(),
+      cite: z.object({ kind: z.enum(['tool_result', 'owner_message']), id: z.string() }),
+      quote: z.string(),
+    }),
+  ),
+  prediction: z.string(),
+  expected_act: expectedActSchema,
+  goal: z.object({ kind: z.enum(goalKinds), id: z.string() }).nullable(),
+});
+
+/** The follow-up answer as parsed, before its claims are grounded and its goal resolved. */
+export type AppraisalAnswer = z.infer<typeof answerSchema>;
+
+const followUp = `Follow-up question about the same session. Appraise it for mecha's own record: in prose, say what happened relative to what the run was for, why, whether it went well or badly for each goal it bore on, what to expect next time, and what the owner's reactions suggest they want.
+
+Every factual claim must cite what the run received: the result of a tool call (kind "tool_result", its id in brackets after "result") or one of the owner's own messages (kind "owner_message", its id in brackets after "owner"), and quote it word for word. The agent's own words are never evidence.
+
+Give the act you expect from the owner with this kind of output next time: released_unchanged, edited, rejected, closed, reopened or no_act. Name the goal the session served as {"kind": "charter" | "task" | "project" | "trigger" | "request", "id": "..."}, or null when it served none you can name.
+
+Answer with one JSON object: {"interpretation": "...", "claims": [{"text": "...", "cite": {"kind": "...", "id": "..."}, "quote": "..."}], "prediction": "...", "expected_act": "...", "goal": null}.`;
+
+/**
+ * The follow-up question, asked on the episode's own conversation: the distiller's prompt and
+ * its reply, then the question. Nothing else is added.
+ */
+export function appraisalPrompt(distillPrompt: string, distillReply: string): string {
+  return `${distillPrompt}${distillReply}\n\n${followUp}\n\nAnswer:\n`;
+}
+
+/** A follow-up answer parsed, or why it could not be. */
+export type ParsedAppraisal =
+  | { readonly ok: true; readonly answer: AppraisalAnswer }
+  | { readonly ok: false; readonly reason: string };
+
+/** Parses the follow-up answer's text. */
+export function parseAppraisalAnswer(text: string): ParsedAppraisal {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: 'the answer is not JSON' };
+  }
+  const parsed = answerSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return {
+      ok: false,
+      reason:
+        `the answer does not match the schema: ${issue?.path.map(String).join('.') ?? ''} ${issue?.message ?? ''}`.trim(),
+    };
+  }
+  return { ok: true, answer: parsed.data };
+}
+
+/** A text appraisal record as written to `appraisals/appraisals.jsonl`. */
+export type TextAppraisalInput = z.input<typeof textAppraisalRecordSchema>;
+
+/** A text appraisal ready to store, and what grounding and goal resolution made of it. */
+export interface TextAppraisal {
+  readonly record: TextAppraisalInput;
+  readonly claims: GroundedClaims;
+  readonly goalUnresolved: boolean;
+}
+
+/** What a text appraisal is built from besides the answer. */
+export interface TextAppraisalContext {
+  readonly sessionId: string;
+  readonly at: string;
+  readonly taint: Taint;
+  readonly events: readonly TranscriptEvent[];
+  readonly directory: GoalDirectory;
+  /** Mints the record's id; random by default. */
+  readonly newId?: () => string;
+}
+
+/**
+ * Turns a follow-up answer into the record kept in `appraisals/appraisals.jsonl`: claims whose
+ * quote is not in what they cite are dropped and counted by reason; a goal mecha does not hold
+ * is recorded as none and flagged; the session's taint is carried as is.
+ */
+export function buildTextAppraisal(
+  answer: AppraisalAnswer,
+  context: TextAppraisalContext,
+): TextAppraisal {
+  const claims = groundClaims(
+    answer.claims.map((claim) => ({ text: claim.text, cite: claim.cite, quote: claim.quote })),
+    claimReferents(context.events),
+  );
+  // A claim may only cite an id the harness minted; anything else names no referent at all.
+  const kept = claims.kept.filter((claim) => idSchema.safeParse(claim.cite.id).success);
+  const dropped: Partial<Record<ClaimDropReason, number>> = { ...claims.dropped };
+  if (kept.length < claims.kept.length) {
+    dropped.no_such_referent = (dropped.no_such_referent ?? 0) + claims.kept.length - kept.length;
+  }
+  let goal: GoalRef | undefined;
+  let goalUnresolved = false;
+  if (answer.goal !== null) {
+    const named = goalRefSchema.safeParse(answer.goal);
+    goal = named.success ? resolveGoal(named.data, context.directory) : undefined;
+    goalUnresolved = goal === undefined;
+  }
+  const expected: ExpectedAct = answer.expected_act;
+  const droppedCounts: Record<string, number> = {};
+  for (const [reason, count] of Object.entries(dropped)) droppedCounts[reason] = count;
+  const record: TextAppraisalInput = {
+    v: 1,
+    appraisal_id: (context.newId ?? newAppraisalId)(),
+    session_id: context.sessionId,
+    at: context.at,
+    taint: context.taint,
+    expected_act: expected,
+    interpretation: answer.interpretation,
+    claims_kept: kept.length,
+    claims_dropped: droppedCounts,
+    goal_unresolved: goalUnresolved,
+    claims: kept.map((claim) => ({ text: claim.text, cite: claim.cite, quote: claim.quote })),
+    ...(answer.prediction.trim() === '' ? {} : { prediction: answer.prediction }),
+    ...(goal === undefined ? {} : { goal }),
+  };
+  return { record, claims: { kept, dropped }, goalUnresolved };
+}
+
+function newAppraisalId(): string {
+  return `appr-${randomBytes(6).toString('hex')}`;
+}
