@@ -15,7 +15,10 @@ export function packageConfig(overrides = {}) {
         include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
         setupFiles: [setupFastCheck],
         reporters: ['default', ['json', { outputFile: '.vitest/results.json' }]],
-        testTimeout: 30_000,
+        // A hang guard, not an assertion: npm test runs every package's suites at once on two
+        // cores, and a property test over a real SQLite file can take tens of seconds there.
+        testTimeout: 120_000,
+        hookTimeout: 120_000,
       },
     }),
     overrides,
