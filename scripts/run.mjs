@@ -75,7 +75,17 @@ if (mode === 'test') {
   clearTestResults();
   step('build, typecheck, lint, test (turbo)');
   const turbo = runPnpm(
-    ['turbo', 'run', 'build', 'typecheck', 'lint', 'test', '--continue=dependencies-successful'],
+    [
+      'turbo',
+      'run',
+      'build',
+      'typecheck',
+      'lint',
+      'test',
+      '--continue=dependencies-successful',
+      // Two at a time: on two cores, more parallel suites only thrash (measured: 2m09 vs 2m51).
+      '--concurrency=2',
+    ],
     { cwd: root },
   );
   let pack = { ok: false, skipped: true, lines: [] };
