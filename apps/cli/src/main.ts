@@ -1,19 +1,44 @@
-import { parseArgs } from 'node:util';
+import { type CliIo, type CommandContext, commandContext, processIo } from './cli-io.js';
+import { type CommandGroup, exitCodes, runGroup } from './command.js';
 import { cliVersion } from './version.js';
 
-/** Where the command writes; a test or an embedding program can pass its own. */
-export interface CliIo {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-}
+export type { CliIo } from './cli-io.js';
 
-const processIo: CliIo = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-};
-
-const commands: readonly { name: string; summary: string }[] = [
-  { name: 'demo', summary: 'show what mecha reads, on a sample home' },
+/**
+ * The top-level commands. Each group is loaded only when named, so `mecha --version` and
+ * `mecha --help` never load the readers, and nothing heavy (a model runtime, an MCP client) is
+ * on the startup path of any command that does not need it.
+ */
+const commands: readonly {
+  readonly name: string;
+  readonly summary: string;
+  readonly load: () => Promise<CommandGroup>;
+}[] = [
+  {
+    name: 'charter',
+    summary: 'your ranked priorities: show them, or add, move, remove and edit lines',
+    load: async () => (await import('./commands/charter.js')).charterGroup,
+  },
+  {
+    name: 'sessions',
+    summary: 'appraise, health and successes: readouts derived from your records',
+    load: async () => (await import('./commands/sessions.js')).sessionsGroup,
+  },
+  {
+    name: 'tasks',
+    summary: 'the board: list and add tasks, close and reopen them with an appraisal',
+    load: async () => (await import('./commands/tasks.js')).tasksGroup,
+  },
+  {
+    name: 'distill',
+    summary: 'carry finished sessions into long-term memory (from @mecha/distill)',
+    load: async () => (await import('./commands/distill.js')).distillGroup,
+  },
+  {
+    name: 'demo',
+    summary: 'generate a sample home and show every readout on it',
+    load: async () => (await import('./commands/demo.js')).demoGroup,
+  },
 ];
 
 function usage(): string {
@@ -21,58 +46,65 @@ function usage(): string {
   return [
     `mecha ${cliVersion} — honest appraisal, memory and verdicts for AI-agent harnesses`,
     '',
-    'Usage: mecha <command> [options]',
+    'Usage: mecha [--home DIR] <command> [options]',
     '',
     'Commands:',
     ...commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
     '',
     'Options:',
+    '  --home DIR     the mecha home to read and write (default: $MECHA_HOME, else ~/.mecha)',
     '  -h, --help     show this help (every command has its own)',
     '  -v, --version  print the version',
+    '',
+    'Exit codes: 0 ok, 1 failure, 2 usage. Output is plain when stdout is not a terminal or',
+    'NO_COLOR is set; --json output holds only JSON.',
     '',
   ].join('\n');
 }
 
-function demo(io: CliIo): number {
-  io.stdout(`mecha ${cliVersion}\n\n`);
-  io.stdout('The demo will generate a sample home and appraise it once those readers land.\n');
-  io.stdout('What this build can do:\n');
-  for (const command of commands) io.stdout(`  mecha ${command.name} — ${command.summary}\n`);
-  return 0;
+function usageError(context: CommandContext, message: string): number {
+  context.stderr(`mecha: ${message} (run 'mecha --help' for usage)\n`);
+  return exitCodes.usage;
 }
 
 /**
  * Runs the `mecha` command with its arguments and returns the exit code: 0 ok, 1 failure,
  * 2 usage. Never calls `process.exit`, so a caller can embed it.
  */
-export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    });
-  } catch (error) {
-    io.stderr(`mecha: ${(error as Error).message}\nRun 'mecha --help' for usage.\n`);
-    return 2;
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  let home: string | undefined;
+  let index = 0;
+  let help = false;
+  let version = false;
+  const base = commandContext(io);
+  for (; index < argv.length; index += 1) {
+    const token = argv[index] as string;
+    if (!token.startsWith('-')) break;
+    if (token === '--help' || token === '-h') help = true;
+    else if (token === '--version' || token === '-v') version = true;
+    else if (token === '--home') {
+      const value = argv[index + 1];
+      if (value === undefined || value === '')
+        return usageError(base, "option '--home' needs a folder");
+      home = value;
+      index += 1;
+    } else if (token.startsWith('--home=')) {
+      home = token.slice('--home='.length);
+      if (home === '') return usageError(base, "option '--home' needs a folder");
+    } else return usageError(base, `unknown option '${token}'`);
   }
-  const [command, ...rest] = parsed.positionals;
-  if (parsed.values.version && command === undefined) {
-    io.stdout(`${cliVersion}\n`);
-    return 0;
-  }
-  if (parsed.values.help || command === undefined) {
+  const name = argv[index];
+  if (name === undefined) {
+    if (version && !help) {
+      io.stdout(`${cliVersion}\n`);
+      return exitCodes.ok;
+    }
     io.stdout(usage());
-    return 0;
+    return exitCodes.ok;
   }
-  if (command === 'demo' && rest.length === 0) return demo(io);
-  const what =
-    command === 'demo' ? `unexpected argument '${rest[0]}'` : `unknown command '${command}'`;
-  io.stderr(`mecha: ${what}\nRun 'mecha --help' for the commands.\n`);
-  return 2;
+  const entry = commands.find((command) => command.name === name);
+  if (entry === undefined) return usageError(base, `unknown command '${name}'`);
+  const rest = argv.slice(index + 1);
+  const group = await entry.load();
+  return runGroup(group, help ? ['--help', ...rest] : rest, commandContext(io, home));
 }

@@ -1,47 +1,94 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { mecha, tempDir } from './helpers.js';
 
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-
-function mecha(...args: string[]) {
-  const result = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 describe('the built mecha command', () => {
   it('prints its version', () => {
-    expect(mecha('--version')).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    expect(mecha(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    expect(mecha(['-v']).stdout).toBe(`${version}\n`);
   });
 
-  it('lists its commands under --help', () => {
-    const { code, stdout } = mecha('--help');
+  it('lists its commands under --help, distill among them', () => {
+    const { code, stdout } = mecha(['--help']);
     expect(code).toBe(0);
-    expect(stdout).toContain('Usage: mecha <command>');
-    expect(stdout).toMatch(/^ {2}demo {2}/m);
+    expect(stdout).toContain('Usage: mecha [--home DIR] <command> [options]');
+    for (const name of ['charter', 'sessions', 'tasks', 'distill', 'demo']) {
+      expect(stdout).toMatch(new RegExp(`^ {2}${name} +\\S`, 'm'));
+    }
+    expect(stdout).toContain('Exit codes: 0 ok, 1 failure, 2 usage.');
   });
 
-  it('runs the demo', () => {
-    const { code, stdout } = mecha('demo');
-    expect(code).toBe(0);
-    expect(stdout).toContain(`mecha ${version}`);
-    expect(stdout).toContain('mecha demo');
+  const levels: readonly (readonly string[])[] = [
+    ['charter', '--help'],
+    ['charter', 'add', '--help'],
+    ['charter', 'move', '--help'],
+    ['charter', 'rm', '--help'],
+    ['charter', 'set', '--help'],
+    ['charter', 'unset', '--help'],
+    ['sessions', '--help'],
+    ['sessions', 'appraise', '--help'],
+    ['sessions', 'health', '--help'],
+    ['sessions', 'successes', '--help'],
+    ['tasks', '--help'],
+    ['tasks', 'list', '--help'],
+    ['tasks', 'add', '--help'],
+    ['tasks', 'set', '--help'],
+    ['demo', '--help'],
+    ['distill', '--help'],
+  ];
+  it.each(levels)('has help at every level: mecha %s %s %s', (...args) => {
+    const run = mecha(args);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/Usage: mecha /);
+    expect(run.stderr).toBe('');
   });
 
-  it('refuses an unknown command with exit 2 and a hint on stderr', () => {
-    const { code, stdout, stderr } = mecha('frobnicate');
+  it('takes --help before the command too', () => {
+    expect(mecha(['--help', 'sessions']).stdout).toContain('mecha sessions appraise');
+  });
+
+  it('refuses an unknown command with exit 2 and one line on stderr', () => {
+    const { code, stdout, stderr } = mecha(['frobnicate']);
     expect(code).toBe(2);
     expect(stdout).toBe('');
+    expect(stderr).toBe("mecha: unknown command 'frobnicate' (run 'mecha --help' for usage)\n");
+  });
+
+  it('refuses an unknown subcommand with exit 2', () => {
+    const { code, stderr } = mecha(['sessions', 'frobnicate']);
+    expect(code).toBe(2);
     expect(stderr).toBe(
-      "mecha: unknown command 'frobnicate'\nRun 'mecha --help' for the commands.\n",
+      "mecha: unknown command 'sessions frobnicate' (run 'mecha sessions --help' for its commands)\n",
     );
   });
 
   it('refuses an unknown option with exit 2', () => {
-    const { code, stderr } = mecha('--frobnicate');
+    const { code, stderr } = mecha(['--frobnicate']);
     expect(code).toBe(2);
-    expect(stderr).toContain("Unknown option '--frobnicate'");
+    expect(stderr).toContain("unknown option '--frobnicate'");
+  });
+
+  it('refuses an empty --home rather than fall back to the default home', () => {
+    expect(mecha(['--home', '', 'charter']).code).toBe(2);
+    expect(mecha(['charter', '--home', '']).code).toBe(2);
+    expect(mecha(['--home=', 'charter']).code).toBe(2);
+  });
+
+  it('says distill is not wired in yet, with exit 1', () => {
+    const { code, stderr } = mecha(['distill']);
+    expect(code).toBe(1);
+    expect(stderr).toContain('not available in this build yet');
+  });
+
+  it('reads MECHA_HOME, and --home overrides it, before or after the command', () => {
+    const empty = tempDir();
+    const viaEnv = mecha(['sessions', 'appraise', '--json'], { MECHA_HOME: 'nowhere/that/exists' });
+    expect(viaEnv.code).toBe(0);
+    const before = mecha(['--home', empty, 'tasks', 'list'], { MECHA_HOME: '/proc/not-a-home' });
+    const after = mecha(['tasks', 'list', '--home', empty], { MECHA_HOME: '/proc/not-a-home' });
+    expect(before).toEqual({ code: 0, stdout: '0 tasks\n', stderr: '' });
+    expect(after).toEqual(before);
   });
 });

@@ -1,0 +1,119 @@
+import type { CommandContext } from './cli-io.js';
+import { type OptionSpec, type OptionValues, parseCommand } from './parse-command.js';
+
+/** What a command is handed once its arguments parsed: values, positionals and its context. */
+export interface CommandInput {
+  readonly values: OptionValues;
+  readonly positionals: readonly string[];
+  readonly context: CommandContext;
+}
+
+/** One command: its words (`sessions appraise`), its help, its options and what it does. */
+export interface Command {
+  readonly path: string;
+  readonly summary: string;
+  /** The help printed by `--help`: synopsis, what it shows, and its options. */
+  readonly help: string;
+  /** Its own options; `--help` and `--home` are added to every command. */
+  readonly options: OptionSpec;
+  /** Returns the exit code: 0 ok, 1 failure, 2 usage. */
+  run(input: CommandInput): Promise<number>;
+}
+
+/** A group of commands under one word (`sessions`, `tasks`, `charter`). */
+export interface CommandGroup {
+  readonly name: string;
+  readonly summary: string;
+  /** What runs when no subcommand is named (`mecha charter` shows the charter). */
+  readonly fallback?: Command;
+  readonly commands: readonly Command[];
+}
+
+/** Exit codes: 0 ok, 1 failure (the request was understood and could not be done), 2 usage. */
+export const exitCodes = { ok: 0, failure: 1, usage: 2 } as const;
+
+const commonOptions: OptionSpec = {
+  help: { type: 'boolean', short: 'h' },
+  home: { type: 'string' },
+};
+
+/** The one-line usage error every command prints: what was wrong and where the help is. */
+export function usageError(context: CommandContext, path: string, message: string): number {
+  context.stderr(`mecha ${path}: ${message} (see 'mecha ${path} --help')\n`);
+  return exitCodes.usage;
+}
+
+/** The one-line failure every command prints: the request was understood and could not be done. */
+export function failure(context: CommandContext, path: string, message: string): number {
+  context.stderr(`mecha ${path}: ${message}\n`);
+  return exitCodes.failure;
+}
+
+/** Parses a command's arguments (adding `--help` and `--home`) and runs it. */
+export async function runCommand(
+  command: Command,
+  args: readonly string[],
+  context: CommandContext,
+): Promise<number> {
+  const parsed = parseCommand(args, { ...commonOptions, ...command.options });
+  if (!parsed.ok) return usageError(context, command.path, parsed.message);
+  if (parsed.values.help === true) {
+    context.stdout(command.help);
+    return exitCodes.ok;
+  }
+  const home = parsed.values.home;
+  if (home === '')
+    return usageError(context, command.path, '--home needs a folder, not an empty string');
+  return command.run({
+    values: parsed.values,
+    positionals: parsed.positionals,
+    context: typeof home === 'string' ? { ...context, home } : context,
+  });
+}
+
+function groupHelp(group: CommandGroup): string {
+  const width = Math.max(...group.commands.map((command) => command.path.length));
+  const lines = [
+    `mecha ${group.name} — ${group.summary}`,
+    '',
+    `Usage: mecha ${group.name}${group.fallback ? ' [command]' : ' <command>'} [options]`,
+    '',
+  ];
+  if (group.fallback) lines.push(`With no command: ${group.fallback.summary}.`, '');
+  lines.push(
+    'Commands:',
+    ...group.commands.map((command) => `  mecha ${command.path.padEnd(width)}  ${command.summary}`),
+    '',
+    `Run 'mecha ${group.name} <command> --help' for a command's options.`,
+    '',
+  );
+  return lines.join('\n');
+}
+
+/**
+ * Runs a group: the subcommand its first word names, else its fallback (which sees every
+ * argument), else the group's help. `--help` right after the group's name is the group's help.
+ */
+export async function runGroup(
+  group: CommandGroup,
+  args: readonly string[],
+  context: CommandContext,
+): Promise<number> {
+  const [first, ...rest] = args;
+  const named = group.commands.find((command) => command.path === `${group.name} ${first}`);
+  if (named !== undefined) return runCommand(named, rest, context);
+  if (first === '--help' || first === '-h') {
+    context.stdout(groupHelp(group));
+    if (group.fallback) context.stdout(`\n${group.fallback.help}`);
+    return exitCodes.ok;
+  }
+  if (first !== undefined && !first.startsWith('-')) {
+    context.stderr(
+      `mecha: unknown command '${group.name} ${first}' (run 'mecha ${group.name} --help' for its commands)\n`,
+    );
+    return exitCodes.usage;
+  }
+  if (group.fallback) return runCommand(group.fallback, args, context);
+  context.stderr(groupHelp(group));
+  return exitCodes.usage;
+}

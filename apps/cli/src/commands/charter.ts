@@ -1,0 +1,391 @@
+import { userInfo } from 'node:os';
+import {
+  addLine,
+  type Charter,
+  type CharterEdit,
+  type CharterLine,
+  clearLineSensor,
+  clearLineSetpoint,
+  commitmentStores,
+  formatDuration,
+  isCharterSensor,
+  moveLine,
+  parseDuration,
+  patienceOf,
+  removeLine,
+  setLineSensor,
+  setLineSetpoint,
+  setLineText,
+} from '@mecha/charter';
+import { mintOwnerEdit, type OwnerEdit } from '@mecha/charter/owner';
+import type { MechaHome } from '@mecha/stores';
+import type { CommandContext } from '../cli-io.js';
+import {
+  type Command,
+  type CommandGroup,
+  type CommandInput,
+  exitCodes,
+  failure,
+  usageError,
+} from '../command.js';
+import { isLeft } from '../either.js';
+import { openCommandHome } from '../home.js';
+import { flag, stringOption, wholeNumber } from '../parse-command.js';
+import { runPresence } from '../run-registration.js';
+import { stripControl } from '../sanitize.js';
+import { styleFor } from '../style.js';
+
+const sensorList = 'outbox_age, question_latency or request_closure';
+
+function who(context: CommandContext): string {
+  try {
+    const name = userInfo().username;
+    if (name !== '') return name;
+  } catch {
+    // Some containers have no passwd entry for the user; fall back to the environment.
+  }
+  return context.env.USER || context.env.LOGNAME || 'owner';
+}
+
+/** The charter as a listing: each line by rank, then the patience of each store. */
+function renderCharter(charter: Charter, context: CommandContext): string {
+  const style = styleFor({ isTTY: context.stdoutIsTTY, env: context.env });
+  if (charter.length === 0) {
+    return [
+      'Your charter is empty. Add a line with:',
+      '  mecha charter add replies "Answer what people send me" --sensor outbox_age --setpoint 2d',
+      '',
+    ].join('\n');
+  }
+  const idWidth = Math.max(...charter.map((line) => line.id.length));
+  const out = [
+    `Your charter: ${charter.length} line${charter.length === 1 ? '' : 's'}, highest first. Rank is position; there are no weights.`,
+    '',
+  ];
+  charter.forEach((line, index) => {
+    out.push(
+      `  ${style.bold(String(index + 1).padStart(2))}  ${line.id.padEnd(idWidth)}  ${stripControl(line.text)}`,
+    );
+    const watch: string[] = [];
+    if (line.sensor !== undefined) {
+      watch.push(`sensor ${line.sensor}`);
+      watch.push(
+        line.setpoint === undefined
+          ? 'no setpoint (default patience)'
+          : `setpoint ${formatDuration(line.setpoint)}`,
+      );
+    } else if (line.setpoint !== undefined) {
+      watch.push(`setpoint ${formatDuration(line.setpoint)} (inert until the line has a sensor)`);
+    }
+    if (watch.length > 0) out.push(`      ${' '.repeat(idWidth)}  ${style.dim(watch.join(' · '))}`);
+  });
+  out.push('', 'Patience (how long a commitment may wait before it counts):');
+  for (const store of commitmentStores) {
+    const patience = patienceOf(charter, store);
+    const source =
+      patience.line === undefined
+        ? 'default; no line watches it'
+        : patience.source === 'setpoint'
+          ? `line ${patience.line.id}, rank ${patience.line.rank}`
+          : `default; line ${patience.line.id} watches it without a setpoint`;
+    out.push(`  ${store.padEnd(9)}  ${formatDuration(patience.patience)}  (${source})`);
+  }
+  out.push('');
+  return out.join('\n');
+}
+
+function charterJson(charter: Charter): string {
+  const lines = charter.map((line, index) => ({
+    rank: index + 1,
+    id: line.id,
+    text: line.text,
+    ...(line.sensor === undefined ? {} : { sensor: line.sensor }),
+    ...(line.setpoint === undefined
+      ? {}
+      : { setpoint: formatDuration(line.setpoint), setpoint_ms: line.setpoint }),
+  }));
+  const patience = commitmentStores.map((store) => {
+    const reading = patienceOf(charter, store);
+    return {
+      store,
+      patience: formatDuration(reading.patience),
+      patience_ms: reading.patience,
+      source: reading.source,
+      line: reading.line?.id ?? null,
+    };
+  });
+  return `${JSON.stringify({ lines, patience }, null, 2)}\n`;
+}
+
+const show: Command = {
+  path: 'charter',
+  summary: 'show your charter: ranked lines with their sensors and setpoints',
+  help: [
+    'Usage: mecha charter [--json] [--home DIR]',
+    '',
+    'Shows your charter: each line by rank (highest first) with its sensor and setpoint, then',
+    'the patience each store gets from it. Nothing here proposes a line.',
+    '',
+    'Options:',
+    '  --json      the lines and patience as JSON',
+    '  --home DIR  the mecha home (default: $MECHA_HOME, else ~/.mecha)',
+    '',
+  ].join('\n'),
+  options: { json: { type: 'boolean' } },
+  async run({ values, positionals, context }) {
+    if (positionals.length > 0) {
+      return usageError(context, 'charter', `unexpected argument '${positionals[0]}'`);
+    }
+    const read = openCommandHome(context).readCharter();
+    if (read.state === 'unreadable') return failure(context, 'charter', read.reason);
+    context.stdout(
+      flag(values, 'json') ? charterJson(read.charter) : renderCharter(read.charter, context),
+    );
+    return exitCodes.ok;
+  },
+};
+
+/** Reads a `--sensor` value, or the usage error. */
+function sensorOf(text: string): CharterLine['sensor'] | string {
+  return isCharterSensor(text) ? text : `--sensor takes ${sensorList}, not ${JSON.stringify(text)}`;
+}
+
+/** Reads a `--setpoint` duration into milliseconds, or the usage error. */
+function setpointOf(text: string): number | string {
+  const parsed = parseDuration(text);
+  return isLeft(parsed) ? `--setpoint: ${parsed.left}` : parsed.right;
+}
+
+type Edit = (capability: OwnerEdit, charter: Charter) => CharterEdit;
+
+/**
+ * The one path every charter edit takes: refuse inside any run's shell (no model writes a
+ * line, with or without a person present), read the charter, mint the capability here where
+ * the person's command arrived, apply the edits, write the file, show the result.
+ */
+async function applyEdits(
+  path: string,
+  context: CommandContext,
+  edits: readonly Edit[],
+  done: string,
+): Promise<number> {
+  const home: MechaHome = openCommandHome(context);
+  const presence = await runPresence(home, context.env);
+  if (presence.kind !== 'terminal') {
+    return failure(
+      context,
+      path,
+      'refused: this command was started by a run, and only a person edits the charter (from a terminal, the web board, Slack or the TUI)',
+    );
+  }
+  const read = home.readCharter();
+  if (read.state === 'unreadable') {
+    return failure(context, path, `the charter was not changed: ${read.reason}`);
+  }
+  const capability = mintOwnerEdit('cli', who(context));
+  let charter = read.charter;
+  for (const edit of edits) {
+    const result = edit(capability, charter);
+    if (isLeft(result)) return failure(context, path, result.left.message);
+    charter = result.right;
+  }
+  const written = await home.writeCharter(charter);
+  if (isLeft(written)) {
+    return failure(context, path, `the charter was not changed: ${written.left.message}`);
+  }
+  context.stdout(`${done}\n\n${renderCharter(charter, context)}`);
+  return exitCodes.ok;
+}
+
+const add: Command = {
+  path: 'charter add',
+  summary: 'add a line (at the bottom, or at --rank)',
+  help: [
+    'Usage: mecha charter add ID TEXT… [--sensor SENSOR] [--setpoint DURATION] [--rank N]',
+    '',
+    'Adds a line in your own words. ID is a short lowercase name other records point at',
+    '(letters, digits, "_", "-", "."); the rest of the arguments are the text.',
+    '',
+    'Options:',
+    `  --sensor SENSOR      the store the line watches: ${sensorList}`,
+    '  --setpoint DURATION  how long things may wait there: 48h, 90m, 2d, 1d12h',
+    '  --rank N             where it goes: 1 is the top (default: the bottom)',
+    '  --home DIR           the mecha home',
+    '',
+  ].join('\n'),
+  options: {
+    sensor: { type: 'string' },
+    setpoint: { type: 'string' },
+    rank: { type: 'string' },
+  },
+  async run({ values, positionals, context }: CommandInput) {
+    const [id, ...words] = positionals;
+    if (id === undefined || words.length === 0) {
+      return usageError(context, this.path, 'give the line an id and its text');
+    }
+    const line: { id: string; text: string; sensor?: CharterLine['sensor']; setpoint?: number } = {
+      id,
+      text: words.join(' '),
+    };
+    const sensorText = stringOption(values, 'sensor');
+    if (sensorText !== undefined) {
+      const sensor = sensorOf(sensorText);
+      if (!isCharterSensor(sensor)) return usageError(context, this.path, String(sensor));
+      line.sensor = sensor;
+    }
+    const setpointText = stringOption(values, 'setpoint');
+    if (setpointText !== undefined) {
+      const setpoint = setpointOf(setpointText);
+      if (typeof setpoint === 'string') return usageError(context, this.path, setpoint);
+      line.setpoint = setpoint;
+    }
+    let rank: number | undefined;
+    const rankText = stringOption(values, 'rank');
+    if (rankText !== undefined) {
+      const parsed = wholeNumber(rankText, '--rank');
+      if (!parsed.ok) return usageError(context, this.path, parsed.message);
+      rank = parsed.value;
+    }
+    return applyEdits(
+      this.path,
+      context,
+      [(capability, charter) => addLine(capability, charter, line as CharterLine, rank)],
+      `Added line ${id}.`,
+    );
+  },
+};
+
+const move: Command = {
+  path: 'charter move',
+  summary: 'move a line to another rank',
+  help: [
+    'Usage: mecha charter move ID RANK',
+    '',
+    'Moves a line to RANK (1 is the top); the lines in between shift by one. Rank is the only',
+    'way a line matters more or less: there are no weights.',
+    '',
+  ].join('\n'),
+  options: {},
+  async run({ positionals, context }) {
+    const [id, rankText, extra] = positionals;
+    if (id === undefined || rankText === undefined || extra !== undefined) {
+      return usageError(context, this.path, 'give the line id and the rank to move it to');
+    }
+    const rank = wholeNumber(rankText, 'RANK');
+    if (!rank.ok) return usageError(context, this.path, rank.message);
+    return applyEdits(
+      this.path,
+      context,
+      [(capability, charter) => moveLine(capability, charter, id, rank.value)],
+      `Moved line ${id} to rank ${rank.value}.`,
+    );
+  },
+};
+
+const remove: Command = {
+  path: 'charter rm',
+  summary: 'remove a line',
+  help: [
+    'Usage: mecha charter rm ID',
+    '',
+    'Removes a line; the lines below it move up one rank.',
+    '',
+  ].join('\n'),
+  options: {},
+  async run({ positionals, context }) {
+    const [id, extra] = positionals;
+    if (id === undefined || extra !== undefined) {
+      return usageError(context, this.path, 'give the id of the line to remove');
+    }
+    return applyEdits(
+      this.path,
+      context,
+      [(capability, charter) => removeLine(capability, charter, id)],
+      `Removed line ${id}.`,
+    );
+  },
+};
+
+const set: Command = {
+  path: 'charter set',
+  summary: "change a line's text, sensor or setpoint",
+  help: [
+    'Usage: mecha charter set ID [--text TEXT] [--sensor SENSOR] [--setpoint DURATION]',
+    '',
+    "Changes a line's text, sensor or setpoint (any of them, at least one). A sensor can be on",
+    'one line only: to move it, unset it on the first line and set it on the second.',
+    '',
+    'Options:',
+    '  --text TEXT          the line in your words',
+    `  --sensor SENSOR      ${sensorList}`,
+    '  --setpoint DURATION  48h, 90m, 2d, 1d12h',
+    '',
+  ].join('\n'),
+  options: {
+    text: { type: 'string' },
+    sensor: { type: 'string' },
+    setpoint: { type: 'string' },
+  },
+  async run({ values, positionals, context }) {
+    const [id, extra] = positionals;
+    if (id === undefined || extra !== undefined) {
+      return usageError(context, this.path, 'give the id of the line to change');
+    }
+    const edits: Edit[] = [];
+    const text = stringOption(values, 'text');
+    if (text !== undefined)
+      edits.push((capability, charter) => setLineText(capability, charter, id, text));
+    const sensorText = stringOption(values, 'sensor');
+    if (sensorText !== undefined) {
+      const sensor = sensorOf(sensorText);
+      if (!isCharterSensor(sensor)) return usageError(context, this.path, String(sensor));
+      edits.push((capability, charter) => setLineSensor(capability, charter, id, sensor));
+    }
+    const setpointText = stringOption(values, 'setpoint');
+    if (setpointText !== undefined) {
+      const setpoint = setpointOf(setpointText);
+      if (typeof setpoint === 'string') return usageError(context, this.path, setpoint);
+      edits.push((capability, charter) => setLineSetpoint(capability, charter, id, setpoint));
+    }
+    if (edits.length === 0) {
+      return usageError(context, this.path, 'say what to change: --text, --sensor or --setpoint');
+    }
+    return applyEdits(this.path, context, edits, `Changed line ${id}.`);
+  },
+};
+
+const unset: Command = {
+  path: 'charter unset',
+  summary: "take a line's sensor or setpoint off",
+  help: [
+    'Usage: mecha charter unset ID [--sensor] [--setpoint]',
+    '',
+    "Takes a line's sensor or setpoint (or both) off. Without a sensor the store goes back to",
+    'the default patience; a setpoint kept on a line without a sensor has no effect.',
+    '',
+  ].join('\n'),
+  options: { sensor: { type: 'boolean' }, setpoint: { type: 'boolean' } },
+  async run({ values, positionals, context }) {
+    const [id, extra] = positionals;
+    if (id === undefined || extra !== undefined) {
+      return usageError(context, this.path, 'give the id of the line to change');
+    }
+    const edits: Edit[] = [];
+    if (flag(values, 'sensor'))
+      edits.push((capability, charter) => clearLineSensor(capability, charter, id));
+    if (flag(values, 'setpoint')) {
+      edits.push((capability, charter) => clearLineSetpoint(capability, charter, id));
+    }
+    if (edits.length === 0)
+      return usageError(context, this.path, 'say what to take off: --sensor or --setpoint');
+    return applyEdits(this.path, context, edits, `Changed line ${id}.`);
+  },
+};
+
+/** `mecha charter`: show the charter, or edit it through the owner-edit capability minted here. */
+export const charterGroup: CommandGroup = {
+  name: 'charter',
+  summary: 'your ranked priorities, edited only by you',
+  fallback: show,
+  commands: [add, move, remove, set, unset],
+};

@@ -1,0 +1,200 @@
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import {
+  createSessionRecorder,
+  generateHome,
+  type MechaHome,
+  openHome,
+  type WriteFailure,
+} from '@mecha/stores';
+import type { CommandContext } from '../cli-io.js';
+import {
+  type Command,
+  type CommandGroup,
+  exitCodes,
+  failure,
+  runGroup,
+  usageError,
+} from '../command.js';
+import { type EitherLike, isLeft } from '../either.js';
+import { stringOption, wholeNumber } from '../parse-command.js';
+import { styleFor } from '../style.js';
+import { sessionsGroup } from './sessions.js';
+import { setTask } from './tasks.js';
+
+/** The file that marks a folder as a demo home, so a second demo may empty it again. */
+const marker = '.mecha-demo';
+const day = 86_400_000;
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1_048_576).toFixed(1)} MB`;
+}
+
+/**
+ * The demo's one closure needs a task whose working sessions are known. It records one more
+ * short run the way a harness does (through the session recorder): a run on a new task in a new
+ * project, steered once and stopped at its turn ceiling. Closing that task then shows the
+ * closure line, the follow-up a cut-short run stages, and the project's reading.
+ */
+async function recordDemoRun(
+  home: MechaHome,
+): Promise<{ readonly taskId: string; readonly sessionId: string } | string> {
+  const taskId = 'task-demo-q3';
+  const projectId = 'proj-demo';
+  const put = await home.board.put([
+    { v: 1, kind: 'project', id: projectId, title: 'Quarterly figures' },
+    {
+      v: 1,
+      kind: 'task',
+      id: taskId,
+      title: 'Send the Q3 figures to Lakeside',
+      status: 'next',
+      project_id: projectId,
+    },
+  ]);
+  if (isLeft(put)) return put.left.message;
+  const session = createSessionRecorder(home);
+  const started = await session.startRun({
+    surface: 'cli',
+    personPresent: true,
+    goal: { kind: 'task', id: taskId },
+    tools: ['fs_read', 'mail_send'],
+  });
+  if (isLeft(started)) return started.left.message;
+  const run = started.right;
+  const steps: (() => Promise<EitherLike<WriteFailure, unknown>>)[] = [
+    () =>
+      run.message({
+        turn: 0,
+        role: 'owner',
+        taint: 'clean',
+        text: 'Send Lakeside the Q3 figures.',
+      }),
+    () => run.message({ turn: 1, role: 'assistant', taint: 'clean', text: 'Reading the ledger.' }),
+    () => run.intervention({ turn: 1, kind: 'steer' }),
+    () => run.counter('turn_ceiling', 1),
+    () => run.end({ stopCause: 'turn_ceiling', turns: 2 }),
+  ];
+  for (const step of steps) {
+    const done = await step();
+    if (isLeft(done)) return done.left.message;
+  }
+  return { taskId, sessionId: session.sessionId };
+}
+
+const demo: Command = {
+  path: 'demo',
+  summary: 'generate a sample home and show every readout on it',
+  help: [
+    'Usage: mecha demo [--home DIR] [--sessions N] [--seed SEED]',
+    '',
+    'Generates a sample mecha home (in a new temporary folder, or in DIR) and runs the readers',
+    'on it: sessions appraise, health and successes, then closes one task so you see the',
+    'closure appraisal. Your own home is never touched: MECHA_HOME is not used here, and DIR',
+    'must be empty, new, or a folder an earlier demo made.',
+    '',
+    'Options:',
+    '  --home DIR      where to generate the sample (it is emptied first)',
+    '  --sessions N    how many sessions to generate (default 300)',
+    '  --seed SEED     the generator seed (default mecha-demo)',
+    '',
+  ].join('\n'),
+  options: { sessions: { type: 'string' }, seed: { type: 'string' } },
+  async run({ values, positionals, context }) {
+    if (positionals.length > 0)
+      return usageError(context, 'demo', `unexpected argument '${positionals[0]}'`);
+    let sessions = 300;
+    const sessionsText = stringOption(values, 'sessions');
+    if (sessionsText !== undefined) {
+      const parsed = wholeNumber(sessionsText, '--sessions');
+      if (!parsed.ok) return usageError(context, 'demo', parsed.message);
+      sessions = parsed.value;
+    }
+    const seed = stringOption(values, 'seed') ?? 'mecha-demo';
+    let path: string;
+    if (context.home === undefined) path = mkdtempSync(join(tmpdir(), 'mecha-demo-'));
+    else {
+      path = resolve(context.cwd, context.home);
+      if (existsSync(path) && !existsSync(join(path, marker))) {
+        let entries: string[];
+        try {
+          entries = readdirSync(path);
+        } catch {
+          return failure(context, 'demo', `${path} is not a folder the demo can use`);
+        }
+        if (entries.length > 0) {
+          return failure(
+            context,
+            'demo',
+            `${path} is not empty and no earlier demo made it: the demo empties its folder, so give it a new or empty one`,
+          );
+        }
+      }
+    }
+    const style = styleFor({ isTTY: context.stdoutIsTTY, env: context.env });
+    const now = Date.now();
+    // Sessions over the 60 days before the last two, so what became of their drafts and tasks
+    // has mostly happened by now.
+    const made = generateHome({ path, seed, sessions, start: new Date(now - 62 * day), days: 60 });
+    writeFileSync(join(path, marker), 'This folder is a sample home made by `mecha demo`.\n');
+    const say = (text = '') => context.stdout(`${text}\n`);
+    say(style.bold(`A sample mecha home, generated in ${path}`));
+    say(
+      `  ${made.sessions} sessions over two months, ${made.files} files, ${megabytes(made.bytes)}; ${made.tornLines} transcript(s) end in a torn line, as a crash leaves them.`,
+    );
+    say('  Everything below is derived from those records as it is read; nothing is stored.');
+    const child: CommandContext = { ...context, home: path };
+    const show = async (words: readonly string[]) => {
+      say();
+      say(style.dim(`$ mecha --home ${path} sessions ${words.join(' ')}`));
+      return runGroup(sessionsGroup, words, child);
+    };
+    for (const words of [
+      ['appraise', '--days', '30'],
+      ['health', '--days', '30'],
+      ['successes', '-n', '5'],
+    ]) {
+      const code = await show(words);
+      if (code !== exitCodes.ok) return code;
+    }
+    say();
+    const home = openHome(path);
+    const recorded = await recordDemoRun(home);
+    if (typeof recorded === 'string')
+      say(`The demo's own run could not be recorded (${recorded}), so the closure is skipped.`);
+    else {
+      say(
+        style.dim(
+          `(a harness records one more run: ${recorded.taskId}, steered once and stopped at its turn ceiling, session ${recorded.sessionId})`,
+        ),
+      );
+      say(
+        style.dim(
+          `$ mecha --home ${path} tasks set ${recorded.taskId} --status done --session ${recorded.sessionId}`,
+        ),
+      );
+      const code = await setTask(child, home, {
+        query: recorded.taskId,
+        to: 'done',
+        sessionIds: [recorded.sessionId],
+      });
+      if (code !== exitCodes.ok) say('(the closure did not happen; the readouts above stand)');
+    }
+    say();
+    say('Go on from here:');
+    say(`  mecha --home ${path} charter`);
+    say(`  mecha --home ${path} sessions appraise <session id or prefix>`);
+    say(`  mecha --home ${path} sessions appraise --json`);
+    say(`  mecha --home ${path} tasks list`);
+    return exitCodes.ok;
+  },
+};
+
+/** `mecha demo`: a sample home and every readout on it, in seconds. */
+export const demoGroup: CommandGroup = {
+  name: 'demo',
+  summary: 'generate a sample home and show every readout on it',
+  fallback: demo,
+  commands: [],
+};

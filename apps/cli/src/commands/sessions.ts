@@ -1,0 +1,384 @@
+import {
+  type AppraisalPorts,
+  appraiseCorpus,
+  appraiseSession,
+  health,
+  type PopulationOptions,
+  successes,
+  type TextAppraisalRecord,
+} from '@mecha/appraisal-core';
+import { homePorts } from '@mecha/stores';
+import type { CommandContext } from '../cli-io.js';
+import {
+  type Command,
+  type CommandGroup,
+  type CommandInput,
+  exitCodes,
+  failure,
+  usageError,
+} from '../command.js';
+import { openCommandHome, readoutNow } from '../home.js';
+import { flag, stringOption, wholeNumber } from '../parse-command.js';
+import { type Progress, progressBar } from '../progress.js';
+import { withProgress } from '../progress-ports.js';
+import { withReadLog } from '../read-log.js';
+import { renderCorpus } from '../render/corpus.js';
+import { problemsSection } from '../render/format.js';
+import { renderHealth } from '../render/health.js';
+import { renderSession, sessionJson, textAppraisalLines } from '../render/session.js';
+import { renderSuccesses } from '../render/successes.js';
+import { stripControlDeep } from '../sanitize.js';
+import { styleFor } from '../style.js';
+
+const kindPattern = /^[a-z][a-z0-9_-]{0,31}$/;
+
+type Values = CommandInput['values'];
+
+/** The population options common to appraise and health, or the usage error. */
+function populationOf(
+  values: Values,
+  now: Date,
+):
+  | { readonly ok: true; readonly options: PopulationOptions }
+  | { readonly ok: false; readonly message: string } {
+  const daysText = stringOption(values, 'days');
+  let days: number | undefined;
+  if (daysText !== undefined) {
+    const parsed = wholeNumber(daysText, '--days');
+    if (!parsed.ok) return parsed;
+    days = parsed.value;
+  }
+  const kind = stringOption(values, 'kind');
+  if (kind !== undefined && !kindPattern.test(kind)) {
+    return {
+      ok: false,
+      message: `--kind takes a recorded surface (web, task, tui, …), test or experiment, not ${JSON.stringify(kind)}`,
+    };
+  }
+  return {
+    ok: true,
+    options: {
+      now,
+      ...(days === undefined ? {} : { days }),
+      ...(kind === undefined ? {} : { kind }),
+      includeTests: flag(values, 'include-tests'),
+    },
+  };
+}
+
+function json(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/** The home's ports, logged (to name what could not be read) and, on a terminal, with a bar. */
+function scanPorts(context: CommandContext, label: string, population?: PopulationOptions) {
+  const progress: Progress = progressBar({
+    write: context.stderr,
+    isTTY: context.stderrIsTTY,
+    label,
+  });
+  const logged = withReadLog(homePorts(openCommandHome(context)));
+  // Counting for a bar costs a second pass over the listing: only where a bar may be drawn.
+  const ports: AppraisalPorts = context.stderrIsTTY
+    ? withProgress(logged.ports, progress, population)
+    : logged.ports;
+  return { ports, progress, problems: logged.problems };
+}
+
+const appraiseHelp = [
+  'Usage: mecha sessions appraise [--days N] [--kind K] [--include-tests] [--json] [SESSION]',
+  '       mecha sessions appraise --text [-n N] [--json]',
+  '',
+  'The free readout over your sessions, derived from the records every time and stored nowhere:',
+  'the valence first (positive and negative summed apart, never netted), then the labels, the',
+  'line saying which labels the free readout can reach, and every count. A source that could',
+  'not be read makes the readout partial and its counts unknown (null in JSON), never 0.',
+  '',
+  "With SESSION (an id or a unique prefix): that session's signed errors with their cites, its",
+  'label, valence and text appraisal. With --text: every text appraisal on record, newest first.',
+  '',
+  'Options:',
+  '  --days N          only sessions begun in the last N days',
+  '  --kind K          a recorded surface (web, task, tui, …); test selects development',
+  '                    sessions (implies --include-tests), experiment selects experiments',
+  '  --include-tests   count development sessions (MECHA_SESSION_KIND=test) too',
+  '  --json            the readout as JSON (see docs/appraisal.md for its fields)',
+  '  --text            print every text appraisal on record, newest first',
+  '  -n, --number N    with --text: only the N newest',
+  '  --probe           the paid counterfactual pass; reports when no replayer is configured',
+  '  --max-probes N    the ceiling on replays for --probe',
+  '  --appraise, --max-appraisals N',
+  '                    retired: accepted so scripts keep running; they do nothing',
+  '  --home DIR        the mecha home',
+  '',
+  'MECHA_NOW=<ISO time> takes the readout as of that moment (to reproduce one).',
+  '',
+].join('\n');
+
+const appraise: Command = {
+  path: 'sessions appraise',
+  summary: 'the free appraisal readout over your sessions, or one session',
+  help: appraiseHelp,
+  options: {
+    days: { type: 'string' },
+    kind: { type: 'string' },
+    'include-tests': { type: 'boolean' },
+    json: { type: 'boolean' },
+    text: { type: 'boolean' },
+    number: { type: 'string', short: 'n' },
+    probe: { type: 'boolean' },
+    'max-probes': { type: 'string' },
+    appraise: { type: 'boolean' },
+    'max-appraisals': { type: 'string' },
+  },
+  async run({ values, positionals, context }) {
+    const path = this.path;
+    if (positionals.length > 1)
+      return usageError(context, path, `unexpected argument '${positionals[1]}'`);
+    const now = readoutNow(context);
+    if (!now.ok) return usageError(context, path, now.message);
+    const population = populationOf(values, now.now);
+    if (!population.ok) return usageError(context, path, population.message);
+    for (const name of ['max-probes', 'max-appraisals', 'number']) {
+      const text = stringOption(values, name);
+      if (text === undefined) continue;
+      const parsed = wholeNumber(text, name === 'number' ? '-n' : `--${name}`);
+      if (!parsed.ok) return usageError(context, path, parsed.message);
+    }
+    const text = flag(values, 'text');
+    const session = positionals[0];
+    if (text && session !== undefined) {
+      return usageError(context, path, '--text lists every text appraisal; give it no session');
+    }
+    if (!text && stringOption(values, 'number') !== undefined) {
+      return usageError(context, path, '-n only limits --text');
+    }
+    if (stringOption(values, 'max-probes') !== undefined && !flag(values, 'probe')) {
+      return usageError(context, path, '--max-probes only limits --probe');
+    }
+    if (flag(values, 'appraise') || stringOption(values, 'max-appraisals') !== undefined) {
+      context.stderr(
+        'mecha sessions appraise: --appraise and --max-appraisals are retired and do nothing: the counts-only appraiser was replaced by the text appraisal (read it with `mecha sessions appraise <session>`)\n',
+      );
+    }
+    const probeAsked = flag(values, 'probe');
+    if (probeAsked) {
+      context.stderr(
+        'mecha sessions appraise: --probe: no replayer is configured, so the counterfactual pass did not run and nothing was spent\n',
+      );
+    }
+    const asJson = flag(values, 'json');
+    const style = styleFor({ isTTY: context.stdoutIsTTY && !asJson, env: context.env });
+
+    if (text) {
+      const limitText = stringOption(values, 'number');
+      const limit = limitText === undefined ? Number.POSITIVE_INFINITY : Number(limitText);
+      const read = await openCommandHome(context).appraisals.textAppraisals.read();
+      const records: TextAppraisalRecord[] =
+        read.state === 'unreadable'
+          ? []
+          : [...read.records]
+              .sort(
+                (a, b) =>
+                  Date.parse(b.at) - Date.parse(a.at) ||
+                  b.appraisal_id.localeCompare(a.appraisal_id),
+              )
+              .slice(0, limit);
+      if (asJson) {
+        context.stdout(
+          json({
+            read: read.state === 'read',
+            ...(read.state === 'unreadable' ? { reason: read.reason } : {}),
+            ...(read.state === 'partial' ? { skipped: read.skipped.length } : {}),
+            records: read.state === 'unreadable' ? null : stripControlDeep(records),
+          }),
+        );
+        return exitCodes.ok;
+      }
+      if (read.state === 'unreadable') {
+        context.stdout(`Text appraisals: the store could not be read (${read.reason}).\n`);
+        return exitCodes.ok;
+      }
+      const total = read.records.length;
+      const lines = [
+        style.bold(
+          `Text appraisals on record: ${total}${records.length < total ? ` (the ${records.length} newest shown)` : ''}${read.state === 'partial' ? ' (partial)' : ''}`,
+        ),
+      ];
+      if (total === 0) lines.push('None yet: mecha distill writes one per finished session.');
+      for (const record of records) lines.push('', ...textAppraisalLines(record, style));
+      if (read.state === 'partial') {
+        lines.push(
+          ...problemsSection(
+            read.skipped.map((line) => ({
+              source: 'text appraisals',
+              what: `${line.file} line ${line.line}: ${line.reason}`,
+            })),
+          ),
+        );
+      }
+      context.stdout(`${lines.join('\n')}\n`);
+      return exitCodes.ok;
+    }
+
+    if (session !== undefined) {
+      const { ports, progress, problems } = scanPorts(context, 'reading');
+      const found = await appraiseSession(ports, session);
+      progress.done();
+      if (found.state === 'not_found')
+        return failure(context, path, `no session matches ${JSON.stringify(session)}`);
+      if (found.state === 'ambiguous') {
+        const shown = found.candidates.slice(0, 5).join(', ');
+        const more = found.candidates.length > 5 ? `, … ${found.candidates.length - 5} more` : '';
+        return failure(
+          context,
+          path,
+          `${JSON.stringify(session)} matches ${found.candidates.length} sessions (${shown}${more}): give more of the id`,
+        );
+      }
+      context.stdout(
+        asJson
+          ? sessionJson(found.reading, found.textAppraisal)
+          : renderSession(found.reading, found.textAppraisal, problems(), style),
+      );
+      return exitCodes.ok;
+    }
+
+    const { ports, progress, problems } = scanPorts(context, 'appraising', population.options);
+    const result = await appraiseCorpus(ports, population.options);
+    progress.done();
+    context.stdout(
+      asJson
+        ? json(result)
+        : renderCorpus(
+            result,
+            {
+              ...(population.options.days === undefined ? {} : { days: population.options.days }),
+              ...(population.options.kind === undefined ? {} : { kind: population.options.kind }),
+              includeTests: population.options.includeTests === true,
+              probeAsked,
+            },
+            problems(),
+            style,
+          ),
+    );
+    return exitCodes.ok;
+  },
+};
+
+const healthCommand: Command = {
+  path: 'sessions health',
+  summary: 'run-level counters: stops, compaction, goal drift, null and reopened steps, boredom',
+  help: [
+    'Usage: mecha sessions health [--days N] [--kind K] [--include-tests] [--json]',
+    '',
+    'Per-run counters over your sessions (a resumed run is its own run): how runs stopped, how',
+    'often they compacted, goal drift, null steps, reopened steps, boredom notices, and how',
+    'complete the recorded situation briefs are. A counter no run recorded is unknown, never 0.',
+    '',
+    'Options:',
+    '  --days N          only sessions begun in the last N days',
+    '  --kind K          a recorded surface, test or experiment',
+    '  --include-tests   count development sessions too',
+    '  --json            the readout as JSON (see docs/appraisal.md)',
+    '  --home DIR        the mecha home',
+    '',
+  ].join('\n'),
+  options: {
+    days: { type: 'string' },
+    kind: { type: 'string' },
+    'include-tests': { type: 'boolean' },
+    json: { type: 'boolean' },
+  },
+  async run({ values, positionals, context }) {
+    if (positionals.length > 0)
+      return usageError(context, this.path, `unexpected argument '${positionals[0]}'`);
+    const now = readoutNow(context);
+    if (!now.ok) return usageError(context, this.path, now.message);
+    const population = populationOf(values, now.now);
+    if (!population.ok) return usageError(context, this.path, population.message);
+    const { ports, progress, problems } = scanPorts(context, 'reading runs', population.options);
+    const result = await health(ports, population.options);
+    progress.done();
+    const asJson = flag(values, 'json');
+    context.stdout(
+      asJson
+        ? json(result)
+        : renderHealth(
+            result,
+            population.options.days,
+            problems(),
+            styleFor({ isTTY: context.stdoutIsTTY, env: context.env }),
+          ),
+    );
+    return exitCodes.ok;
+  },
+};
+
+const successesCommand: Command = {
+  path: 'sessions successes',
+  summary: 'what went right, as your own acts say: the set, exemplars, planning examples',
+  help: [
+    'Usage: mecha sessions successes [--exemplars | --examples] [--include-tests] [--json] [-n N]',
+    '',
+    'What went right, read fresh from your acts: drafts you sent as mecha wrote them, tasks you',
+    'closed done, workflows you closed after their check passed, questions you answered after',
+    'which the work finished. A reopen withdraws a success; one that cannot be confirmed is',
+    'unknown and never counted; those in development sessions are hidden.',
+    '',
+    'Options:',
+    '  --exemplars       each draft you sent unchanged, as sent (no run is shown them yet)',
+    '  --examples        the planning examples successes would lend, and why the rest lend none',
+    '  --include-tests   count development sessions too',
+    '  --json            the readout as JSON',
+    '  -n, --number N    how many of the set to list (default 20)',
+    '  --home DIR        the mecha home',
+    '',
+  ].join('\n'),
+  options: {
+    exemplars: { type: 'boolean' },
+    examples: { type: 'boolean' },
+    'include-tests': { type: 'boolean' },
+    json: { type: 'boolean' },
+    number: { type: 'string', short: 'n' },
+  },
+  async run({ values, positionals, context }) {
+    if (positionals.length > 0)
+      return usageError(context, this.path, `unexpected argument '${positionals[0]}'`);
+    const exemplars = flag(values, 'exemplars');
+    const examples = flag(values, 'examples');
+    if (exemplars && examples)
+      return usageError(context, this.path, 'choose --exemplars or --examples, not both');
+    let limit = 20;
+    const limitText = stringOption(values, 'number');
+    if (limitText !== undefined) {
+      const parsed = wholeNumber(limitText, '-n');
+      if (!parsed.ok) return usageError(context, this.path, parsed.message);
+      limit = parsed.value;
+    }
+    const { ports, progress, problems } = scanPorts(context, 'reading successes');
+    const result = await successes(ports, {
+      includeTests: flag(values, 'include-tests'),
+      examples,
+    });
+    progress.done();
+    context.stdout(
+      flag(values, 'json')
+        ? json(result)
+        : renderSuccesses(
+            result,
+            { exemplars, examples, limit },
+            problems(),
+            styleFor({ isTTY: context.stdoutIsTTY, env: context.env }),
+          ),
+    );
+    return exitCodes.ok;
+  },
+};
+
+/** `mecha sessions`: the free readers over the session store and everything linked to it. */
+export const sessionsGroup: CommandGroup = {
+  name: 'sessions',
+  summary: 'readouts derived from your records, never stored',
+  commands: [appraise, healthCommand, successesCommand],
+};

@@ -1,0 +1,30 @@
+import { homedir } from 'node:os';
+import { type MechaHome, openHome, resolveHome } from '@mecha/stores';
+import type { CommandContext } from './cli-io.js';
+
+/** The home a command reads and writes: `--home`, else `MECHA_HOME`, else `~/.mecha`. */
+export function homePath(context: CommandContext): string {
+  const env = context.home === undefined ? context.env : { MECHA_HOME: context.home };
+  return resolveHome({ env, homeDirectory: homedir(), cwd: context.cwd }).path;
+}
+
+/** Opens the home a command works on (nothing is read or created until a store is used). */
+export function openCommandHome(context: CommandContext): MechaHome {
+  return openHome(homePath(context));
+}
+
+/**
+ * The moment a readout is taken: now, or `MECHA_NOW` (an ISO timestamp) so that a readout over
+ * a fixed home can be reproduced. It never stamps a record: writes always use the clock.
+ */
+export function readoutNow(
+  context: CommandContext,
+): { readonly ok: true; readonly now: Date } | { readonly ok: false; readonly message: string } {
+  const fixed = context.env.MECHA_NOW;
+  if (fixed === undefined || fixed === '') return { ok: true, now: new Date() };
+  const time = Date.parse(fixed);
+  if (Number.isNaN(time)) {
+    return { ok: false, message: `MECHA_NOW is not a timestamp: ${JSON.stringify(fixed)}` };
+  }
+  return { ok: true, now: new Date(time) };
+}

@@ -1,0 +1,81 @@
+import type { AppraisalPorts, PortRead, SourceRead } from '@mecha/appraisal-core';
+
+/** One source that was not read whole: what it was and why. */
+export interface ReadProblem {
+  readonly source: string;
+  readonly what: string;
+}
+
+/**
+ * The same ports, noting every source not read whole (unreadable, or lines skipped) so the
+ * readout can name what could not be read. Each source is noted once, however often it is read.
+ */
+export function withReadLog(ports: AppraisalPorts): {
+  readonly ports: AppraisalPorts;
+  readonly problems: () => readonly ReadProblem[];
+} {
+  const seen = new Map<string, ReadProblem[]>();
+  const note =
+    <T>(source: string, read: () => PortRead<T>) =>
+    async (): PortRead<T> => {
+      const result = await read();
+      record(source, result);
+      return result;
+    };
+  const record = <T>(source: string, result: SourceRead<T>) => {
+    if (result.state === 'read' || seen.has(source)) return;
+    if (result.state === 'unreadable') {
+      seen.set(source, [{ source, what: result.reason }]);
+      return;
+    }
+    seen.set(
+      source,
+      result.skipped.map((line) => ({
+        source,
+        what: `${line.file}${line.line > 0 ? ` line ${line.line}` : ''}: ${line.reason}`,
+      })),
+    );
+  };
+  const learning = ports.learning;
+  return {
+    ports: {
+      sessions: {
+        list: async () => {
+          const result = await note('sessions', () => ports.sessions.list())();
+          if (result.state === 'unreadable') return result;
+          for (const entry of result.records) {
+            if (entry.kind !== undefined) continue;
+            record(`session ${entry.sessionId}`, {
+              state: 'unreadable',
+              reason: 'the head of its transcript (its first run) could not be read',
+            });
+          }
+          return result;
+        },
+        transcript: async (sessionId) => {
+          const result = await ports.sessions.transcript(sessionId);
+          record(`session ${sessionId}`, result);
+          return result;
+        },
+      },
+      outbox: { read: note('outbox', () => ports.outbox.read()) },
+      questions: { read: note('questions', () => ports.questions.read()) },
+      requests: { read: note('frontdoor', () => ports.requests.read()) },
+      closures: { read: note('closures', () => ports.closures.read()) },
+      workflows: { read: note('workflows', () => ports.workflows.read()) },
+      board: { read: note('board', () => ports.board.read()) },
+      charter: { lines: note('charter', () => ports.charter.lines()) },
+      learning: {
+        reflections: note('reflections', () => learning.reflections()),
+        curation: (target) => note(`curation ${target}`, () => learning.curation(target))(),
+        textAppraisals: note('text appraisals', () => learning.textAppraisals()),
+        counterfactuals: note('counterfactuals', () => learning.counterfactuals()),
+        comparisons: note('comparisons', () => learning.comparisons()),
+        scores: note('scores', () => learning.scores()),
+      },
+      ownerOutcomes: { read: note('owner outcomes', () => ports.ownerOutcomes.read()) },
+      predictions: { read: note('predictions', () => ports.predictions.read()) },
+    },
+    problems: () => [...seen.values()].flat(),
+  };
+}

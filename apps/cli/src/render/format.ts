@@ -1,0 +1,105 @@
+import type { Cite, GoalRef } from '@mecha/appraisal-core';
+import type { ReadProblem } from '../read-log.js';
+
+/** A count, or `unknown` where its source could not be read: absent is never printed as 0. */
+export function count(value: number | null): string {
+  return value === null ? 'unknown' : String(value);
+}
+
+/** `1 session`, `2 sessions`; `unknown sessions` when the count is absent. */
+export function plural(value: number | null, one: string, many = `${one}s`): string {
+  return `${count(value)} ${value === 1 ? one : many}`;
+}
+
+/** A share as a whole percentage, or `—` when there is none. */
+export function percent(share: number | null): string {
+  return share === null ? '—' : `${Math.round(share * 100)}%`;
+}
+
+/** A sign as every surface writes it: `+1.0`, `−0.5` (a true minus), `±0` for a zero entry. */
+export function signed(sign: number): string {
+  if (sign > 0) return `+${sign.toFixed(1)}`;
+  if (sign < 0) return `\u2212${(-sign).toFixed(1)}`;
+  return '\u00b10';
+}
+
+/** A cite as a pointer: `turn 4`, `draft d-7f3e`, `counter loop_stop`. */
+export function citeText(cite: Cite): string {
+  switch (cite.kind) {
+    case 'turn':
+      return `turn ${cite.turn}`;
+    case 'draft':
+      return `draft ${cite.draft_id}`;
+    case 'counter':
+      return `counter ${cite.name}`;
+    case 'setpoint':
+      return `setpoint ${cite.name}`;
+    case 'question':
+      return `question ${cite.question_id}`;
+    case 'request':
+      return `request ${cite.request_id}`;
+    case 'closure':
+      return `closure ${cite.closure_id}`;
+    case 'workflow':
+      return `workflow ${cite.workflow_id}`;
+    case 'reflection':
+      return `reflection ${cite.reflection_id}`;
+    case 'outcome':
+      return `owner outcome ${cite.outcome_id}`;
+    case 'comparison':
+      return `comparison ${cite.comparison_id}`;
+    case 'appraiser':
+      return 'the retired appraiser';
+  }
+}
+
+/** A goal pointer: `task task-1`, `charter line replies`. */
+export function goalText(goal: GoalRef | undefined): string {
+  if (goal === undefined) return 'no goal';
+  const kind = goal.kind === 'charter' ? 'charter line' : goal.kind;
+  return goal.id === undefined ? kind : `${kind} ${goal.id}`;
+}
+
+/** `a · b · c` over the parts that are there. */
+export function joined(parts: readonly (string | undefined | false)[]): string {
+  return parts
+    .filter((part): part is string => typeof part === 'string' && part !== '')
+    .join(' · ');
+}
+
+/** Counts of a record as `key n` pairs, largest first, zero entries left out. */
+export function tallyText(tally: Readonly<Record<string, number>>): string {
+  return Object.entries(tally)
+    .filter(([, value]) => value > 0)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([key, value]) => `${key} ${value}`)
+    .join(', ');
+}
+
+/** Wraps prose to `width` columns under a prefix (`  │ `). */
+export function wrapText(text: string, prefix: string, width = 96): string[] {
+  const words = text.split(/ +/).filter((word) => word !== '');
+  const lines: string[] = [];
+  let line = '';
+  for (const word of words) {
+    if (line !== '' && prefix.length + line.length + 1 + word.length > width) {
+      lines.push(`${prefix}${line}`);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '') lines.push(`${prefix}${line}`);
+  return lines;
+}
+
+/** The section naming every source not read whole, capped at `limit` lines. */
+export function problemsSection(problems: readonly ReadProblem[], limit = 12): string[] {
+  if (problems.length === 0) return [];
+  const lines = [
+    '',
+    'Not read whole, so the readout is partial (a count it could not make reads unknown):',
+  ];
+  for (const problem of problems.slice(0, limit))
+    lines.push(`  ${problem.source}: ${problem.what}`);
+  if (problems.length > limit) lines.push(`  … and ${problems.length - limit} more`);
+  return lines;
+}

@@ -1,0 +1,52 @@
+import type { TextAppraisalRecord } from '@mecha/appraisal-core';
+import { describe, expect, it } from 'vitest';
+import { styleFor } from '../style.js';
+import { textAppraisalLines } from './session.js';
+
+const plain = styleFor({ isTTY: false, env: {} });
+const base: TextAppraisalRecord = {
+  v: 1,
+  appraisal_id: 'ta-1',
+  session_id: 's-1',
+  at: '2026-09-25T11:31:00Z',
+  taint: 'clean',
+  expected_act: 'released_unchanged',
+  interpretation: 'The reply went out as written.',
+  claims_kept: 1,
+  claims_dropped: {},
+  goal_unresolved: false,
+};
+
+describe('textAppraisalLines', () => {
+  it('shows the interpretation, the counts and the expected act', () => {
+    expect(textAppraisalLines(base, plain)).toEqual([
+      'text appraisal ta-1 · session s-1 · 2026-09-25T11:31:00Z · clean',
+      '  │ The reply went out as written.',
+      '  claims 1 kept, 0 dropped by grounding · expects: released unchanged',
+    ]);
+  });
+
+  it('shows grounded claims, the prediction and the judged goal when a record carries them, stripped', () => {
+    const record = {
+      ...base,
+      taint: 'third_party',
+      goal: { kind: 'task', id: 'task-1' },
+      claims: [
+        {
+          text: 'The owner\u001b[2J asked for totals',
+          cite: { kind: 'owner_message', id: 'msg-1' },
+          quote: 'send\nthe totals',
+        },
+      ],
+      prediction: 'The owner will send it \u202eunchanged.',
+    } as TextAppraisalRecord;
+    const lines = textAppraisalLines(record, plain);
+    expect(lines).toContain('  judged against task task-1');
+    expect(lines).toContain(
+      '  · claim: The owner[2J asked for totals (owner message msg-1: "send the totals")',
+    );
+    expect(lines).toContain('  → prediction: The owner will send it unchanged.');
+    expect(lines.at(-1)).toBe('  stored for you to read; it goes nowhere else');
+    expect(lines[0]).toContain('not clean (third party)');
+  });
+});

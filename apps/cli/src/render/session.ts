@@ -1,0 +1,151 @@
+import {
+  formatValence,
+  type GoalError,
+  type GoalRef,
+  type SessionReading,
+  type TextAppraisalLookup,
+  type TextAppraisalRecord,
+} from '@mecha/appraisal-core';
+import type { ReadProblem } from '../read-log.js';
+import { stripControl, stripControlDeep } from '../sanitize.js';
+import type { Style } from '../style.js';
+import { citeText, goalText, joined, problemsSection, signed, wrapText } from './format.js';
+
+function capitalised(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}
+
+function controllableText(error: GoalError): string | undefined {
+  if (error.controllable === 'unfilled') return undefined;
+  return error.controllable ? 'an alternative existed' : 'no alternative';
+}
+
+function errorLine(error: GoalError, style: Style): string {
+  const sign = signed(error.sign).padStart(5);
+  return `  ${error.sign < 0 ? style.amber(sign) : sign}  ${error.channel.padEnd(12)}  ${error.agency.padEnd(5)}  ${joined(
+    [
+      citeText(error.cite),
+      goalText(error.goal),
+      error.visible ? 'reached someone' : undefined,
+      controllableText(error),
+    ],
+  )}`;
+}
+
+/** The lines of one text appraisal, every field stripped of control characters. */
+export function textAppraisalLines(record: TextAppraisalRecord, style: Style): string[] {
+  const clean = record.taint === 'clean';
+  const dropped = Object.entries(record.claims_dropped)
+    .filter(([, value]) => value > 0)
+    .map(([reason, value]) => `${stripControl(reason)} ${value}`)
+    .join(', ');
+  const lines = [
+    `${style.bold(`text appraisal ${record.appraisal_id}`)} · session ${record.session_id} · ${record.at} · ${clean ? 'clean' : style.amber(`not clean (${record.taint.replace('_', ' ')})`)}`,
+    ...wrapText(stripControl(record.interpretation), '  │ '),
+    `  ${joined([
+      `claims ${record.claims_kept} kept, ${Object.values(record.claims_dropped).reduce((sum, value) => sum + value, 0)} dropped by grounding${dropped === '' ? '' : ` (${dropped})`}`,
+      record.expected_act === undefined
+        ? 'no expected act'
+        : `expects: ${record.expected_act.replaceAll('_', ' ')}`,
+      record.goal_unresolved ? 'its judgment named a goal mecha does not hold' : undefined,
+    ])}`,
+  ];
+  // Newer records carry the grounded claims, the prose prediction and the judged goal; older
+  // ones only the counts. Read structurally, so either shape renders.
+  const extra = record as TextAppraisalRecord & {
+    readonly claims?: readonly {
+      readonly text: string;
+      readonly cite: { readonly kind: string; readonly id: string };
+      readonly quote: string;
+    }[];
+    readonly prediction?: string;
+    readonly goal?: GoalRef;
+  };
+  if (extra.goal !== undefined) lines.push(`  judged against ${goalText(extra.goal)}`);
+  for (const claim of extra.claims ?? []) {
+    lines.push(
+      ...wrapText(
+        stripControl(
+          `claim: ${claim.text} (${claim.cite.kind.replace('_', ' ')} ${claim.cite.id}: "${claim.quote}")`,
+        ),
+        '  · ',
+      ),
+    );
+  }
+  if (extra.prediction !== undefined) {
+    lines.push(...wrapText(stripControl(`prediction: ${extra.prediction}`), '  → '));
+  }
+  if (!clean) lines.push(style.dim('  stored for you to read; it goes nowhere else'));
+  return lines;
+}
+
+function textAppraisalSection(lookup: TextAppraisalLookup, style: Style): string[] {
+  switch (lookup.state) {
+    case 'found':
+      return ['', ...textAppraisalLines(lookup.record, style)];
+    case 'none':
+      return ['', 'No text appraisal on record for this session (mecha distill writes them).'];
+    case 'unreadable':
+      return [
+        '',
+        'Whether this session has a text appraisal is unknown: the appraisal store was not read whole.',
+      ];
+  }
+}
+
+/** The human readout of one session: its label and valence, each signed error with its cite, and its text appraisal. */
+export function renderSession(
+  reading: SessionReading,
+  textAppraisal: TextAppraisalLookup,
+  problems: readonly ReadProblem[],
+  style: Style,
+): string {
+  const valence = formatValence(reading.valence);
+  const word = reading.label === 'neutral' ? undefined : capitalised(reading.label);
+  const summary = !reading.transcriptRead
+    ? 'its transcript could not be read'
+    : joined([
+        word,
+        valence === '' ? (reading.valence.partial ? 'nothing signed…' : 'nothing signed') : valence,
+      ]);
+  const lines = [style.bold(`Session ${reading.sessionId}: ${summary}`)];
+  const notes: string[] = [];
+  if (reading.compacted)
+    notes.push('a run compacted: the label reads neutral and the valence is partial');
+  if (reading.incomplete.length > 0)
+    notes.push(`incomplete channels: ${reading.incomplete.join(', ')}`);
+  if (notes.length > 0) lines.push(...notes.map((note) => `  ${note}`));
+  const relevant = reading.errors;
+  lines.push('');
+  if (relevant.length === 0) lines.push('No signed errors.');
+  else {
+    lines.push(`Signed errors (${relevant.length}):`);
+    lines.push(style.dim('   sign  channel       agency cite'));
+    for (const error of relevant) lines.push(errorLine(error, style));
+  }
+  lines.push(...textAppraisalSection(textAppraisal, style), ...problemsSection(problems), '');
+  return lines.join('\n');
+}
+
+/** One session's reading as JSON: the reading, and its text appraisal with control characters stripped. */
+export function sessionJson(reading: SessionReading, textAppraisal: TextAppraisalLookup): string {
+  return `${JSON.stringify(
+    {
+      session_id: reading.sessionId,
+      transcript_read: reading.transcriptRead,
+      label: reading.label,
+      valence: reading.valence,
+      errors: reading.errors,
+      incomplete: reading.incomplete,
+      compacted: reading.compacted,
+      cites_charter_line: reading.citesCharterLine,
+      attributed_by_sensor: reading.attributedBySensor,
+      text_appraisal:
+        textAppraisal.state === 'found'
+          ? { state: 'found', record: stripControlDeep(textAppraisal.record) }
+          : { state: textAppraisal.state },
+    },
+    null,
+    2,
+  )}\n`;
+}

@@ -1,0 +1,59 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { corpusAppraisalSchema } from '@mecha/appraisal-core';
+import { describe, expect, it } from 'vitest';
+import { mecha, mechaJson, snapshot, tempDir } from './helpers.js';
+
+describe('mecha demo', () => {
+  const home = join(tempDir(), 'demo');
+  const run = mecha(['demo', '--home', home, '--sessions', '120']);
+
+  it('generates a sample home, says what it made, and shows every readout', () => {
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /^A sample mecha home, generated in .*demo\n {2}120 sessions over two months, \d+ files, [\d.]+ MB/,
+    );
+    expect(run.stdout).toContain('sessions appraise --days 30\nAppraisal of ');
+    expect(run.stdout).toContain('sessions health --days 30\nHealth of ');
+    expect(run.stdout).toContain('sessions successes -n 5\nWhat went right: ');
+    expect(run.stdout).toMatch(/tasks set task-demo-q3 --status done --session \S+/);
+    expect(run.stdout).toContain('Staged one follow-up: ');
+    expect(run.stdout).toContain("mecha's appraisal of proj-demo: ");
+    expect(run.stdout).toMatch(/mecha's appraisal of task-\S+: /);
+  });
+
+  it('leaves a home the other commands read', () => {
+    const { run: again, json } = mechaJson(['--home', home, 'sessions', 'appraise', '--json']);
+    expect(again.code).toBe(0);
+    expect(corpusAppraisalSchema.safeParse(json).success).toBe(true);
+    expect(json.sessions_read).toBeGreaterThan(90);
+  });
+
+  it('may run again in a folder it made', () => {
+    expect(mecha(['demo', '--home', home, '--sessions', '20']).code).toBe(0);
+  });
+
+  it('refuses a folder that holds something else, and leaves it alone', () => {
+    const other = tempDir();
+    mkdirSync(join(other, 'mine'));
+    writeFileSync(join(other, 'mine', 'notes.txt'), 'keep me');
+    const before = snapshot(other);
+    const refused = mecha(['demo', '--home', other]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('is not empty and no earlier demo made it');
+    expect(snapshot(other)).toEqual(before);
+  });
+
+  it('never touches MECHA_HOME', () => {
+    const real = tempDir();
+    writeFileSync(join(real, 'charter.toml'), '');
+    const before = snapshot(real);
+    const demo = mecha(['demo', '--sessions', '10'], { MECHA_HOME: real });
+    expect(demo.code).toBe(0);
+    expect(snapshot(real)).toEqual(before);
+    // Without --home the demo makes (and keeps, for you to explore) a temporary folder.
+    const made = /generated in (\S+)/.exec(demo.stdout)?.[1];
+    expect(made).toMatch(/mecha-demo-/);
+    if (made !== undefined) rmSync(made, { recursive: true, force: true });
+  });
+});
