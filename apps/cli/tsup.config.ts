@@ -8,6 +8,9 @@ import { defineConfig } from 'tsup';
 export default defineConfig(
   libraryConfig({
     entry: ['src/index.ts', 'src/bin.ts'],
+    // Every @mecha package is inlined, distill included (as a chunk only `mecha distill`
+    // loads), so the bundle holds one copy of stores. The MCP SDK and node-llama-cpp are
+    // dependencies of this package and stay real imports, loaded lazily.
     noExternal: [/^@mecha\//, 'zod', /^fp-ts/, 'smol-toml'],
     splitting: true,
     platform: 'node',

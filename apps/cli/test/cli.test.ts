@@ -76,10 +76,10 @@ describe('the built mecha command', () => {
     expect(mecha(['--home=', 'charter']).code).toBe(2);
   });
 
-  it('says distill is not wired in yet, with exit 1', () => {
-    const { code, stderr } = mecha(['distill']);
+  it('runs distill, which without a model says how to configure one, with exit 1', () => {
+    const { code, stderr } = mecha(['distill'], { MECHA_HOME: tempDir() });
     expect(code).toBe(1);
-    expect(stderr).toContain('not available in this build yet');
+    expect(stderr).toContain('Set [model] path in ');
   });
 
   it('reads MECHA_HOME, and --home overrides it, before or after the command', () => {

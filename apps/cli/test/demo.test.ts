@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { corpusAppraisalSchema } from '@mecha/appraisal-core';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +20,18 @@ describe('mecha demo', () => {
     expect(run.stdout).toContain('Staged one follow-up: ');
     expect(run.stdout).toContain("mecha's appraisal of proj-demo: ");
     expect(run.stdout).toMatch(/mecha's appraisal of task-\S+: /);
+    expect(run.stdout).toMatch(
+      /distill --dry-run\ndry run: \d+ sessions? would be distilled into 'graph'/,
+    );
+  });
+
+  it("points the home's graph server at mecha-graph-mcp, run with this Node", () => {
+    const config = readFileSync(join(home, 'config.toml'), 'utf8');
+    expect(config).toContain(`command = ${JSON.stringify(process.execPath)}`);
+    expect(config).toMatch(/args = \[".*graph[\\/]dist[\\/]bin\.js"\]/);
+    expect(run.stdout).toContain(
+      "(the home's [[mcp]] graph server is mecha-graph-mcp, run as node ",
+    );
   });
 
   it('leaves a home the other commands read', () => {

@@ -33,6 +33,18 @@ function board(home: string): Row[] {
 }
 
 describe('closing a task through the owner path', () => {
+  it('finds the sessions whose runs named the task when --session is not given', () => {
+    const home = fixtureHome('tasks');
+    const run = mecha(['--home', home, 'tasks', 'set', 'task-good', '--status', 'done']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("mecha's appraisal of task-good: Pride");
+    expect(closures(home).at(-1)).toMatchObject({
+      task_id: 'task-good',
+      to: 'done',
+      session_ids: ['s-good'],
+    });
+  });
+
   it('writes the closure with its appraisal line, then the board, and prints the line', () => {
     const home = fixtureHome('tasks');
     const run = mecha([
@@ -472,10 +484,10 @@ describe('bad input to tasks set', () => {
       /task-good is already next: nothing changed/,
     ],
     [
-      'closing without the sessions that did the work',
-      ['task-good', '--status', 'done'],
+      'closing a task no run named as its goal, without --session',
+      ['task-b1', '--status', 'done'],
       1,
-      /name the sessions that did task-good's work with --session/,
+      /no run names task-b1 as its goal: name the sessions that did task-b1's work with --session/,
     ],
     [
       'a session id that is not one',

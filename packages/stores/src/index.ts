@@ -4,6 +4,16 @@ export { foldBoard } from './board-store.js';
 export type { CharterRead } from './charter-file.js';
 export type { CloseTaskRequest, ClosureActor, ReopenTaskRequest } from './close-task.js';
 export { closeTask, reopenTask } from './close-task.js';
+export type {
+  ClosedFromSurface,
+  CloseFromSurfaceRequest,
+  FollowUpOutcome,
+  HookFailure,
+  ReopenedFromSurface,
+  ReopenFromSurfaceRequest,
+  SurfaceRefusal,
+} from './close-task-from-surface.js';
+export { closeTaskFromSurface, reopenTaskFromSurface } from './close-task-from-surface.js';
 export type { AgentConfig, ConfigIssue, McpServerConfig, MechaConfig } from './config.js';
 export {
   agentConfigSchema,
@@ -29,6 +39,8 @@ export {
 export type { HomeEntry } from './home-layout.js';
 export { homeLayout } from './home-layout.js';
 export { homePorts } from './home-ports.js';
+export type { HookName, HookResult } from './hooks.js';
+export { hookTimeoutMs, runHook } from './hooks.js';
 export type { AppendStore, ReadableStore } from './jsonl-store.js';
 export type {
   AppraisalStores,
@@ -42,6 +54,8 @@ export type { RecordValidator } from './record-validator.js';
 export { recordValidator } from './record-validator.js';
 export type { HomeLocation } from './resolve-home.js';
 export { resolveHome } from './resolve-home.js';
+export type { Mover, RunPresence } from './run-registration.js';
+export { moverFor, registrationVariables, runPresence } from './run-registration.js';
 export type { DistilledRecord } from './schemas/distilled-record.js';
 export { distilledRecordSchema } from './schemas/distilled-record.js';
 export type { Manifest } from './schemas/manifest.js';
@@ -60,6 +74,8 @@ export {
   createSessionRecorder,
   newSessionId,
 } from './session-recorder.js';
+export type { SessionsForTask } from './sessions-for-task.js';
+export { sessionsForTask } from './sessions-for-task.js';
 export type { SessionStore } from './sessions-store.js';
 export type {
   ClosureRecordInput,

@@ -18,7 +18,7 @@ import {
   setLineText,
 } from '@mecha/charter';
 import { mintOwnerEdit, type OwnerEdit } from '@mecha/charter/owner';
-import type { MechaHome } from '@mecha/stores';
+import { type MechaHome, runPresence } from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
 import {
   type Command,
@@ -31,7 +31,6 @@ import {
 import { isLeft } from '../either.js';
 import { openCommandHome } from '../home.js';
 import { flag, stringOption, wholeNumber } from '../parse-command.js';
-import { runPresence } from '../run-registration.js';
 import { stripControl } from '../sanitize.js';
 import { styleFor } from '../style.js';
 

@@ -17,6 +17,7 @@ import {
   runGroup,
   usageError,
 } from '../command.js';
+import { demoGraphServer } from '../demo-graph-server.js';
 import { type EitherLike, isLeft } from '../either.js';
 import { stringOption, wholeNumber } from '../parse-command.js';
 import { styleFor } from '../style.js';
@@ -182,11 +183,25 @@ const demo: Command = {
       if (code !== exitCodes.ok) say('(the closure did not happen; the readouts above stand)');
     }
     say();
+    const graph = await demoGraphServer(path);
+    say(
+      style.dim(
+        graph.state === 'installed'
+          ? `(the home's [[mcp]] graph server is mecha-graph-mcp, run as node ${graph.bin})`
+          : `(the home's [[mcp]] graph server is mecha-graph-mcp on PATH: ${graph.message})`,
+      ),
+    );
+    say(style.dim(`$ mecha --home ${path} distill --dry-run`));
+    const { distillGroup } = await import('./distill.js');
+    const distilled = await runGroup(distillGroup, ['--dry-run'], child);
+    if (distilled !== exitCodes.ok) say('(the dry run did not complete; the readouts above stand)');
+    say();
     say('Go on from here:');
     say(`  mecha --home ${path} charter`);
     say(`  mecha --home ${path} sessions appraise <session id or prefix>`);
     say(`  mecha --home ${path} sessions appraise --json`);
     say(`  mecha --home ${path} tasks list`);
+    say(`  mecha --home ${path} distill --dry-run   (set [model] path to distill for real)`);
     return exitCodes.ok;
   },
 };

@@ -1,28 +1,161 @@
-import { type Command, type CommandGroup, failure } from '../command.js';
+import { join } from 'node:path';
+import type { DistillProgress, DistillResult, ModelSource } from '@mecha/distill';
+import { type Command, type CommandGroup, exitCodes, failure, usageError } from '../command.js';
+import { homePath } from '../home.js';
+import { flag, stringOption, wholeNumber } from '../parse-command.js';
+import { progressBar } from '../progress.js';
+import { stripControl, stripControlDeep } from '../sanitize.js';
 
-// The place for `mecha distill`, which @mecha/distill provides. Until it is wired here the
-// command says so and fails, rather than pretending to have distilled anything.
+/** The context window the distiller's model is created with (prompt and reply together). */
+export const distillContextSize = 16_384;
+
+/** What to print when `[model] path` is missing or wrong: the key, the file and an example. */
+export function modelHowTo(configFile: string, problem: string): string {
+  return [
+    `mecha distill: ${problem}`,
+    '',
+    `Distilling needs a local GGUF model. Set [model] path in ${configFile}, for example:`,
+    '',
+    '  [model]',
+    '  path = "models/qwen2.5-3b-instruct-q4_k_m.gguf"',
+    '',
+    'A relative path is read from the home folder, ~ from your home. `mecha distill --dry-run`',
+    'works without a model.',
+    '',
+  ].join('\n');
+}
+
+function modelProblem(problem: string): string {
+  switch (problem) {
+    case 'missing':
+      return 'no model is configured ([model] path is not set)';
+    case 'not_found':
+      return 'the model file that [model] path names does not exist';
+    case 'not_a_file':
+      return '[model] path names a folder, not a GGUF file';
+    default:
+      return '[model] path is not a file path';
+  }
+}
+
 const distill: Command = {
   path: 'distill',
   summary: 'carry finished sessions into long-term memory',
   help: [
-    'Usage: mecha distill',
+    'Usage: mecha distill [--dry-run] [--limit N] [--server NAME] [--json]',
     '',
-    'Distils finished sessions into episodes in the knowledge graph and writes their text',
-    'appraisals. It comes with @mecha/distill and is not wired into this build yet.',
+    'Distils every finished session not yet distilled into one episode in the knowledge graph',
+    '(through the [[mcp]] server of config.toml) and keeps a text appraisal of it. One local',
+    'model call per session, under a grammar; the ledger marks what is done, so a second run',
+    'does nothing new. Ctrl-C stops between steps and leaves the ledger consistent.',
+    '',
+    'Options:',
+    '  --dry-run       say what would be distilled: no model, no server, nothing written',
+    '  --limit N       look at no more than N sessions, oldest first',
+    "  --server NAME   the [[mcp]] server holding the graph (default 'graph')",
+    '  --json          the report as JSON',
+    '  --home DIR      the mecha home',
+    '',
+    'The model is [model] path in config.toml (a GGUF file).',
     '',
   ].join('\n'),
-  options: {},
-  async run({ context }) {
-    return failure(
-      context,
-      'distill',
-      'not available in this build yet (it comes with @mecha/distill)',
-    );
+  options: {
+    'dry-run': { type: 'boolean' },
+    limit: { type: 'string' },
+    server: { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  async run({ values, positionals, context }) {
+    const path = this.path;
+    if (positionals.length > 0)
+      return usageError(context, path, `unexpected argument '${positionals[0]}'`);
+    const limitText = stringOption(values, 'limit');
+    let limit: number | undefined;
+    if (limitText !== undefined) {
+      const parsed = wholeNumber(limitText, '--limit');
+      if (!parsed.ok) return usageError(context, path, parsed.message);
+      limit = parsed.value;
+    }
+    const server = stringOption(values, 'server');
+    if (server === '') return usageError(context, path, '--server needs a name');
+    const dryRun = flag(values, 'dry-run');
+    const asJson = flag(values, 'json');
+    // Loaded here only: @mecha/distill brings the MCP client, local-model the model runtime.
+    const { loadDistillRuntime } = await import('../distill-runtime.js');
+    let runtime: Awaited<ReturnType<typeof loadDistillRuntime>>;
+    try {
+      runtime = await loadDistillRuntime();
+    } catch (error) {
+      return failure(
+        context,
+        path,
+        `@mecha/distill could not be loaded (${stripControl(error instanceof Error ? error.message : String(error))})`,
+      );
+    }
+    const distillModule = runtime.distill;
+    const home = runtime.openHome(homePath(context));
+    let model: ModelSource = () => Promise.reject(new Error('a dry run needs no model'));
+    if (!dryRun) {
+      const configFile = join(home.path, 'config.toml');
+      const config = home.readConfig();
+      if (config._tag === 'Left') {
+        return failure(
+          context,
+          path,
+          `config.toml has problems: ${config.left.map((issue) => stripControl(`${issue.key} ${issue.message}`.trim())).join('; ')}`,
+        );
+      }
+      const localModel = await runtime.loadLocalModel();
+      const modelPath = await localModel.resolveModelPath(config.right.model, { configFile });
+      if (!modelPath.ok) {
+        context.stderr(modelHowTo(configFile, modelProblem(modelPath.error.problem)));
+        return exitCodes.failure;
+      }
+      model = () =>
+        localModel.createLocalModel({ path: modelPath.path, contextSize: distillContextSize });
+    }
+
+    const progress = progressBar({
+      write: context.stderr,
+      isTTY: context.stderrIsTTY,
+      label: dryRun ? 'looking' : 'distilling',
+    });
+    const controller = new AbortController();
+    const interrupt = () => controller.abort();
+    process.once('SIGINT', interrupt);
+    let result: DistillResult;
+    try {
+      result = await distillModule.distill({
+        home,
+        model,
+        dryRun,
+        signal: controller.signal,
+        ...(server === undefined ? {} : { server }),
+        ...(limit === undefined ? {} : { limit }),
+        onProgress: (step: DistillProgress) => {
+          progress.total(step.total);
+          if (step.step === 'finished') progress.tick();
+        },
+      });
+    } finally {
+      process.removeListener('SIGINT', interrupt);
+      progress.done();
+    }
+
+    if (asJson) {
+      context.stdout(`${JSON.stringify(stripControlDeep(result), null, 2)}\n`);
+    } else {
+      const lines = distillModule.formatDistillReport(result).map((line) => stripControl(line));
+      const out = result.state === 'cannot_run' ? context.stderr : context.stdout;
+      out(`${result.state === 'cannot_run' ? 'mecha distill: ' : ''}${lines.join('\n')}\n`);
+    }
+    if (result.state === 'cannot_run') return exitCodes.failure;
+    // The report already says why a run stopped early (Ctrl-C, no graph, no model).
+    return result.report.stopped === undefined ? exitCodes.ok : exitCodes.failure;
   },
 };
 
-/** `mecha distill`: reserved for @mecha/distill. */
+/** `mecha distill`: @mecha/distill's use-case, loaded only when this command runs. */
 export const distillGroup: CommandGroup = {
   name: 'distill',
   summary: 'carry finished sessions into long-term memory',

@@ -6,14 +6,13 @@ import {
   type TaskStatus,
   taskStatusSchema,
 } from '@mecha/appraisal-core';
-import { homePorts, type MechaHome } from '@mecha/stores';
+import type { MechaHome } from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
-import { closeFlow, moverFor, reopenFlow } from '../close-flow.js';
+import { closeFlow, reopenFlow } from '../close-flow.js';
 import { type Command, type CommandGroup, exitCodes, failure, usageError } from '../command.js';
 import { isLeft } from '../either.js';
 import { openCommandHome } from '../home.js';
 import { flag, stringOption } from '../parse-command.js';
-import { runPresence } from '../run-registration.js';
 import { stripControl } from '../sanitize.js';
 import { styleFor } from '../style.js';
 
@@ -224,7 +223,8 @@ const set: Command = {
     '',
     'Options:',
     `  --status S      ${statuses}`,
-    '  --session ID    a session that did the work (repeat for several); required to close',
+    '  --session ID    a session that did the work (repeat for several); by default the',
+    '                  sessions whose runs named this task as their goal',
     '  --reason TEXT   why you reopen it, in your words (kept on the record)',
     '  --home DIR      the mecha home',
     '',
@@ -282,7 +282,8 @@ export async function setTask(
   request: {
     readonly query: string;
     readonly to: TaskStatus;
-    readonly sessionIds: readonly string[];
+    /** The sessions that did the work; looked up from the runs' goals when absent or empty. */
+    readonly sessionIds?: readonly string[];
     readonly reason?: string;
   },
 ): Promise<number> {
@@ -300,23 +301,20 @@ export async function setTask(
     return usageError(context, path, '--reason is for reopening a closed task');
   }
   if (!closed(to) && !closed(task.status)) {
-    if (request.sessionIds.length > 0)
+    if (request.sessionIds !== undefined && request.sessionIds.length > 0)
       return usageError(context, path, '--session is for closing a task');
     const put = await home.board.put([{ ...task, status: to }]);
     if (isLeft(put)) return failure(context, path, `${task.id} was not moved: ${put.left.message}`);
     context.stdout(`Moved ${task.id}: ${task.status} → ${to}.\n`);
     return exitCodes.ok;
   }
-  const mover = moverFor(await runPresence(home, context.env));
-  if (!mover.ok) return failure(context, path, mover.message);
   if (!closed(to)) {
-    if (request.sessionIds.length > 0)
+    if (request.sessionIds !== undefined && request.sessionIds.length > 0)
       return usageError(context, path, '--session is for closing a task');
     return reopenFlow(context, home, {
-      task,
+      taskId: task.id,
       to: to as 'inbox' | 'next' | 'waiting',
       ...(request.reason === undefined ? {} : { reason: request.reason }),
-      mover: mover.mover,
     });
   }
   if (closed(task.status)) {
@@ -326,21 +324,13 @@ export async function setTask(
       `${task.id} is already ${task.status}: reopen it before closing it again`,
     );
   }
-  if (request.sessionIds.length === 0) {
-    return failure(
-      context,
-      path,
-      `name the sessions that did ${task.id}'s work with --session ID: looking them up needs a sessions-for-task reader that @mecha/stores does not have yet`,
-    );
-  }
-  const result = await closeFlow(context, home, homePorts(home), {
-    task,
-    board: board.records,
+  return closeFlow(context, home, {
+    taskId: task.id,
     to: to as 'done' | 'dropped',
-    sessionIds: request.sessionIds,
-    mover: mover.mover,
+    ...(request.sessionIds === undefined || request.sessionIds.length === 0
+      ? {}
+      : { sessionIds: request.sessionIds }),
   });
-  return result.code;
 }
 
 /** `mecha tasks`: the board, and closure through the owner's path. */

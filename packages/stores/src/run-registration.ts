@@ -1,4 +1,5 @@
-import type { MechaHome } from '@mecha/stores';
+import type { ClosureActor } from './close-task.js';
+import type { MechaHome } from './home-context.js';
 
 /** The variables a harness sets in a run's shell, naming the run it registered. */
 export const registrationVariables = { session: 'MECHA_SESSION_ID', run: 'MECHA_RUN_ID' } as const;
@@ -63,4 +64,36 @@ export async function runPresence(
     personPresent: start.person_present === true,
     surface: start.surface,
   };
+}
+
+/** Who is moving a task, as the registration says: the owner, or a run a person is in. */
+export interface Mover {
+  readonly who: ClosureActor;
+  readonly surface: string;
+}
+
+/**
+ * The mover for a presence, or why the move is refused. No registration means a person acted
+ * directly on `surface` (a terminal, a board click); a run counts only with a person present.
+ */
+export function moverFor(
+  presence: RunPresence,
+  surface: string,
+): { readonly ok: true; readonly mover: Mover } | { readonly ok: false; readonly message: string } {
+  switch (presence.kind) {
+    case 'terminal':
+      return { ok: true, mover: { who: 'owner', surface } };
+    case 'run':
+      return presence.personPresent
+        ? { ok: true, mover: { who: 'agent_with_approval', surface: presence.surface } }
+        : {
+            ok: false,
+            message: `refused: run ${presence.runId} is registered with nobody present, and closing or reopening a task is a person's act`,
+          };
+    case 'unverifiable':
+      return {
+        ok: false,
+        message: `refused: this command was started by a run whose registration cannot be checked (${presence.reason}), so it counts as nobody present`,
+      };
+  }
 }

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { stripControl } from './sanitize.js';
+import { stripControl } from './strip-control.js';
 
 /** The hooks a home may hold, as executables in `<home>/hooks/`. */
 export type HookName = 'pre_task_close' | 'task_closed' | 'task_reopened';

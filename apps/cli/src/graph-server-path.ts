@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+/** Where `mecha-graph-mcp` is, or why it cannot be found. */
+export type GraphServerPath =
+  | { readonly ok: true; readonly bin: string }
+  | { readonly ok: false; readonly message: string };
+
+function binOf(require: NodeJS.Require): string | undefined {
+  try {
+    const manifest = require.resolve('@mecha/graph/package.json');
+    const parsed: unknown = JSON.parse(readFileSync(manifest, 'utf8'));
+    const bin = (parsed as { bin?: unknown }).bin;
+    const relative =
+      typeof bin === 'string'
+        ? bin
+        : typeof bin === 'object' && bin !== null
+          ? (bin as Record<string, unknown>)['mecha-graph-mcp']
+          : undefined;
+    return typeof relative === 'string' ? join(dirname(manifest), relative) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Finds the script of `@mecha/graph`'s `mecha-graph-mcp` at run time: beside this command when
+ * it is installed with it, else beside `@mecha/distill`. Run it with `process.execPath`, so it
+ * starts whether or not its bin link is on PATH.
+ */
+export function graphServerPath(): GraphServerPath {
+  const here = createRequire(import.meta.url);
+  const direct = binOf(here);
+  if (direct !== undefined) return { ok: true, bin: direct };
+  try {
+    const viaDistill = binOf(createRequire(here.resolve('@mecha/distill')));
+    if (viaDistill !== undefined) return { ok: true, bin: viaDistill };
+  } catch {
+    // @mecha/distill itself is missing: the message below covers it.
+  }
+  return {
+    ok: false,
+    message:
+      "@mecha/graph (the mecha-graph-mcp server) is not installed beside this command: install it (npm install --global @mecha/graph) so 'mecha-graph-mcp' is on PATH",
+  };
+}
