@@ -1,3 +1,4 @@
+import { stripControl } from '@mecha/appraisal-core';
 import {
   type ClosedFromSurface,
   closeTaskFromSurface,
@@ -8,7 +9,6 @@ import {
 } from '@mecha/stores';
 import type { CommandContext } from './cli-io.js';
 import { exitCodes } from './command.js';
-import { stripControl } from './sanitize.js';
 
 const prefix = 'mecha tasks set';
 

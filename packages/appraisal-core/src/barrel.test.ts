@@ -95,6 +95,8 @@ describe('the built @mecha/appraisal-core', () => {
       'stagesFollowUp',
       'stepCheckEventSchema',
       'stopCauseSchema',
+      'stripControl',
+      'stripControlDeep',
       'successKinds',
       'successes',
       'surfaceSchema',

@@ -205,6 +205,7 @@ export { workflowRecordSchema } from './schemas/workflows.js';
 export type { SessionEvidence } from './session-evidence.js';
 export type { SessionStoreIndex, SessionStores } from './store-index.js';
 export { indexSessionStores, readSessionStores } from './store-index.js';
+export { stripControl, stripControlDeep } from './strip-control.js';
 export type {
   LendsNoneReason,
   PlanningExample,

@@ -27,7 +27,6 @@ describe('the built @mecha/distill', () => {
       'parseDistillReply',
       'sessionOutcomes',
       'sessionTaint',
-      'stripControlCharacters',
       'writeDefaultGraphServer',
     ]);
   });

@@ -7,6 +7,7 @@ import {
   type SessionListing,
   type SessionStoreIndex,
   type SourceRead,
+  stripControl,
   type TranscriptEvent,
 } from '@mecha/appraisal-core';
 import type { CharterLine } from '@mecha/charter';
@@ -44,7 +45,6 @@ import { defaultGraphServerName, effectiveCapabilities, findMcpServer } from './
 import { renderTranscript } from './render-transcript.js';
 import { type GoalDirectory, goalDirectory } from './resolve-goal.js';
 import { isKnownClean, sessionTaint, taintWord } from './session-taint.js';
-import { stripControlCharacters } from './strip-control-characters.js';
 import {
   type AppraisalBounds,
   appraisalGrammarSchema,
@@ -584,9 +584,9 @@ export async function distill(options: DistillOptions): Promise<DistillResult> {
       for (const surprise of reply.surprises) {
         surprises.items.push({
           sessionId,
-          about: stripControlCharacters(surprise.about),
-          graphSaid: stripControlCharacters(surprise.graph_said),
-          found: stripControlCharacters(surprise.found),
+          about: stripControl(surprise.about),
+          graphSaid: stripControl(surprise.graph_said),
+          found: stripControl(surprise.found),
           sentToGraph: clean && landed,
         });
       }

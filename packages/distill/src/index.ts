@@ -48,6 +48,5 @@ export {
 export type { ClaimDropReason } from './ground-claims.js';
 export type { EpisodeTaint } from './session-taint.js';
 export { isKnownClean, sessionTaint } from './session-taint.js';
-export { stripControlCharacters } from './strip-control-characters.js';
 export type { AppraisalBounds } from './text-appraisal.js';
 export { defaultAppraisalBounds } from './text-appraisal.js';

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { stripControl } from './strip-control.js';
+import { stripControl } from '@mecha/appraisal-core';
 
 /** The hooks a home may hold, as executables in `<home>/hooks/`. */
 export type HookName = 'pre_task_close' | 'task_closed' | 'task_reopened';

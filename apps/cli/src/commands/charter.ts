@@ -1,4 +1,5 @@
 import { userInfo } from 'node:os';
+import { stripControl } from '@mecha/appraisal-core';
 import {
   addLine,
   type Charter,
@@ -31,7 +32,6 @@ import {
 import { isLeft } from '../either.js';
 import { openCommandHome } from '../home.js';
 import { flag, stringOption, wholeNumber } from '../parse-command.js';
-import { stripControl } from '../sanitize.js';
 import { styleFor } from '../style.js';
 
 const sensorList = 'outbox_age, question_latency or request_closure';

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
+import { stripControl, stripControlDeep } from '@mecha/appraisal-core';
 import type { DistillProgress, DistillResult, ModelSource } from '@mecha/distill';
 import { type Command, type CommandGroup, exitCodes, failure, usageError } from '../command.js';
 import { homePath } from '../home.js';
 import { flag, stringOption, wholeNumber } from '../parse-command.js';
 import { progressBar } from '../progress.js';
-import { stripControl, stripControlDeep } from '../sanitize.js';
 
 /** The context window the distiller's model is created with (prompt and reply together). */
 export const distillContextSize = 16_384;

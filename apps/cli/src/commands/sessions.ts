@@ -4,6 +4,7 @@ import {
   appraiseSession,
   health,
   type PopulationOptions,
+  stripControlDeep,
   successes,
   type TextAppraisalRecord,
 } from '@mecha/appraisal-core';
@@ -27,7 +28,6 @@ import { problemsSection } from '../render/format.js';
 import { renderHealth } from '../render/health.js';
 import { renderSession, sessionJson, textAppraisalLines } from '../render/session.js';
 import { renderSuccesses } from '../render/successes.js';
-import { stripControlDeep } from '../sanitize.js';
 import { styleFor } from '../style.js';
 
 const kindPattern = /^[a-z][a-z0-9_-]{0,31}$/;

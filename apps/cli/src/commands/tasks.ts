@@ -3,6 +3,7 @@ import {
   type BoardRecord,
   type BoardTask,
   idSchema,
+  stripControl,
   type TaskStatus,
   taskStatusSchema,
 } from '@mecha/appraisal-core';
@@ -13,7 +14,6 @@ import { type Command, type CommandGroup, exitCodes, failure, usageError } from 
 import { isLeft } from '../either.js';
 import { openCommandHome } from '../home.js';
 import { flag, stringOption } from '../parse-command.js';
-import { stripControl } from '../sanitize.js';
 import { styleFor } from '../style.js';
 
 const statuses = taskStatusSchema.options.join(', ');

@@ -3,11 +3,12 @@ import {
   type GoalError,
   type GoalRef,
   type SessionReading,
+  stripControl,
+  stripControlDeep,
   type TextAppraisalLookup,
   type TextAppraisalRecord,
 } from '@mecha/appraisal-core';
 import type { ReadProblem } from '../read-log.js';
-import { stripControl, stripControlDeep } from '../sanitize.js';
 import type { Style } from '../style.js';
 import { citeText, goalText, joined, problemsSection, signed, wrapText } from './format.js';
 

@@ -1,9 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stripControl, stripControlDeep } from './sanitize.js';
+import { stripControl, stripControlDeep } from './strip-control.js';
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const unsafe = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/u;
+const unsafe = /[\p{Cc}\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2069\ufeff]/u;
 
 describe('stripControl', () => {
   it('leaves no control or format character in any string', () => {
@@ -31,10 +30,17 @@ describe('stripControl', () => {
         expect(stripControl(text)).toBe(text);
       }),
     );
+    expect(stripControl('Priya Nair — Zürich 😀')).toBe('Priya Nair — Zürich 😀');
   });
 
-  it('turns line breaks and tabs into spaces, so a record cannot fake a line', () => {
-    expect(stripControl('a\nb\tc\r\u001b[2J\u202eevil')).toBe('a b c[2Jevil');
+  it('turns runs of line breaks and tabs into one space, so a record cannot fake a line', () => {
+    expect(stripControl('a\r\n\tb')).toBe('a b');
+    expect(stripControl('a\nb\tc\u2028d')).toBe('a b c d');
+  });
+
+  it('removes an escape sequence that would recolour the terminal, and bidi overrides', () => {
+    expect(stripControl('the \u001b[31mgraph\u001b[0m said')).toBe('the [31mgraph[0m said');
+    expect(stripControl('abc\u202edef\u2066\u061c')).toBe('abcdef');
   });
 });
 
