@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mecha, tempDir } from './helpers.js';
+import { bin, mecha, tempDir } from './helpers.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -90,5 +92,16 @@ describe('the built mecha command', () => {
     const after = mecha(['tasks', 'list', '--home', empty], { MECHA_HOME: '/proc/not-a-home' });
     expect(before).toEqual({ code: 0, stdout: '0 tasks\n', stderr: '' });
     expect(after).toEqual(before);
+  });
+});
+
+describe('a reader that closes the pipe early', () => {
+  it('ends quietly, with no stack trace, when stdout is closed mid-output', () => {
+    // `head -c 10` closes the pipe after ten bytes; the demo goes on writing for seconds after.
+    const home = join(tempDir(), 'demo-home');
+    const command = `"${process.execPath}" "${bin}" demo --home "${home}" | head -c 10 >/dev/null`;
+    const result = spawnSync('sh', ['-c', command], { encoding: 'utf8' });
+    expect(result.stderr).not.toContain('EPIPE');
+    expect(result.stderr).toBe('');
   });
 });
