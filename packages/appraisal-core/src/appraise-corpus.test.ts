@@ -563,6 +563,38 @@ describe('appraiseCorpus: sections beside the sessions', () => {
     expect(result.text_appraisals).toMatchObject({ records: 5, sessions: 4, with_expected_act: 4 });
   });
 
+  it('credits a question whose work finished after the answer, reading each transcript once', async () => {
+    const ports = memoryPorts({
+      sessions: [
+        // Answered at hour 2; a run begun at hour 3 completes at hour 4.
+        session('s-1', [
+          { start: 0, end: 1 },
+          { runId: 's-1-r2', start: 3, end: 4 },
+        ]),
+        // Answered, but no run began after the answer.
+        session('s-2', [{ start: 0, end: 1 }]),
+        // Outside the population: read only for its question, and hidden.
+        session('s-test', [
+          { kind: 'test' },
+          { runId: 's-test-r2', kind: 'test', start: 3, end: 5 },
+        ]),
+      ],
+      questions: [
+        parked('q-1', 's-1'),
+        questionEnd('q-1', 'answered'),
+        parked('q-2', 's-2'),
+        questionEnd('q-2', 'answered'),
+        parked('q-3', 's-test'),
+        questionEnd('q-3', 'answered'),
+      ],
+    });
+    const result = await appraiseCorpus(ports, { now, days: 30 });
+    expect(result.successes.by_kind.question_answered_then_finished).toBe(1);
+    expect(result.successes.standing).toBe(1);
+    expect(result.successes.hidden).toBe(1);
+    for (const [source, count] of ports.reads) expect([source, count]).toEqual([source, 1]);
+  });
+
   it('reads successes store-wide with their exemplars by origin', async () => {
     const result = await appraise({
       sessions: [

@@ -18,7 +18,7 @@ import {
   textAppraisalsSection,
 } from './store-sections.js';
 import { collectSuccesses } from './successes.js';
-import { readTranscripts, transcriptCache } from './transcript-cache.js';
+import { foldTranscripts, runBoundaries, type TranscriptReader } from './transcript-cache.js';
 
 /** Options of {@link appraiseCorpus}: the population, and the paid pass's results if it ran. */
 export interface CorpusOptions extends PopulationOptions {
@@ -84,7 +84,8 @@ function rejectionsWithReason(evidence: SessionEvidence): { owner: number; other
 
 /**
  * The offline scan behind `sessions appraise --json`: every store read once and indexed by
- * session, each session of the population appraised from those maps, and the store-wide
+ * session, each session of the population appraised from those maps as its batch of transcripts
+ * arrives (then let go, so memory does not grow with the transcripts), and the store-wide
  * sections beside them. Returns exactly the fields of the reference's table; a source that
  * could not be read makes its fields `null` (never 0) and `valence.partial` true.
  */
@@ -117,11 +118,6 @@ export async function appraiseCorpus(
   ]);
   const listed = listing.state !== 'unreadable';
   const population = selectPopulation(recordsOrNone(listing), options);
-  const read = transcriptCache(ports.sessions);
-  const transcripts = await readTranscripts(
-    population.members.map((member) => member.sessionId),
-    read,
-  );
   const index = indexSessionStores(stores);
 
   const appraisalsBySession = new Map<string, TextAppraisalRecord[]>();
@@ -150,14 +146,24 @@ export async function appraiseCorpus(
   const actCounts = new Map<string, number>();
   const scores: Parameters<typeof expectationCoverage>[0][number][] = [];
 
-  population.members.forEach((member, position) => {
-    const transcript = transcripts[position] as SourceRead<TranscriptEvent>;
+  // The successes reader asks after the sessions of parked questions: keep only their runs'
+  // starts and ends, so no whole transcript outlives its batch.
+  const questionSessions = new Set<string>();
+  for (const record of recordsOrNone(stores.questions)) {
+    if (record.type === 'parked') questionSessions.add(record.session_id);
+  }
+  const runsBySession = new Map<string, Promise<SourceRead<TranscriptEvent>>>();
+
+  const fold = (sessionId: string, transcript: SourceRead<TranscriptEvent>): void => {
+    if (questionSessions.has(sessionId)) {
+      runsBySession.set(sessionId, Promise.resolve(runBoundaries(transcript)));
+    }
     if (transcript.state === 'unreadable') {
       sessionsUnreadable += 1;
       return;
     }
     sessionsRead += 1;
-    const evidence = index.evidenceFor(member.sessionId, transcript);
+    const evidence = index.evidenceFor(sessionId, transcript);
     const reading = readSession(evidence, charter);
     labels[reading.label] += 1;
     positive += reading.valence.positive;
@@ -187,7 +193,7 @@ export async function appraiseCorpus(
     }
     for (const [key, n] of occurrences) actCounts.set(key, Math.max(actCounts.get(key) ?? 0, n));
 
-    for (const appraisal of appraisalsBySession.get(member.sessionId) ?? []) {
+    for (const appraisal of appraisalsBySession.get(sessionId) ?? []) {
       if (!hasExpectation(appraisal)) continue;
       scores.push({
         // No board is read here, so no due date is windowed and the zone is never consulted.
@@ -199,7 +205,21 @@ export async function appraiseCorpus(
         clean: appraisal.taint === 'clean',
       });
     }
-  });
+  };
+  await foldTranscripts(
+    population.members.map((member) => member.sessionId),
+    (sessionId) => ports.sessions.transcript(sessionId),
+    fold,
+  );
+  // Sessions outside the population are read when asked for, once each, cut down the same way.
+  const read: TranscriptReader = (sessionId) => {
+    let runs = runsBySession.get(sessionId);
+    if (runs === undefined) {
+      runs = ports.sessions.transcript(sessionId).then(runBoundaries);
+      runsBySession.set(sessionId, runs);
+    }
+    return runs;
+  };
 
   const ownerActs = Object.fromEntries(
     actRows.map(([act, kind]) => {

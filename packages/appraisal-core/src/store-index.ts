@@ -67,6 +67,19 @@ function scoped<T>(source: SourceRead<T>, records: readonly T[] | undefined): So
   }
 }
 
+// Most sessions have no records in most stores: they all share one empty read per store
+// instead of each allocating its own.
+function scoper<T>(
+  source: SourceRead<T>,
+  grouping: Grouping<T>,
+): (sessionId: string) => SourceRead<T> {
+  const none = scoped(source, undefined);
+  return (sessionId) => {
+    const records = grouping.bySession.get(sessionId);
+    return records === undefined ? none : scoped(source, records);
+  };
+}
+
 /**
  * The stores indexed by session once, so that a readout over many sessions builds each
  * session's evidence from maps instead of scanning a store per session.
@@ -146,6 +159,15 @@ export function indexSessionStores(stores: SessionStores): SessionStoreIndex {
     ownerOutcomes.add(record.session_id, record);
   }
 
+  const scope = {
+    outbox: scoper(stores.outbox, outbox),
+    questions: scoper(stores.questions, questions),
+    requests: scoper(stores.requests, requests),
+    closures: scoper(stores.closures, closures),
+    workflows: scoper(stores.workflows, workflows),
+    reflections: scoper(stores.reflections, reflections),
+    ownerOutcomes: scoper(stores.ownerOutcomes, ownerOutcomes),
+  };
   return {
     stores,
     drafts,
@@ -153,13 +175,13 @@ export function indexSessionStores(stores: SessionStores): SessionStoreIndex {
     evidenceFor: (sessionId, transcript) => ({
       sessionId,
       transcript,
-      outbox: scoped(stores.outbox, outbox.bySession.get(sessionId)),
-      questions: scoped(stores.questions, questions.bySession.get(sessionId)),
-      requests: scoped(stores.requests, requests.bySession.get(sessionId)),
-      closures: scoped(stores.closures, closures.bySession.get(sessionId)),
-      workflows: scoped(stores.workflows, workflows.bySession.get(sessionId)),
-      reflections: scoped(stores.reflections, reflections.bySession.get(sessionId)),
-      ownerOutcomes: scoped(stores.ownerOutcomes, ownerOutcomes.bySession.get(sessionId)),
+      outbox: scope.outbox(sessionId),
+      questions: scope.questions(sessionId),
+      requests: scope.requests(sessionId),
+      closures: scope.closures(sessionId),
+      workflows: scope.workflows(sessionId),
+      reflections: scope.reflections(sessionId),
+      ownerOutcomes: scope.ownerOutcomes(sessionId),
     }),
   };
 }

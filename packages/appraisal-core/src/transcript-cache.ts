@@ -34,3 +34,36 @@ export async function readTranscripts(
   }
   return results;
 }
+
+/**
+ * Reads transcripts a bounded number at a time, in the order given, and hands each to `fold`
+ * as its batch arrives; nothing is kept, so a readout over many sessions holds one batch.
+ */
+export async function foldTranscripts(
+  sessionIds: readonly string[],
+  read: TranscriptReader,
+  fold: (sessionId: string, transcript: SourceRead<TranscriptEvent>) => void,
+  batch = 64,
+): Promise<void> {
+  for (let start = 0; start < sessionIds.length; start += batch) {
+    const slice = sessionIds.slice(start, start + batch);
+    const reads = await Promise.all(slice.map((sessionId) => read(sessionId)));
+    for (const [offset, transcript] of reads.entries()) fold(slice[offset] as string, transcript);
+  }
+}
+
+/**
+ * A transcript cut down to its runs' starts and ends: what the successes reader needs to tell
+ * when the work an answer unblocked finished, without keeping the whole conversation.
+ */
+export function runBoundaries(
+  transcript: SourceRead<TranscriptEvent>,
+): SourceRead<TranscriptEvent> {
+  if (transcript.state === 'unreadable') return transcript;
+  const records = transcript.records.filter(
+    (event) => event.type === 'run_start' || event.type === 'run_end',
+  );
+  return transcript.state === 'partial'
+    ? { state: 'partial', records, skipped: transcript.skipped }
+    : { state: 'read', records };
+}

@@ -55,7 +55,7 @@ const isSessionId = recordValidator(idSchema).isCanonical;
 const prefetchFileBytes = 8 * 1024 * 1024;
 
 /** How much a listing may keep of the transcripts it opened, for `transcript` to reuse. */
-export const defaultListPrefetchBytes = 128 * 1024 * 1024;
+export const defaultListPrefetchBytes = 32 * 1024 * 1024;
 // A kept transcript asked for this soon after its listing is served as the listing read it (one
 // consistent view for one readout); later, a `stat` first checks that the file is unchanged.
 const keptFreshMs = 10_000;
@@ -80,6 +80,10 @@ function fallbackStart(path: string, sessionId: string): string {
   }
 }
 
+// One buffer for every head read: reads are synchronous, and a fresh 4 KiB buffer per session
+// is an allocation outside Node's pool each time.
+const headBuffer = Buffer.allocUnsafe(headBytes);
+
 /**
  * Reads the head of a transcript up to its first `run_start`, in 4 KiB steps: a listing costs
  * one small read per session instead of a whole file.
@@ -92,7 +96,7 @@ function readHead(path: string): TranscriptEvent | undefined {
     return undefined;
   }
   try {
-    let buffer = Buffer.allocUnsafe(headBytes);
+    let buffer = headBuffer;
     let filled = 0;
     let scanned = 0;
     for (;;) {

@@ -165,7 +165,7 @@ async function readingTable(): Promise<ResultTable> {
     columns: ['Sessions', 'Work', 'Median (ms)', 'Per session', 'Ratio to the floor'],
     rows,
     notes: [
-      "The floor reads every `.jsonl` file of the home with `readFileSync` and `JSON.parse`s every line, keeping nothing. The readers also validate every record, report torn lines, list sessions from the transcripts' heads (keeping the bytes they read for the transcript reads that follow), and return the records. Wall-clock medians on a shared machine: compare the ratios, measured in the same run.",
+      "The floor reads every `.jsonl` file of the home with `readFileSync` and `JSON.parse`s every line, keeping nothing. The readers also validate every record, report torn lines, list sessions from the transcripts' heads (keeping up to 32 MiB of the bytes they read for the transcript reads that follow), and return the records. Wall-clock medians on a shared machine: compare the ratios, measured in the same run.",
     ],
   };
 }
