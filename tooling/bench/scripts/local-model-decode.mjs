@@ -1,20 +1,22 @@
 // Measures the built @mecha/local-model on the tiny generated GGUF: the import cost of the
 // entry, the model load time, and tokens/second with and without a JSON-schema grammar at
-// several thread counts. Run after `pnpm build` (or `npx tsup`):
+// several thread counts. Run from tooling/bench after building @mecha/local-model:
 //
-//   node bench/decode.mjs [threads…]        e.g. node bench/decode.mjs 1 2 4
+//   node scripts/local-model-decode.mjs [threads…]   e.g. node scripts/local-model-decode.mjs 1 2 4
 //
 // Each configuration gets a time budget (MECHA_BENCH_BUDGET_MS, default 15000 ms); a generation
 // still running at the end of it is aborted through its AbortSignal, so an oversubscribed
 // thread count cannot hang the run. Nothing touches the network.
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { writeTinyLlamaGguf } from '@mecha/fixtures';
 
-const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+const require = createRequire(import.meta.url);
+const entry = require.resolve('@mecha/local-model');
 const budgetMs = Number(process.env.MECHA_BENCH_BUDGET_MS ?? 15_000);
 const threadCounts = process.argv.slice(2).map(Number);
 if (threadCounts.length === 0) threadCounts.push(1, availableParallelism());
@@ -64,7 +66,7 @@ async function measure(model, grammar, deadline) {
   return { generations, tokens, tokensPerSecond: ms > 0 ? (tokens / ms) * 1000 : 0 };
 }
 
-const { createLocalModel } = await import(entry);
+const { createLocalModel } = await import(pathToFileURL(entry).href);
 const dir = await mkdtemp(join(tmpdir(), 'mecha-bench-'));
 try {
   const path = join(dir, 'tiny.gguf');
