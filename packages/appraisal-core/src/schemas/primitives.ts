@@ -1,12 +1,17 @@
 import { z } from 'zod';
 
 /**
- * An identifier the harness minted: letters, digits and `._:-`, at most 128 characters.
- * Never prose, so nothing a model wrote can ride in a field that holds one.
+ * An identifier the harness minted or the owner chose: ASCII letters, lowercase letters of any
+ * script (a charter line may be `réponses`), digits, combining marks and `._:-`, at most 128
+ * characters. Never prose — no spaces, punctuation or controls — so nothing a model wrote can
+ * ride in a field that holds one.
  */
 export const idSchema = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'an id: letters, digits and ._:- only');
+  .regex(
+    /^[A-Za-z0-9\p{Ll}\p{Lo}\p{Nd}][A-Za-z0-9\p{Ll}\p{Lo}\p{Lm}\p{M}\p{Nd}._:-]{0,127}$/u,
+    'an id: letters, digits and ._:- only',
+  );
 
 /** A counter or setpoint name: lower snake case, at most 64 characters. */
 export const nameSchema = z

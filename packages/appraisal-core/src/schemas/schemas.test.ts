@@ -1,6 +1,9 @@
+import { validateCharter } from '@mecha/charter';
+import fc from 'fast-check';
+import { isRight } from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { closureRecordSchema } from './closures.js';
-import { goalErrorSchema } from './goal-error.js';
+import { goalErrorSchema, goalRefSchema } from './goal-error.js';
 import { outboxRecordSchema } from './outbox.js';
 import { transcriptEventSchema } from './transcript.js';
 
@@ -79,6 +82,25 @@ describe('record schemas', () => {
     expect(transcriptEventSchema.safeParse(forged).success).toBe(false);
     const cited = { ...event, error: { ...event.error, cite: { kind: 'turn', turn: 1 } } };
     expect(transcriptEventSchema.safeParse(cited).success).toBe(false);
+  });
+
+  it('lets a goal name any charter line id, Unicode ones included, and still refuses prose', () => {
+    for (const id of ['replies', 'réponses', '回复', 'line-2.b']) {
+      expect(goalRefSchema.safeParse({ kind: 'charter', id }).success).toBe(true);
+    }
+    for (const id of ['two words', 'Ünter', 'x\u202ey', 'a,b', '']) {
+      expect(goalRefSchema.safeParse({ kind: 'charter', id }).success).toBe(false);
+    }
+  });
+
+  it('accepts every valid charter line id as a goal id', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 64 }), (text) => {
+        const charter = validateCharter([{ id: text, text: 'a line' }]);
+        fc.pre(isRight(charter));
+        expect(goalRefSchema.safeParse({ kind: 'charter', id: text }).success).toBe(true);
+      }),
+    );
   });
 
   it('refuses an unknown transcript event type', () => {
