@@ -25,20 +25,12 @@ function binOf(require: NodeJS.Require): string | undefined {
 }
 
 /**
- * Finds the script of `@mecha/graph`'s `mecha-graph-mcp` at run time: beside this command when
- * it is installed with it, else beside `@mecha/distill`. Run it with `process.execPath`, so it
- * starts whether or not its bin link is on PATH.
+ * Finds the script of `@mecha/graph`'s `mecha-graph-mcp` (a dependency of this command) at run
+ * time. Run it with `process.execPath`, so it starts whether or not its bin link is on PATH.
  */
 export function graphServerPath(): GraphServerPath {
-  const here = createRequire(import.meta.url);
-  const direct = binOf(here);
-  if (direct !== undefined) return { ok: true, bin: direct };
-  try {
-    const viaDistill = binOf(createRequire(here.resolve('@mecha/distill')));
-    if (viaDistill !== undefined) return { ok: true, bin: viaDistill };
-  } catch {
-    // @mecha/distill itself is missing: the message below covers it.
-  }
+  const bin = binOf(createRequire(import.meta.url));
+  if (bin !== undefined) return { ok: true, bin };
   return {
     ok: false,
     message:
