@@ -6,9 +6,9 @@ import {
 import type { Progress } from './progress.js';
 
 /**
- * The same ports, reporting to a progress bar: the listing says how many sessions the scan
+ * The same ports, reporting to a progress bar: a listing says how many sessions the readout
  * will read (its population, selected exactly as the readout selects it) and every transcript
- * read is one step. Nothing read is changed.
+ * read is one step; a single pass counts every session it lists. Nothing read is changed.
  */
 export function withProgress(
   ports: AppraisalPorts,
@@ -33,6 +33,18 @@ export function withProgress(
         const read = await ports.sessions.transcript(sessionId);
         progress.tick();
         return read;
+      },
+      // One pass: every listed session is a step, member or not.
+      scan: (visitor) => {
+        let counted = 0;
+        return ports.sessions.scan({
+          ...visitor,
+          progress: (scanned, total) => {
+            progress.total(total);
+            for (; counted < scanned; counted += 1) progress.tick();
+            visitor.progress?.(scanned, total);
+          },
+        });
       },
     },
   };

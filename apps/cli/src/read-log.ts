@@ -1,4 +1,4 @@
-import type { AppraisalPorts, PortRead, SourceRead } from '@mecha/appraisal-core';
+import type { AppraisalPorts, PortRead, SessionListing, SourceRead } from '@mecha/appraisal-core';
 
 /** One source that was not read whole: what it was and why. */
 export interface ReadProblem {
@@ -36,27 +36,38 @@ export function withReadLog(ports: AppraisalPorts): {
       })),
     );
   };
+  const listed = (result: SourceRead<SessionListing>): SourceRead<SessionListing> => {
+    record('sessions', result);
+    if (result.state === 'unreadable') return result;
+    for (const entry of result.records) {
+      if (entry.kind !== undefined) continue;
+      record(`session ${entry.sessionId}`, {
+        state: 'unreadable',
+        reason: 'the head of its transcript (its first run) could not be read',
+      });
+    }
+    return result;
+  };
   const learning = ports.learning;
   return {
     ports: {
       sessions: {
-        list: async () => {
-          const result = await note('sessions', () => ports.sessions.list())();
-          if (result.state === 'unreadable') return result;
-          for (const entry of result.records) {
-            if (entry.kind !== undefined) continue;
-            record(`session ${entry.sessionId}`, {
-              state: 'unreadable',
-              reason: 'the head of its transcript (its first run) could not be read',
-            });
-          }
-          return result;
-        },
+        list: async () => listed(await ports.sessions.list()),
         transcript: async (sessionId) => {
           const result = await ports.sessions.transcript(sessionId);
           record(`session ${sessionId}`, result);
           return result;
         },
+        scan: async (visitor) =>
+          listed(
+            await ports.sessions.scan({
+              ...visitor,
+              visit: (entry, transcript) => {
+                record(`session ${entry.sessionId}`, transcript);
+                visitor.visit(entry, transcript);
+              },
+            }),
+          ),
       },
       outbox: { read: note('outbox', () => ports.outbox.read()) },
       questions: { read: note('questions', () => ports.questions.read()) },

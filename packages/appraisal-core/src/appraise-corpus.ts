@@ -1,9 +1,10 @@
 import { contributionTable, type SignedContributionRow } from './contribution-table.js';
 import type { CorpusAppraisal, ProbeReadout } from './corpus-appraisal.js';
 import { expectationCoverage, hasExpectation, scoreExpectation } from './expectations.js';
-import { type PopulationOptions, selectPopulation } from './population.js';
+import { type PopulationOptions, scanPopulation } from './population.js';
 import type { AppraisalPorts } from './ports.js';
 import { readSession } from './read-session.js';
+import { appraisedEventTypes } from './read-transcript.js';
 import type { GoalError, Label } from './schemas/goal-error.js';
 import { labelSchema } from './schemas/goal-error.js';
 import type { TextAppraisalRecord } from './schemas/learning.js';
@@ -18,7 +19,7 @@ import {
   textAppraisalsSection,
 } from './store-sections.js';
 import { collectSuccesses } from './successes.js';
-import { foldTranscripts, runBoundaries, type TranscriptReader } from './transcript-cache.js';
+import { runBoundaries, type TranscriptReader } from './transcript-cache.js';
 
 /** Options of {@link appraiseCorpus}: the population, and the paid pass's results if it ran. */
 export interface CorpusOptions extends PopulationOptions {
@@ -84,17 +85,18 @@ function rejectionsWithReason(evidence: SessionEvidence): { owner: number; other
 
 /**
  * The offline scan behind `sessions appraise --json`: every store read once and indexed by
- * session, each session of the population appraised from those maps as its batch of transcripts
- * arrives (then let go, so memory does not grow with the transcripts), and the store-wide
- * sections beside them. Returns exactly the fields of the reference's table; a source that
+ * session, then one pass over the session store that appraises each session of the population
+ * from those maps as its transcript is read (then lets it go, so memory does not grow with the
+ * transcripts), and the store-wide sections beside them. Returns exactly the fields of the reference's table; a source that
  * could not be read makes its fields `null` (never 0) and `valence.partial` true.
  */
 export async function appraiseCorpus(
   ports: AppraisalPorts,
   options: CorpusOptions,
 ): Promise<CorpusAppraisal> {
+  // Everything a session's appraisal consults is read first, so each transcript can be folded
+  // the moment the single pass over the session store reads it.
   const [
-    listing,
     stores,
     charter,
     rules,
@@ -105,7 +107,6 @@ export async function appraiseCorpus(
     comparisons,
     predictions,
   ] = await Promise.all([
-    ports.sessions.list(),
     readSessionStores(ports),
     ports.charter.lines(),
     ports.learning.curation('rule'),
@@ -116,8 +117,6 @@ export async function appraiseCorpus(
     ports.learning.comparisons(),
     ports.predictions.read(),
   ]);
-  const listed = listing.state !== 'unreadable';
-  const population = selectPopulation(recordsOrNone(listing), options);
   const index = indexSessionStores(stores);
 
   const appraisalsBySession = new Map<string, TextAppraisalRecord[]>();
@@ -135,7 +134,7 @@ export async function appraiseCorpus(
   let negative = 0;
   let partial = false;
   let sessionsRead = 0;
-  let sessionsUnreadable = population.headUnreadable;
+  let sessionsUnreadable = 0;
   let namedAGoal = 0;
   let bySensor = 0;
   let citesLine = 0;
@@ -206,11 +205,13 @@ export async function appraiseCorpus(
       });
     }
   };
-  await foldTranscripts(
-    population.members.map((member) => member.sessionId),
-    (sessionId) => ports.sessions.transcript(sessionId),
-    fold,
-  );
+  const { listing, population } = await scanPopulation(ports.sessions, {
+    population: options,
+    events: [...appraisedEventTypes],
+    visit: (member, read) => fold(member.sessionId, read),
+  });
+  const listed = listing.state !== 'unreadable';
+  sessionsUnreadable += population.headUnreadable;
   // Sessions outside the population are read when asked for, once each, cut down the same way.
   const read: TranscriptReader = (sessionId) => {
     let runs = runsBySession.get(sessionId);

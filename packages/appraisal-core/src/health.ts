@@ -1,10 +1,7 @@
-import { type PopulationOptions, selectPopulation } from './population.js';
+import { type PopulationOptions, scanPopulation } from './population.js';
 import type { AppraisalPorts } from './ports.js';
 import type { SituationBriefRecord } from './schemas/conditions.js';
-import type { SourceRead } from './schemas/source-read.js';
-import { type StopCause, stopCauseSchema, type TranscriptEvent } from './schemas/transcript.js';
-import { recordsOrNone } from './store-index.js';
-import { readTranscripts, transcriptCache } from './transcript-cache.js';
+import { type StopCause, stopCauseSchema } from './schemas/transcript.js';
 
 /**
  * The run-level counters `sessions health` names, by the counter name a run records them
@@ -100,49 +97,48 @@ export async function health(
   ports: AppraisalPorts,
   options: PopulationOptions,
 ): Promise<HealthReadout> {
-  const listing = await ports.sessions.list();
-  const population = selectPopulation(recordsOrNone(listing), options);
-  const read = transcriptCache(ports.sessions);
   const runs = new Map<string, RunTally>();
   let sessionsRead = 0;
-  let sessionsUnreadable = population.headUnreadable;
-  let partial = listing.state !== 'read' || population.headUnreadable > 0;
-  const transcripts = await readTranscripts(
-    population.members.map((member) => member.sessionId),
-    read,
-  );
-  population.members.forEach((member, position) => {
-    const transcript = transcripts[position] as SourceRead<TranscriptEvent>;
-    if (transcript.state === 'unreadable') {
-      sessionsUnreadable += 1;
-      partial = true;
-      return;
-    }
-    if (transcript.state === 'partial') partial = true;
-    sessionsRead += 1;
-    for (const event of transcript.records) {
-      const key = `${member.sessionId}\u0000${event.run_id}`;
-      let run = runs.get(key);
-      if (run === undefined) {
-        run = {
-          ended: undefined,
-          compacted: false,
-          counters: new Map(),
-          surface: undefined,
-          brief: undefined,
-        };
-        runs.set(key, run);
+  let sessionsUnreadable = 0;
+  let partial = false;
+  const { listing, population } = await scanPopulation(ports.sessions, {
+    population: options,
+    // The runs' starts (surface, brief), ends, compactions and counters are all it reads.
+    events: ['run_start', 'run_end', 'compaction', 'counter'],
+    visit: (member, read) => {
+      if (read.state === 'unreadable') {
+        sessionsUnreadable += 1;
+        partial = true;
+        return;
       }
-      if (event.type === 'run_start') {
-        run.surface = event.surface;
-        run.brief = event.brief;
-      } else if (event.type === 'run_end') run.ended = event.stop_cause;
-      else if (event.type === 'compaction') run.compacted = true;
-      else if (event.type === 'counter') {
-        run.counters.set(event.name, (run.counters.get(event.name) ?? 0) + event.value);
+      if (read.state === 'partial') partial = true;
+      sessionsRead += 1;
+      for (const event of read.records) {
+        const key = `${member.sessionId}\u0000${event.run_id}`;
+        let run = runs.get(key);
+        if (run === undefined) {
+          run = {
+            ended: undefined,
+            compacted: false,
+            counters: new Map(),
+            surface: undefined,
+            brief: undefined,
+          };
+          runs.set(key, run);
+        }
+        if (event.type === 'run_start') {
+          run.surface = event.surface;
+          run.brief = event.brief;
+        } else if (event.type === 'run_end') run.ended = event.stop_cause;
+        else if (event.type === 'compaction') run.compacted = true;
+        else if (event.type === 'counter') {
+          run.counters.set(event.name, (run.counters.get(event.name) ?? 0) + event.value);
+        }
       }
-    }
+    },
   });
+  sessionsUnreadable += population.headUnreadable;
+  if (listing.state !== 'read' || population.headUnreadable > 0) partial = true;
 
   const listed = listing.state !== 'unreadable';
   const stopCauses = Object.fromEntries(

@@ -62,8 +62,8 @@ export type { BriefFieldState, BriefHealth, CounterHealth, HealthReadout } from 
 export { briefFields, health, healthCounters } from './health.js';
 export { labelFactsFor } from './label-facts-for.js';
 export { endOfLocalDay, isTimeZone } from './local-day.js';
-export type { Population, PopulationOptions } from './population.js';
-export { selectPopulation } from './population.js';
+export type { Population, PopulationOptions, PopulationStanding } from './population.js';
+export { populationRule, scanPopulation, selectPopulation } from './population.js';
 export type {
   AppraisalPorts,
   BoardPort,
@@ -79,6 +79,7 @@ export type {
   RequestsPort,
   SessionListing,
   SessionsPort,
+  SessionVisitor,
   WorkflowsPort,
 } from './ports.js';
 export type {
@@ -229,6 +230,11 @@ export {
   successKinds,
 } from './successes.js';
 export type { TranscriptReader } from './transcript-cache.js';
-export { readTranscripts, transcriptCache } from './transcript-cache.js';
+export {
+  projectTranscript,
+  readTranscripts,
+  scanByListing,
+  transcriptCache,
+} from './transcript-cache.js';
 export type { Valence } from './valence.js';
 export { valence } from './valence.js';

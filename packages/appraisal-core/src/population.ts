@@ -1,4 +1,5 @@
-import type { SessionListing } from './ports.js';
+import type { SessionListing, SessionsPort, SessionVisitor } from './ports.js';
+import type { SourceRead } from './schemas/source-read.js';
 
 /** Which sessions a readout covers. */
 export interface PopulationOptions {
@@ -29,43 +30,102 @@ export interface Population {
 
 const day = 86_400_000;
 
+/** Where one listed session stands with a readout's population. */
+export type PopulationStanding =
+  | 'member'
+  /** Begun before the window, or of another surface or kind than the one asked for. */
+  | 'outside'
+  /** May belong, but the head of its transcript (its kind or surface) could not be read. */
+  | 'head_unreadable'
+  | 'test_hidden'
+  | 'experiment_hidden';
+
 /**
- * Selects the population from the session listing: the window, then the surface or kind, then
- * development data hidden and counted. A session whose head could not be read is counted as
- * unreadable rather than guessed ordinary.
+ * The population's rule for one session at a time: the window, then the surface or kind, then
+ * development data hidden. A session whose head could not be read is never guessed ordinary.
  */
-export function selectPopulation(
-  listing: readonly SessionListing[],
-  options: PopulationOptions,
-): Population {
+export function populationRule(options: PopulationOptions): {
+  /** The start of the window, in epoch milliseconds. */
+  readonly since: number;
+  readonly standing: (entry: SessionListing) => PopulationStanding;
+} {
   const since =
     options.days === undefined
       ? Number.NEGATIVE_INFINITY
       : options.now.getTime() - options.days * day;
   const kind = options.kind;
   const includeTests = options.includeTests === true || kind === 'test';
-  const unique = new Map<string, SessionListing>();
-  for (const entry of listing) if (!unique.has(entry.sessionId)) unique.set(entry.sessionId, entry);
+  const bySessionKind = kind === 'test' || kind === 'experiment';
+  return {
+    since,
+    standing: (entry) => {
+      if (Date.parse(entry.startedAt) < since) return 'outside';
+      if (
+        entry.kind === undefined ||
+        (!bySessionKind && kind !== undefined && entry.surface === undefined)
+      ) {
+        return 'head_unreadable';
+      }
+      if (bySessionKind ? entry.kind !== kind : kind !== undefined && entry.surface !== kind) {
+        return 'outside';
+      }
+      if (entry.kind === 'experiment' && kind !== 'experiment') return 'experiment_hidden';
+      if (entry.kind === 'test' && !includeTests) return 'test_hidden';
+      return 'member';
+    },
+  };
+}
+
+/**
+ * Selects the population from the session listing by {@link populationRule}, each session once
+ * (the first listing of an id counts), members in id order, and the others counted by why.
+ */
+export function selectPopulation(
+  listing: readonly SessionListing[],
+  options: PopulationOptions,
+): Population {
+  const { since, standing } = populationRule(options);
+  const seen = new Set<string>();
   const members: SessionListing[] = [];
   let headUnreadable = 0;
   let testsHidden = 0;
   let experimentsHidden = 0;
-  for (const entry of unique.values()) {
-    if (Date.parse(entry.startedAt) < since) continue;
-    const bySessionKind = kind === 'test' || kind === 'experiment';
-    if (
-      entry.kind === undefined ||
-      (!bySessionKind && kind !== undefined && entry.surface === undefined)
-    ) {
-      headUnreadable += 1;
-      continue;
+  for (const entry of listing) {
+    if (seen.has(entry.sessionId)) continue;
+    seen.add(entry.sessionId);
+    switch (standing(entry)) {
+      case 'member':
+        members.push(entry);
+        break;
+      case 'head_unreadable':
+        headUnreadable += 1;
+        break;
+      case 'test_hidden':
+        testsHidden += 1;
+        break;
+      case 'experiment_hidden':
+        experimentsHidden += 1;
+        break;
+      case 'outside':
+        break;
     }
-    if (bySessionKind ? entry.kind !== kind : kind !== undefined && entry.surface !== kind)
-      continue;
-    if (entry.kind === 'experiment' && kind !== 'experiment') experimentsHidden += 1;
-    else if (entry.kind === 'test' && !includeTests) testsHidden += 1;
-    else members.push(entry);
   }
   members.sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
   return { members, headUnreadable, testsHidden, experimentsHidden, since };
+}
+
+/**
+ * One pass over the session store for a readout: every member's transcript goes to the
+ * visitor as it is read, and the listing and the population come back with it.
+ */
+export async function scanPopulation(
+  sessions: SessionsPort,
+  visitor: SessionVisitor,
+): Promise<{ readonly listing: SourceRead<SessionListing>; readonly population: Population }> {
+  const listing = await sessions.scan(visitor);
+  const population = selectPopulation(
+    listing.state === 'unreadable' ? [] : listing.records,
+    visitor.population,
+  );
+  return { listing, population };
 }

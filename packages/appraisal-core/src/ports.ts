@@ -1,4 +1,5 @@
 import type { CharterLine } from '@mecha/charter';
+import type { PopulationOptions } from './population.js';
 import type { BoardRecord } from './schemas/board.js';
 import type { ClosureRecord } from './schemas/closures.js';
 import type { ComparisonRecord, CounterfactualRecord } from './schemas/comparisons.js';
@@ -36,10 +37,37 @@ export interface SessionListing {
   readonly surface?: Surface;
 }
 
+/**
+ * What a single pass over the session store reads, said as data so that a store may share the
+ * reading out (to worker threads, say): the population whose transcripts are wanted, and the
+ * event types the visitor looks at.
+ */
+export interface SessionVisitor {
+  /** The sessions whose transcripts are wanted: the members of this population, each once. */
+  readonly population: PopulationOptions;
+  /**
+   * The event types the visitor reads; all when absent. A port may leave other events out of
+   * the transcripts it hands over (see `projectTranscript`), but never a transcript's last
+   * event, and it still reads and checks every line, so damage is reported all the same.
+   */
+  readonly events?: readonly TranscriptEvent['type'][];
+  /** How far the pass has got: sessions listed so far, of how many. */
+  readonly progress?: (scanned: number, total: number) => void;
+  /** Each wanted transcript, in listing order. It is the visitor's to keep or let go. */
+  readonly visit: (member: SessionListing, transcript: SourceRead<TranscriptEvent>) => void;
+}
+
 /** The session store: which sessions exist, and each one's transcript (all its runs). */
 export interface SessionsPort {
   list(): PortRead<SessionListing>;
   transcript(sessionId: string): PortRead<TranscriptEvent>;
+  /**
+   * Lists every session and hands the visitor the transcripts of its population's members, in
+   * listing order, in one pass: a file-backed store opens each transcript once, for its head
+   * and its events alike. Answers the listing, as `list` would. Ports with no cheaper way
+   * build it with `scanByListing`.
+   */
+  scan(visitor: SessionVisitor): PortRead<SessionListing>;
 }
 
 /** The outbox log: drafts staged by sessions and what became of them. */

@@ -44,6 +44,21 @@ for (const row of rows) {
 const { steer, deny, ownerStop, stepCheckFailed } = contributionTable;
 
 /**
+ * The event types a session's appraisal reads: those {@link readTranscript} signs from, and the
+ * run starts and ends the label, the goal and the expectations look at. A transcript cut down
+ * to these (and its last event) appraises exactly as the whole one does.
+ */
+export const appraisedEventTypes = [
+  'run_start',
+  'run_end',
+  'intervention',
+  'step_check',
+  'counter',
+  'compaction',
+  'appraiser_verdict',
+] as const satisfies readonly TranscriptEvent['type'][];
+
+/**
  * Reads the signed errors a transcript holds — interventions, counters, stop causes, declared
  * step checks and legacy appraiser verdicts — counting each once however many resumed runs
  * recorded it: interventions once per kind and turn, each counter kind once, the owner's stop

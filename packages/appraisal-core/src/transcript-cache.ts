@@ -1,4 +1,5 @@
-import type { SessionsPort } from './ports.js';
+import { populationRule } from './population.js';
+import type { SessionListing, SessionsPort } from './ports.js';
 import type { SourceRead } from './schemas/source-read.js';
 import type { TranscriptEvent } from './schemas/transcript.js';
 
@@ -36,20 +37,57 @@ export async function readTranscripts(
 }
 
 /**
- * Reads transcripts a bounded number at a time, in the order given, and hands each to `fold`
- * as its batch arrives; nothing is kept, so a readout over many sessions holds one batch.
+ * A transcript with only the events of `types` kept, and always its last event (its time is
+ * when the session ended). The read state and skipped lines are kept as they are.
  */
-export async function foldTranscripts(
-  sessionIds: readonly string[],
-  read: TranscriptReader,
-  fold: (sessionId: string, transcript: SourceRead<TranscriptEvent>) => void,
+export function projectTranscript(
+  transcript: SourceRead<TranscriptEvent>,
+  types: readonly TranscriptEvent['type'][] | undefined,
+): SourceRead<TranscriptEvent> {
+  if (types === undefined || transcript.state === 'unreadable') return transcript;
+  const keep = new Set<string>(types);
+  const all = transcript.records;
+  const records = all.filter((event, index) => keep.has(event.type) || index === all.length - 1);
+  if (records.length === all.length) return transcript;
+  return transcript.state === 'partial'
+    ? { state: 'partial', records, skipped: transcript.skipped }
+    : { state: 'read', records };
+}
+
+/**
+ * A single pass built from a port's `list` and `transcript`, for ports with no cheaper way: the
+ * listing first, then the population's members read a bounded number at a time, in listing
+ * order, each projected to the visitor's event types and handed over as its batch arrives.
+ */
+export function scanByListing(
+  sessions: Pick<SessionsPort, 'list' | 'transcript'>,
   batch = 64,
-): Promise<void> {
-  for (let start = 0; start < sessionIds.length; start += batch) {
-    const slice = sessionIds.slice(start, start + batch);
-    const reads = await Promise.all(slice.map((sessionId) => read(sessionId)));
-    for (const [offset, transcript] of reads.entries()) fold(slice[offset] as string, transcript);
-  }
+): SessionsPort['scan'] {
+  return async (visitor) => {
+    const listing = await sessions.list();
+    if (listing.state === 'unreadable') return listing;
+    const total = listing.records.length;
+    const { standing } = populationRule(visitor.population);
+    const seen = new Set<string>();
+    const members = listing.records.filter((entry) => {
+      if (seen.has(entry.sessionId)) return false;
+      seen.add(entry.sessionId);
+      return standing(entry) === 'member';
+    });
+    visitor.progress?.(0, total);
+    for (let start = 0; start < members.length; start += batch) {
+      const slice = members.slice(start, start + batch);
+      const reads = await Promise.all(slice.map((entry) => sessions.transcript(entry.sessionId)));
+      reads.forEach((transcript, offset) => {
+        visitor.visit(
+          slice[offset] as SessionListing,
+          projectTranscript(transcript, visitor.events),
+        );
+      });
+    }
+    visitor.progress?.(total, total);
+    return listing;
+  };
 }
 
 /**

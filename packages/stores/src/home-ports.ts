@@ -17,6 +17,7 @@ export function homePorts(home: MechaHome): AppraisalPorts {
     sessions: {
       list: () => home.sessions.list(),
       transcript: (sessionId) => home.sessions.transcript(sessionId),
+      scan: (visitor) => home.sessions.scan(visitor),
     },
     outbox: { read: () => home.outbox.read() },
     questions: { read: () => home.questions.read() },

@@ -141,11 +141,6 @@ export interface OpenHomeOptions {
   readonly clock?: () => Date;
   /** Mints ids such as `close-3f9a…`; random by default. */
   readonly newId?: (prefix: string) => string;
-  /**
-   * How many bytes of transcripts a session listing keeps for `transcript` to reuse, instead of
-   * opening each file twice; 128 MiB by default, 0 to keep none.
-   */
-  readonly listPrefetchBytes?: number;
 }
 
 function randomId(prefix: string): string {
@@ -172,7 +167,7 @@ export function openHome(path: string, options: OpenHomeOptions = {}): MechaHome
   });
   const home: MechaHome = {
     path: context.path,
-    sessions: sessionsStore(context, options.listPrefetchBytes),
+    sessions: sessionsStore(context),
     outbox: store(homeLayout.outbox, outboxReader, outboxWriter),
     questions: store(homeLayout.questions, questionsReader, questionRecordSchema),
     requests: store(homeLayout.requests, requestsReader, requestRecordSchema),

@@ -29,7 +29,8 @@ export function describeFileError(error: unknown): string {
 /** What reading one JSONL file gave: a `SourceRead`, or a missing file left to the caller. */
 export type JsonlFileRead<T> = SourceRead<T> | { readonly state: 'missing' };
 
-function readFully(fd: number, buffer: Buffer, length: number, position: number): number {
+/** Reads up to `length` bytes at `position` into `buffer`, fewer only at the end of the file. */
+export function readFully(fd: number, buffer: Buffer, length: number, position: number): number {
   let filled = 0;
   while (filled < length) {
     const got = readSync(fd, buffer, filled, length - filled, position + filled);
@@ -51,47 +52,6 @@ export function decodeJsonl<T>(
   return sink.skipped.length === 0
     ? { state: 'read', records: sink.records }
     : { state: 'partial', records: sink.records, skipped: sink.skipped };
-}
-
-/** A regular file read whole, with the size and modification time it had when read. */
-export interface WholeFile {
-  readonly bytes: Buffer;
-  readonly size: number;
-  readonly mtimeMs: number;
-}
-
-/**
- * Reads a regular file whole when it is at most `maxBytes` long: `undefined` when it is larger
- * (read it another way), a reason string when it cannot be read. Never throws.
- */
-export function readWholeFile(
-  path: string,
-  file: string,
-  maxBytes: number,
-): WholeFile | string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (error) {
-    return `${file} ${describeFileError(error)}`;
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (stat.isDirectory()) return `${file} is a directory, not a file`;
-    if (!stat.isFile()) return `${file} is not a regular file`;
-    if (stat.size > maxBytes) return undefined;
-    const bytes = Buffer.allocUnsafe(stat.size);
-    const length = readFully(fd, bytes, stat.size, 0);
-    return {
-      bytes: length === stat.size ? bytes : bytes.subarray(0, length),
-      size: length,
-      mtimeMs: stat.mtimeMs,
-    };
-  } catch (error) {
-    return `${file} ${describeFileError(error)}`;
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**

@@ -1,15 +1,15 @@
-import { isUtf8 } from 'node:buffer';
-import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   idSchema,
+  type PortRead,
   type SessionListing,
+  type SessionVisitor,
   type SkippedLine,
   type SourceRead,
   type TranscriptEvent,
 } from '@mecha/appraisal-core';
 import * as E from 'fp-ts/lib/Either.js';
-import { decodeLines } from './decode-lines.js';
 import { homeLayout, sessionsEntry } from './home-layout.js';
 import { readMissingStore } from './home-manifest.js';
 import {
@@ -18,14 +18,9 @@ import {
   renderRecords,
   wholeRecordTest,
 } from './jsonl-store.js';
-import {
-  decodeJsonl,
-  describeFileError,
-  readJsonlFile,
-  readWholeFile,
-  type WholeFile,
-} from './read-jsonl-file.js';
+import { describeFileError, readJsonlFile } from './read-jsonl-file.js';
 import { recordValidator } from './record-validator.js';
+import { listingOf, readHeadAt, scanSessionFiles } from './session-scan.js';
 import { type TranscriptEventInput, transcriptReader, transcriptWriter } from './store-schemas.js';
 import type { WriteFailure } from './write-failure.js';
 
@@ -41,6 +36,11 @@ export interface SessionStore {
   list(): Promise<SourceRead<SessionListing>>;
   /** One session's events with a status; an unknown session is unreadable, never empty. */
   transcript(sessionId: string): Promise<SourceRead<TranscriptEvent>>;
+  /**
+   * The listing and the population's transcripts in one pass: each transcript is opened and
+   * read once, its head listed and, for a member, its events decoded from the same bytes.
+   */
+  scan(visitor: SessionVisitor): PortRead<SessionListing>;
   /** Appends events to a session's transcript under that session's lock. */
   append(
     sessionId: string,
@@ -49,238 +49,74 @@ export interface SessionStore {
 }
 
 const extension = '.jsonl';
-const headBytes = 4096;
 const isSessionId = recordValidator(idSchema).isCanonical;
-// A transcript larger than this is never kept from a listing: it is read when asked for.
-const prefetchFileBytes = 8 * 1024 * 1024;
-
-/** How much a listing may keep of the transcripts it opened, for `transcript` to reuse. */
-export const defaultListPrefetchBytes = 32 * 1024 * 1024;
-// A kept transcript asked for this soon after its listing is served as the listing read it (one
-// consistent view for one readout); later, a `stat` first checks that the file is unchanged.
-const keptFreshMs = 10_000;
-const idTime = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})/;
-
-/** The start time written into a session id such as `20260925T090000-a1b2c3d4`, if any. */
-function timeFromId(sessionId: string): string | undefined {
-  const match = idTime.exec(sessionId);
-  if (match === null) return undefined;
-  const [, year, month, day, hour, minute, second] = match;
-  const iso = `${year}-${month}-${day}T${hour}:${minute}:${second}Z`;
-  return Number.isNaN(Date.parse(iso)) ? undefined : iso;
+/** The transcript files of a folder in id order, and the names that are not session ids. */
+function transcriptNames(
+  names: readonly string[],
+  file: (sessionId: string) => string,
+): { readonly sessionIds: string[]; readonly skipped: SkippedLine[] } {
+  const sessionIds: string[] = [];
+  const skipped: SkippedLine[] = [];
+  for (const name of [...names].sort()) {
+    if (!name.endsWith(extension)) continue;
+    const sessionId = name.slice(0, -extension.length);
+    if (isSessionId(sessionId)) sessionIds.push(sessionId);
+    else skipped.push({ file: file(sessionId), line: 0, reason: 'file name is not a session id' });
+  }
+  return { sessionIds, skipped };
 }
 
-function fallbackStart(path: string, sessionId: string): string {
-  const fromId = timeFromId(sessionId);
-  if (fromId !== undefined) return fromId;
-  try {
-    return new Date(statSync(path).mtimeMs).toISOString();
-  } catch {
-    return new Date(0).toISOString();
-  }
-}
-
-// One buffer for every head read: reads are synchronous, and a fresh 4 KiB buffer per session
-// is an allocation outside Node's pool each time.
-const headBuffer = Buffer.allocUnsafe(headBytes);
-
-/**
- * Reads the head of a transcript up to its first `run_start`, in 4 KiB steps: a listing costs
- * one small read per session instead of a whole file.
- */
-function readHead(path: string): TranscriptEvent | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    let buffer = headBuffer;
-    let filled = 0;
-    let scanned = 0;
-    for (;;) {
-      if (filled === buffer.length) {
-        const grown = Buffer.allocUnsafe(buffer.length * 2);
-        buffer.copy(grown, 0, 0, filled);
-        buffer = grown;
-      }
-      const got = readSync(fd, buffer, filled, buffer.length - filled, filled);
-      const end = filled + got;
-      let newline = buffer.indexOf(0x0a, scanned);
-      while (newline !== -1 && newline < end) {
-        const event = parseEvent(buffer.toString('utf8', scanned, newline));
-        if (event?.type === 'run_start') return event;
-        scanned = newline + 1;
-        newline = buffer.indexOf(0x0a, scanned);
-      }
-      if (got === 0) {
-        const event = scanned < end ? parseEvent(buffer.toString('utf8', scanned, end)) : undefined;
-        return event?.type === 'run_start' ? event : undefined;
-      }
-      filled = end;
-    }
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * The first `run_start` among the whole lines of a transcript held in memory, and whether it is
- * the very first line (then a later decode can start after it instead of parsing it again).
- */
-function headOf(
-  bytes: Buffer,
-): { readonly event: TranscriptEvent; readonly firstLineEnd?: number } | undefined {
-  let start = 0;
-  while (start < bytes.length) {
-    const newline = bytes.indexOf(0x0a, start);
-    const end = newline === -1 ? bytes.length : newline;
-    const event = parseEvent(bytes.toString('utf8', start, end));
-    if (event?.type === 'run_start') {
-      return start === 0 && newline !== -1 && isUtf8(bytes.subarray(0, end))
-        ? { event, firstLineEnd: end }
-        : { event };
-    }
-    start = end + 1;
-  }
-  return undefined;
-}
-
-function parseEvent(line: string): TranscriptEvent | undefined {
-  try {
-    return transcriptReader.validate(JSON.parse(line));
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Builds the session store of a home. A listing has to open every transcript for its head, so
- * it keeps the bytes of those it read whole (up to `prefetchBytes` in all) and `transcript`
- * decodes from them instead of opening the file again: within 10 seconds of the listing as the
- * listing read it, later only after one `stat` shows the file unchanged. Each kept transcript is
- * handed out once; the next listing starts afresh.
- */
-export function sessionsStore(
-  context: HomeContext,
-  prefetchBytes: number = defaultListPrefetchBytes,
-): SessionStore {
+/** Builds the session store of a home. */
+export function sessionsStore(context: HomeContext): SessionStore {
   const folder = join(context.path, homeLayout.sessions);
   const file = (sessionId: string) => `${homeLayout.sessions}/${sessionId}${extension}`;
   const isWholeRecord = wholeRecordTest(transcriptReader);
-  let kept = new Map<
-    string,
-    WholeFile & { readonly head?: TranscriptEvent; readonly headEnd?: number }
-  >();
-  let listedAt = 0;
+  /** The folder's names, or the store's read state when the folder cannot be listed. */
+  const readNames = (): string[] | SourceRead<SessionListing> => {
+    try {
+      return readdirSync(folder);
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ENOENT') {
+        return readMissingStore(context.path, sessionsEntry);
+      }
+      return { state: 'unreadable', reason: `${sessionsEntry} ${describeFileError(error)}` };
+    }
+  };
+  const answer = (listing: SessionListing[], skipped: SkippedLine[]): SourceRead<SessionListing> =>
+    skipped.length === 0
+      ? { state: 'read', records: listing }
+      : { state: 'partial', records: listing, skipped };
   return {
     file,
     list: async () => {
-      kept = new Map();
-      listedAt = Date.now();
-      let keptBytes = 0;
-      let names: string[];
-      try {
-        names = readdirSync(folder);
-      } catch (error) {
-        if ((error as { code?: unknown }).code === 'ENOENT') {
-          return readMissingStore(context.path, sessionsEntry);
-        }
-        return { state: 'unreadable', reason: `${sessionsEntry} ${describeFileError(error)}` };
-      }
-      const listing: SessionListing[] = [];
-      const skipped: SkippedLine[] = [];
-      for (const name of names.sort()) {
-        if (!name.endsWith(extension)) continue;
-        const sessionId = name.slice(0, -extension.length);
-        if (!isSessionId(sessionId)) {
-          skipped.push({ file: file(sessionId), line: 0, reason: 'file name is not a session id' });
-          continue;
-        }
-        const path = join(folder, name);
-        let head: TranscriptEvent | undefined;
-        const whole =
-          keptBytes < prefetchBytes
-            ? readWholeFile(
-                path,
-                file(sessionId),
-                Math.min(prefetchFileBytes, prefetchBytes - keptBytes),
-              )
-            : undefined;
-        if (typeof whole === 'object') {
-          const found = headOf(whole.bytes);
-          head = found?.event;
-          kept.set(
-            sessionId,
-            found?.firstLineEnd === undefined
-              ? whole
-              : { ...whole, head: found.event, headEnd: found.firstLineEnd },
-          );
-          keptBytes += whole.size;
-        } else if (whole === undefined) {
-          head = readHead(path);
-        }
-        listing.push(
-          head?.type === 'run_start'
-            ? {
-                sessionId,
-                startedAt: head.at,
-                kind: head.session_kind,
-                surface: head.surface,
-              }
-            : { sessionId, startedAt: fallbackStart(path, sessionId) },
-        );
-      }
-      return skipped.length === 0
-        ? { state: 'read', records: listing }
-        : { state: 'partial', records: listing, skipped };
+      const names = readNames();
+      if (!Array.isArray(names)) return names;
+      const { sessionIds, skipped } = transcriptNames(names, file);
+      const listing = sessionIds.map((sessionId) => {
+        const path = join(folder, `${sessionId}${extension}`);
+        return listingOf(sessionId, readHeadAt(path), path);
+      });
+      return answer(listing, skipped);
     },
     transcript: async (sessionId) => {
       if (!isSessionId(sessionId)) {
         return { state: 'unreadable', reason: `${JSON.stringify(sessionId)} is not a session id` };
       }
-      const path = join(folder, `${sessionId}${extension}`);
-      const prefetched = kept.get(sessionId);
-      if (prefetched !== undefined) {
-        kept.delete(sessionId);
-        let unchanged = Date.now() - listedAt < keptFreshMs;
-        if (!unchanged) {
-          try {
-            const now = statSync(path);
-            unchanged = now.size === prefetched.size && now.mtimeMs === prefetched.mtimeMs;
-          } catch {
-            // Gone since the listing: read it as it is now.
-          }
-        }
-        if (unchanged) {
-          if (prefetched.head === undefined || prefetched.headEnd === undefined) {
-            return decodeJsonl(
-              prefetched.bytes,
-              prefetched.size,
-              file(sessionId),
-              transcriptReader,
-            );
-          }
-          // The listing parsed the first line already: decode from the second.
-          const sink = { records: [prefetched.head], skipped: [] as SkippedLine[] };
-          decodeLines(prefetched.bytes, prefetched.headEnd + 1, prefetched.size, {
-            file: file(sessionId),
-            firstLine: 2,
-            validator: transcriptReader,
-            sink,
-          });
-          return sink.skipped.length === 0
-            ? { state: 'read', records: sink.records }
-            : { state: 'partial', records: sink.records, skipped: sink.skipped };
-        }
-      }
-      const read = readJsonlFile(path, file(sessionId), transcriptReader);
+      const read = readJsonlFile(
+        join(folder, `${sessionId}${extension}`),
+        file(sessionId),
+        transcriptReader,
+      );
       return read.state === 'missing'
         ? { state: 'unreadable', reason: `no transcript for session ${sessionId}` }
         : read;
+    },
+    scan: async (visitor) => {
+      const names = readNames();
+      if (!Array.isArray(names)) return names;
+      const { sessionIds, skipped } = transcriptNames(names, file);
+      const listing = await scanSessionFiles(folder, homeLayout.sessions, sessionIds, visitor);
+      return answer(listing, skipped);
     },
     append: async (sessionId, events) => {
       if (!isSessionId(sessionId)) {

@@ -17,6 +17,7 @@ import type { RequestRecord } from '../schemas/requests.js';
 import type { SourceRead } from '../schemas/source-read.js';
 import type { TranscriptEvent } from '../schemas/transcript.js';
 import type { WorkflowRecord } from '../schemas/workflows.js';
+import { scanByListing } from '../transcript-cache.js';
 
 /** A store given to the memory ports: plain records (read whole) or an explicit read state. */
 export type MemorySource<T> = readonly T[] | SourceRead<T>;
@@ -78,22 +79,23 @@ export function memoryPorts(stores: MemoryStores = {}): MemoryPorts {
   const sessions = stores.sessions;
   const sessionList = sessions === undefined || 'state' in sessions ? [] : sessions;
   const byId = new Map(sessionList.map((session) => [session.listing.sessionId, session]));
+  const listAndRead: Pick<AppraisalPorts['sessions'], 'list' | 'transcript'> = {
+    list: () =>
+      answer(
+        'sessions',
+        sessions !== undefined && 'state' in sessions
+          ? unreadable<SessionListing>(sessions.reason)
+          : sessionList.map((session) => session.listing),
+      ),
+    transcript: (sessionId) =>
+      answer(
+        `transcript:${sessionId}`,
+        byId.get(sessionId)?.transcript ?? unreadable<TranscriptEvent>('no such session'),
+      ),
+  };
   return {
     reads,
-    sessions: {
-      list: () =>
-        answer(
-          'sessions',
-          sessions !== undefined && 'state' in sessions
-            ? unreadable<SessionListing>(sessions.reason)
-            : sessionList.map((session) => session.listing),
-        ),
-      transcript: (sessionId) =>
-        answer(
-          `transcript:${sessionId}`,
-          byId.get(sessionId)?.transcript ?? unreadable<TranscriptEvent>('no such session'),
-        ),
-    },
+    sessions: { ...listAndRead, scan: scanByListing(listAndRead) },
     outbox: { read: () => answer('outbox', stores.outbox) },
     questions: { read: () => answer('questions', stores.questions) },
     requests: { read: () => answer('requests', stores.requests) },

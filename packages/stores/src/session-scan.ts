@@ -1,0 +1,287 @@
+import { isUtf8 } from 'node:buffer';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  type PopulationOptions,
+  populationRule,
+  projectTranscript,
+  type SessionListing,
+  type SessionVisitor,
+  type SkippedLine,
+  type SourceRead,
+  type TranscriptEvent,
+} from '@mecha/appraisal-core';
+import { decodeLines } from './decode-lines.js';
+import {
+  decodeJsonl,
+  describeFileError,
+  readBlockBytes,
+  readFully,
+  readJsonlFile,
+} from './read-jsonl-file.js';
+import { transcriptReader } from './store-schemas.js';
+
+const headBytes = 4096;
+const idTime = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})/;
+
+/** The start time written into a session id such as `20260925T090000-a1b2c3d4`, if any. */
+function timeFromId(sessionId: string): string | undefined {
+  const match = idTime.exec(sessionId);
+  if (match === null) return undefined;
+  const [, year, month, day, hour, minute, second] = match;
+  const iso = `${year}-${month}-${day}T${hour}:${minute}:${second}Z`;
+  return Number.isNaN(Date.parse(iso)) ? undefined : iso;
+}
+
+function fallbackStart(path: string, sessionId: string): string {
+  const fromId = timeFromId(sessionId);
+  if (fromId !== undefined) return fromId;
+  try {
+    return new Date(statSync(path).mtimeMs).toISOString();
+  } catch {
+    return new Date(0).toISOString();
+  }
+}
+
+// One buffer for every head read: reads are synchronous, and a fresh 4 KiB buffer per session
+// is an allocation outside Node's pool each time.
+const headBuffer = Buffer.allocUnsafe(headBytes);
+
+/**
+ * Reads the head of an open transcript up to its first `run_start`, in 4 KiB steps: a listing
+ * costs one small read per session instead of a whole file.
+ */
+function readHead(fd: number): TranscriptEvent | undefined {
+  let buffer = headBuffer;
+  let filled = 0;
+  let scanned = 0;
+  for (;;) {
+    if (filled === buffer.length) {
+      const grown = Buffer.allocUnsafe(buffer.length * 2);
+      buffer.copy(grown, 0, 0, filled);
+      buffer = grown;
+    }
+    const got = readSync(fd, buffer, filled, buffer.length - filled, filled);
+    const end = filled + got;
+    let newline = buffer.indexOf(0x0a, scanned);
+    while (newline !== -1 && newline < end) {
+      const event = parseEvent(buffer.toString('utf8', scanned, newline));
+      if (event?.type === 'run_start') return event;
+      scanned = newline + 1;
+      newline = buffer.indexOf(0x0a, scanned);
+    }
+    if (got === 0) {
+      const event = scanned < end ? parseEvent(buffer.toString('utf8', scanned, end)) : undefined;
+      return event?.type === 'run_start' ? event : undefined;
+    }
+    filled = end;
+  }
+}
+
+/** The head of the transcript at `path`, or undefined when it cannot be opened or has none. */
+export function readHeadAt(path: string): TranscriptEvent | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    return readHead(fd);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The first `run_start` among the lines of `bytes[0, length)`, and where the first line ends
+ * when it is that head (a decode can then start after it instead of parsing it again).
+ */
+function headOf(
+  bytes: Buffer,
+  length: number,
+): { readonly event: TranscriptEvent; readonly firstLineEnd?: number } | undefined {
+  let start = 0;
+  while (start < length) {
+    const newline = bytes.indexOf(0x0a, start);
+    const end = newline === -1 || newline >= length ? length : newline;
+    const event = parseEvent(bytes.toString('utf8', start, end));
+    if (event?.type === 'run_start') {
+      return start === 0 && end < length && isUtf8(bytes.subarray(0, end))
+        ? { event, firstLineEnd: end }
+        : { event };
+    }
+    start = end + 1;
+  }
+  return undefined;
+}
+
+function parseEvent(line: string): TranscriptEvent | undefined {
+  try {
+    return transcriptReader.validate(JSON.parse(line));
+  } catch {
+    return undefined;
+  }
+}
+
+export function listingOf(
+  sessionId: string,
+  head: TranscriptEvent | undefined,
+  path: string,
+): SessionListing {
+  return head?.type === 'run_start'
+    ? { sessionId, startedAt: head.at, kind: head.session_kind, surface: head.surface }
+    : { sessionId, startedAt: fallbackStart(path, sessionId) };
+}
+
+/**
+ * Reads one transcript for a scan through `fd`: the whole file into the scratch buffer (grown
+ * when too small), its head for the listing, and its events only when `wants` takes the
+ * listing. A file larger than one read block is listed from its head and streamed when wanted.
+ */
+function scanTranscript(
+  fd: number,
+  path: string,
+  file: string,
+  sessionId: string,
+  scratch: { buffer: Buffer },
+  wants: (entry: SessionListing) => boolean,
+): Scanned {
+  const stat = fstatSync(fd);
+  if (!stat.isFile()) {
+    const entry = listingOf(sessionId, undefined, path);
+    const reason = stat.isDirectory() ? 'is a directory, not a file' : 'is not a regular file';
+    return wants(entry)
+      ? { entry, read: { state: 'unreadable', reason: `${file} ${reason}` } }
+      : { entry };
+  }
+  if (stat.size > readBlockBytes) {
+    const entry = listingOf(sessionId, readHead(fd), path);
+    if (!wants(entry)) return { entry };
+    const read = readJsonlFile(path, file, transcriptReader);
+    return {
+      entry,
+      read: read.state === 'missing' ? { state: 'unreadable', reason: `${file} vanished` } : read,
+    };
+  }
+  if (scratch.buffer.length < stat.size) {
+    scratch.buffer = Buffer.allocUnsafe(
+      Math.max(stat.size, Math.min(2 * stat.size, readBlockBytes)),
+    );
+  }
+  const buffer = scratch.buffer;
+  const length = readFully(fd, buffer, stat.size, 0);
+  const head = headOf(buffer, length);
+  const entry = listingOf(sessionId, head?.event, path);
+  if (!wants(entry)) return { entry };
+  if (head?.firstLineEnd === undefined) {
+    return { entry, read: decodeJsonl(buffer, length, file, transcriptReader) };
+  }
+  // The head is the first line, parsed already: decode from the second.
+  const sink = { records: [head.event], skipped: [] as SkippedLine[] };
+  decodeLines(buffer, head.firstLineEnd + 1, length, {
+    file,
+    firstLine: 2,
+    validator: transcriptReader,
+    sink,
+  });
+  const read: SourceRead<TranscriptEvent> =
+    sink.skipped.length === 0
+      ? { state: 'read', records: sink.records }
+      : { state: 'partial', records: sink.records, skipped: sink.skipped };
+  return { entry, read };
+}
+
+/** One listed session, and its transcript when it is a member of the scan's population. */
+interface Scanned {
+  readonly entry: SessionListing;
+  readonly read?: SourceRead<TranscriptEvent>;
+}
+
+/** What a scan of one folder's transcripts needs. */
+interface ScanJob {
+  /** The transcripts' folder, and the store's name for it in reasons (`sessions`). */
+  readonly folder: string;
+  readonly store: string;
+  /** The session ids, in listing order. */
+  readonly sessionIds: readonly string[];
+  readonly population: PopulationOptions;
+  readonly events?: readonly TranscriptEvent['type'][];
+  readonly stripe: number;
+}
+
+/**
+ * Reads one stripe of a scan: each transcript opened once, read whole into one reused buffer,
+ * listed from its head and, when a member, decoded from the same bytes and cut down to the
+ * visitor's event types.
+ */
+function scanStripe(job: ScanJob, stripe: number, scratch: { buffer: Buffer }): Scanned[] {
+  const { standing } = populationRule(job.population);
+  const wants = (entry: SessionListing) => standing(entry) === 'member';
+  const results: Scanned[] = [];
+  const end = Math.min(job.sessionIds.length, (stripe + 1) * job.stripe);
+  for (let index = stripe * job.stripe; index < end; index += 1) {
+    const sessionId = job.sessionIds[index] as string;
+    const path = join(job.folder, `${sessionId}.jsonl`);
+    const file = `${job.store}/${sessionId}.jsonl`;
+    let fd: number | undefined;
+    let scanned: Scanned;
+    try {
+      fd = openSync(path, 'r');
+      scanned = scanTranscript(fd, path, file, sessionId, scratch, wants);
+    } catch (error) {
+      // Unopenable, or it failed mid-read: listed without a head, unreadable if wanted.
+      const entry = listingOf(sessionId, undefined, path);
+      scanned = wants(entry)
+        ? { entry, read: { state: 'unreadable', reason: `${file} ${describeFileError(error)}` } }
+        : { entry };
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+    results.push(
+      scanned.read === undefined
+        ? scanned
+        : { entry: scanned.entry, read: projectTranscript(scanned.read, job.events) },
+    );
+  }
+  return results;
+}
+
+/**
+ * Lists and reads the given transcripts in one pass, handing each member's transcript to the
+ * visitor in listing order, and answers the listing. It yields to the event loop between
+ * stripes of 64 sessions, so timers and signals are served during a long scan.
+ */
+export async function scanSessionFiles(
+  folder: string,
+  store: string,
+  sessionIds: readonly string[],
+  visitor: SessionVisitor,
+): Promise<SessionListing[]> {
+  const job: ScanJob = {
+    folder,
+    store,
+    sessionIds,
+    population: visitor.population,
+    ...(visitor.events === undefined ? {} : { events: visitor.events }),
+    stripe: stripeSessions,
+  };
+  const total = sessionIds.length;
+  const listing: SessionListing[] = [];
+  visitor.progress?.(0, total);
+  // One buffer for the whole scan: each transcript is decoded before the next is read.
+  const scratch = { buffer: Buffer.allocUnsafe(64 * 1024) };
+  for (let stripe = 0; stripe * stripeSessions < total; stripe += 1) {
+    if (stripe > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (const { entry, read } of scanStripe(job, stripe, scratch)) {
+      listing.push(entry);
+      if (read !== undefined) visitor.visit(entry, read);
+    }
+    visitor.progress?.(listing.length, total);
+  }
+  return listing;
+}
+
+const stripeSessions = 64;
