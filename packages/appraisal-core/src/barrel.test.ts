@@ -115,6 +115,7 @@ describe('the built @mecha/appraisal-core', () => {
       'transcriptEventSchema',
       'unreadableClosureLine',
       'valence',
+      'wantedBy',
       'workflowRecordSchema',
     ]);
   });

@@ -63,7 +63,7 @@ export { briefFields, health, healthCounters } from './health.js';
 export { labelFactsFor } from './label-facts-for.js';
 export { endOfLocalDay, isTimeZone } from './local-day.js';
 export type { Population, PopulationOptions, PopulationStanding } from './population.js';
-export { populationRule, scanPopulation, selectPopulation } from './population.js';
+export { populationRule, scanPopulation, selectPopulation, wantedBy } from './population.js';
 export type {
   AppraisalPorts,
   BoardPort,

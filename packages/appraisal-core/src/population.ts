@@ -76,6 +76,15 @@ export function populationRule(options: PopulationOptions): {
   };
 }
 
+/** Whether a scan's visitor wants a session's transcript (see `SessionVisitor.population`). */
+export function wantedBy(
+  population: PopulationOptions | 'every',
+): (entry: SessionListing) => boolean {
+  if (population === 'every') return () => true;
+  const { standing } = populationRule(population);
+  return (entry) => standing(entry) === 'member';
+}
+
 /**
  * Selects the population from the session listing by {@link populationRule}, each session once
  * (the first listing of an id counts), members in id order, and the others counted by why.
@@ -120,7 +129,7 @@ export function selectPopulation(
  */
 export async function scanPopulation(
   sessions: SessionsPort,
-  visitor: SessionVisitor,
+  visitor: SessionVisitor & { readonly population: PopulationOptions },
 ): Promise<{ readonly listing: SourceRead<SessionListing>; readonly population: Population }> {
   const listing = await sessions.scan(visitor);
   const population = selectPopulation(

@@ -38,13 +38,16 @@ export interface SessionListing {
 }
 
 /**
- * What a single pass over the session store reads, said as data so that a store may share the
- * reading out (to worker threads, say): the population whose transcripts are wanted, and the
- * event types the visitor looks at.
+ * What a single pass over the session store reads, said as data rather than callbacks, so a
+ * store can decide it where it reads: the sessions whose transcripts are wanted, and the event
+ * types the visitor looks at.
  */
 export interface SessionVisitor {
-  /** The sessions whose transcripts are wanted: the members of this population, each once. */
-  readonly population: PopulationOptions;
+  /**
+   * The sessions whose transcripts are wanted, each once: the members of a readout's
+   * population, or `every` listed session (a head that could not be read included).
+   */
+  readonly population: PopulationOptions | 'every';
   /**
    * The event types the visitor reads; all when absent. A port may leave other events out of
    * the transcripts it hands over (see `projectTranscript`), but never a transcript's last
@@ -62,8 +65,7 @@ export interface SessionsPort {
   list(): PortRead<SessionListing>;
   transcript(sessionId: string): PortRead<TranscriptEvent>;
   /**
-   * Lists every session and hands the visitor the transcripts of its population's members, in
-   * listing order, in one pass: a file-backed store opens each transcript once, for its head
+   * Lists every session and hands the visitor the transcripts it wants, in listing order, in one pass: a file-backed store opens each transcript once, for its head
    * and its events alike. Answers the listing, as `list` would. Ports with no cheaper way
    * build it with `scanByListing`.
    */

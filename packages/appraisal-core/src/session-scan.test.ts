@@ -90,6 +90,22 @@ describe('scanPopulation over a port built by scanByListing', () => {
     );
   });
 
+  it('hands over every listed session once when asked for every one', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(listingArbitrary, { maxLength: 8 }), async (list) => {
+        const ports = memoryPorts({
+          sessions: list.map((listing) => ({ listing, transcript: [] })),
+        });
+        const visited: string[] = [];
+        await ports.sessions.scan({
+          population: 'every',
+          visit: (member) => visited.push(member.sessionId),
+        });
+        expect(visited).toEqual([...new Set(list.map((entry) => entry.sessionId))]);
+      }),
+    );
+  });
+
   it('reads nothing when the listing is unreadable, and says so', async () => {
     const ports = memoryPorts({ sessions: { state: 'unreadable', reason: 'gone' } });
     const visited: string[] = [];

@@ -1,4 +1,4 @@
-import { populationRule } from './population.js';
+import { wantedBy } from './population.js';
 import type { SessionListing, SessionsPort } from './ports.js';
 import type { SourceRead } from './schemas/source-read.js';
 import type { TranscriptEvent } from './schemas/transcript.js';
@@ -56,8 +56,7 @@ export function projectTranscript(
 
 /**
  * A single pass built from a port's `list` and `transcript`, for ports with no cheaper way: the
- * listing first, then the population's members read a bounded number at a time, in listing
- * order, each projected to the visitor's event types and handed over as its batch arrives.
+ * listing first, then the wanted sessions read a bounded number at a time, in listing order, each projected to the visitor's event types and handed over as its batch arrives.
  */
 export function scanByListing(
   sessions: Pick<SessionsPort, 'list' | 'transcript'>,
@@ -67,12 +66,12 @@ export function scanByListing(
     const listing = await sessions.list();
     if (listing.state === 'unreadable') return listing;
     const total = listing.records.length;
-    const { standing } = populationRule(visitor.population);
+    const wants = wantedBy(visitor.population);
     const seen = new Set<string>();
     const members = listing.records.filter((entry) => {
       if (seen.has(entry.sessionId)) return false;
       seen.add(entry.sessionId);
-      return standing(entry) === 'member';
+      return wants(entry);
     });
     visitor.progress?.(0, total);
     for (let start = 0; start < members.length; start += batch) {

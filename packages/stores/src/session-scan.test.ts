@@ -163,6 +163,24 @@ describe('the session store scan', () => {
     expect(skippedLines(ids.torn)).toEqual([2]);
     const large = visits.find((visit) => visit.member.sessionId === ids.large)?.transcript;
     expect(large?.state === 'read' && large.records.length).toBe(body.length + 1);
+
+    // Every session, heads that could not be read included: each read as transcript() reads it.
+    const every: Visit[] = [];
+    await home.sessions.scan({
+      population: 'every',
+      visit: (member, transcript) => every.push({ member, transcript }),
+    });
+    expect(every.map((visit) => visit.member.sessionId)).toEqual(Object.values(ids).sort());
+    for (const visit of every) {
+      expect(visit.transcript).toEqual(await home.sessions.transcript(visit.member.sessionId));
+    }
+    const stateOf = (id: string) =>
+      every.find((visit) => visit.member.sessionId === id)?.transcript.state;
+    expect([stateOf(ids.empty), stateOf(ids.folder), stateOf(ids.dangling)]).toEqual([
+      'read',
+      'unreadable',
+      'unreadable',
+    ]);
   });
 
   it('answers a missing folder as list() does, and a folder that is a file as unreadable', async () => {

@@ -3,13 +3,13 @@ import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type PopulationOptions,
-  populationRule,
   projectTranscript,
   type SessionListing,
   type SessionVisitor,
   type SkippedLine,
   type SourceRead,
   type TranscriptEvent,
+  wantedBy,
 } from '@mecha/appraisal-core';
 import { decodeLines } from './decode-lines.js';
 import {
@@ -163,7 +163,10 @@ function scanTranscript(
     const read = readJsonlFile(path, file, transcriptReader);
     return {
       entry,
-      read: read.state === 'missing' ? { state: 'unreadable', reason: `${file} vanished` } : read,
+      read:
+        read.state === 'missing'
+          ? { state: 'unreadable', reason: missingTranscript(sessionId) }
+          : read,
     };
   }
   if (scratch.buffer.length < stat.size) {
@@ -194,7 +197,12 @@ function scanTranscript(
   return { entry, read };
 }
 
-/** One listed session, and its transcript when it is a member of the scan's population. */
+/** Why a session's transcript cannot be read when its file is not there. */
+export function missingTranscript(sessionId: string): string {
+  return `no transcript for session ${sessionId}`;
+}
+
+/** One listed session, and its transcript when the scan wants it. */
 interface Scanned {
   readonly entry: SessionListing;
   readonly read?: SourceRead<TranscriptEvent>;
@@ -207,7 +215,7 @@ interface ScanJob {
   readonly store: string;
   /** The session ids, in listing order. */
   readonly sessionIds: readonly string[];
-  readonly population: PopulationOptions;
+  readonly population: PopulationOptions | 'every';
   readonly events?: readonly TranscriptEvent['type'][];
   readonly stripe: number;
 }
@@ -218,8 +226,7 @@ interface ScanJob {
  * visitor's event types.
  */
 function scanStripe(job: ScanJob, stripe: number, scratch: { buffer: Buffer }): Scanned[] {
-  const { standing } = populationRule(job.population);
-  const wants = (entry: SessionListing) => standing(entry) === 'member';
+  const wants = wantedBy(job.population);
   const results: Scanned[] = [];
   const end = Math.min(job.sessionIds.length, (stripe + 1) * job.stripe);
   for (let index = stripe * job.stripe; index < end; index += 1) {
@@ -234,9 +241,11 @@ function scanStripe(job: ScanJob, stripe: number, scratch: { buffer: Buffer }): 
     } catch (error) {
       // Unopenable, or it failed mid-read: listed without a head, unreadable if wanted.
       const entry = listingOf(sessionId, undefined, path);
-      scanned = wants(entry)
-        ? { entry, read: { state: 'unreadable', reason: `${file} ${describeFileError(error)}` } }
-        : { entry };
+      const reason =
+        (error as { code?: unknown }).code === 'ENOENT'
+          ? missingTranscript(sessionId)
+          : `${file} ${describeFileError(error)}`;
+      scanned = wants(entry) ? { entry, read: { state: 'unreadable', reason } } : { entry };
     } finally {
       if (fd !== undefined) closeSync(fd);
     }

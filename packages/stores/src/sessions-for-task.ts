@@ -13,25 +13,28 @@ export type SessionsForTask =
 
 /**
  * Finds the sessions that worked a task: those with a run whose `run_start.goal` is
- * `{ kind: 'task', id }`. Lets a surface close a task without being told its sessions.
+ * `{ kind: 'task', id }`. Lets a surface close a task without being told its sessions. One pass
+ * over the session store, every transcript opened once and only its run starts kept.
  */
 export async function sessionsForTask(home: MechaHome, taskId: string): Promise<SessionsForTask> {
-  const listing = await home.sessions.list();
-  if (listing.state === 'unreadable') return { state: 'unreadable', reason: listing.reason };
   const sessionIds: string[] = [];
   const unreadable: string[] = [];
-  for (const entry of listing.records) {
-    const transcript = await home.sessions.transcript(entry.sessionId);
-    if (transcript.state === 'unreadable') {
-      unreadable.push(entry.sessionId);
-      continue;
-    }
-    const worked = transcript.records.some(
-      (event) =>
-        event.type === 'run_start' && event.goal?.kind === 'task' && event.goal.id === taskId,
-    );
-    if (worked) sessionIds.push(entry.sessionId);
-  }
+  const listing = await home.sessions.scan({
+    population: 'every',
+    events: ['run_start'],
+    visit: (entry, transcript) => {
+      if (transcript.state === 'unreadable') {
+        unreadable.push(entry.sessionId);
+        return;
+      }
+      const worked = transcript.records.some(
+        (event) =>
+          event.type === 'run_start' && event.goal?.kind === 'task' && event.goal.id === taskId,
+      );
+      if (worked) sessionIds.push(entry.sessionId);
+    },
+  });
+  if (listing.state === 'unreadable') return { state: 'unreadable', reason: listing.reason };
   return {
     state: listing.state === 'partial' || unreadable.length > 0 ? 'partial' : 'read',
     sessionIds,

@@ -20,7 +20,7 @@ import {
 } from './jsonl-store.js';
 import { describeFileError, readJsonlFile } from './read-jsonl-file.js';
 import { recordValidator } from './record-validator.js';
-import { listingOf, readHeadAt, scanSessionFiles } from './session-scan.js';
+import { listingOf, missingTranscript, readHeadAt, scanSessionFiles } from './session-scan.js';
 import { type TranscriptEventInput, transcriptReader, transcriptWriter } from './store-schemas.js';
 import type { WriteFailure } from './write-failure.js';
 
@@ -108,7 +108,7 @@ export function sessionsStore(context: HomeContext): SessionStore {
         transcriptReader,
       );
       return read.state === 'missing'
-        ? { state: 'unreadable', reason: `no transcript for session ${sessionId}` }
+        ? { state: 'unreadable', reason: missingTranscript(sessionId) }
         : read;
     },
     scan: async (visitor) => {
