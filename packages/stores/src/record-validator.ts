@@ -491,7 +491,12 @@ function describeIssue(error: z.ZodError): string {
  * records that are not already in canonical form.
  */
 export function recordValidator<S extends z.ZodType>(schema: S): RecordValidator<z.output<S>> {
-  const canonical = compileCanonical(schema as unknown as Schema) ?? (() => false);
+  // Compiled on first use: a command that never reads a store never pays for its validator.
+  let compiled: Predicate | undefined;
+  const canonical: Predicate = (value) => {
+    compiled ??= compileCanonical(schema as unknown as Schema) ?? (() => false);
+    return compiled(value);
+  };
   return {
     validate(value) {
       if (canonical(value)) return value as z.output<S>;
