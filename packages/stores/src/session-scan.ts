@@ -2,7 +2,6 @@ import { isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  type PopulationOptions,
   projectTranscript,
   type SessionListing,
   type SessionVisitor,
@@ -126,6 +125,7 @@ function parseEvent(line: string): TranscriptEvent | undefined {
   }
 }
 
+/** How the store lists a session: from its head, or without kind and surface when it has none. */
 export function listingOf(
   sessionId: string,
   head: TranscriptEvent | undefined,
@@ -208,60 +208,41 @@ interface Scanned {
   readonly read?: SourceRead<TranscriptEvent>;
 }
 
-/** What a scan of one folder's transcripts needs. */
-interface ScanJob {
-  /** The transcripts' folder, and the store's name for it in reasons (`sessions`). */
-  readonly folder: string;
-  readonly store: string;
-  /** The session ids, in listing order. */
-  readonly sessionIds: readonly string[];
-  readonly population: PopulationOptions | 'every';
-  readonly events?: readonly TranscriptEvent['type'][];
-  readonly stripe: number;
-}
-
-/**
- * Reads one stripe of a scan: each transcript opened once, read whole into one reused buffer,
- * listed from its head and, when a member, decoded from the same bytes and cut down to the
- * visitor's event types.
- */
-function scanStripe(job: ScanJob, stripe: number, scratch: { buffer: Buffer }): Scanned[] {
-  const wants = wantedBy(job.population);
-  const results: Scanned[] = [];
-  const end = Math.min(job.sessionIds.length, (stripe + 1) * job.stripe);
-  for (let index = stripe * job.stripe; index < end; index += 1) {
-    const sessionId = job.sessionIds[index] as string;
-    const path = join(job.folder, `${sessionId}.jsonl`);
-    const file = `${job.store}/${sessionId}.jsonl`;
-    let fd: number | undefined;
-    let scanned: Scanned;
-    try {
-      fd = openSync(path, 'r');
-      scanned = scanTranscript(fd, path, file, sessionId, scratch, wants);
-    } catch (error) {
-      // Unopenable, or it failed mid-read: listed without a head, unreadable if wanted.
-      const entry = listingOf(sessionId, undefined, path);
-      const reason =
-        (error as { code?: unknown }).code === 'ENOENT'
-          ? missingTranscript(sessionId)
-          : `${file} ${describeFileError(error)}`;
-      scanned = wants(entry) ? { entry, read: { state: 'unreadable', reason } } : { entry };
-    } finally {
-      if (fd !== undefined) closeSync(fd);
-    }
-    results.push(
-      scanned.read === undefined
-        ? scanned
-        : { entry: scanned.entry, read: projectTranscript(scanned.read, job.events) },
-    );
+/** Opens one transcript and scans it; a file that cannot be opened is listed without a head. */
+function scanFile(
+  folder: string,
+  store: string,
+  sessionId: string,
+  scratch: { buffer: Buffer },
+  wants: (entry: SessionListing) => boolean,
+): Scanned {
+  const path = join(folder, `${sessionId}.jsonl`);
+  const file = `${store}/${sessionId}.jsonl`;
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    return scanTranscript(fd, path, file, sessionId, scratch, wants);
+  } catch (error) {
+    // Unopenable, or it failed mid-read: listed without a head, unreadable if wanted.
+    const entry = listingOf(sessionId, undefined, path);
+    const reason =
+      (error as { code?: unknown }).code === 'ENOENT'
+        ? missingTranscript(sessionId)
+        : `${file} ${describeFileError(error)}`;
+    return wants(entry) ? { entry, read: { state: 'unreadable', reason } } : { entry };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
-  return results;
 }
 
+// A scan yields to the event loop (and reports progress) after this many sessions, so timers
+// and signals are served during a long scan.
+const yieldEvery = 64;
+
 /**
- * Lists and reads the given transcripts in one pass, handing each member's transcript to the
- * visitor in listing order, and answers the listing. It yields to the event loop between
- * stripes of 64 sessions, so timers and signals are served during a long scan.
+ * Lists and reads the given transcripts (`store/<id>.jsonl` in `folder`) in one pass, handing
+ * each wanted transcript to the visitor in listing order, cut down to its event types, and
+ * answers the listing. One transcript is held at a time, in one reused buffer.
  */
 export async function scanSessionFiles(
   folder: string,
@@ -269,28 +250,20 @@ export async function scanSessionFiles(
   sessionIds: readonly string[],
   visitor: SessionVisitor,
 ): Promise<SessionListing[]> {
-  const job: ScanJob = {
-    folder,
-    store,
-    sessionIds,
-    population: visitor.population,
-    ...(visitor.events === undefined ? {} : { events: visitor.events }),
-    stripe: stripeSessions,
-  };
+  const wants = wantedBy(visitor.population);
   const total = sessionIds.length;
   const listing: SessionListing[] = [];
-  visitor.progress?.(0, total);
-  // One buffer for the whole scan: each transcript is decoded before the next is read.
   const scratch = { buffer: Buffer.allocUnsafe(64 * 1024) };
-  for (let stripe = 0; stripe * stripeSessions < total; stripe += 1) {
-    if (stripe > 0) await new Promise((resolve) => setImmediate(resolve));
-    for (const { entry, read } of scanStripe(job, stripe, scratch)) {
-      listing.push(entry);
-      if (read !== undefined) visitor.visit(entry, read);
+  visitor.progress?.(0, total);
+  for (const [index, sessionId] of sessionIds.entries()) {
+    if (index > 0 && index % yieldEvery === 0) {
+      visitor.progress?.(index, total);
+      await new Promise((resolve) => setImmediate(resolve));
     }
-    visitor.progress?.(listing.length, total);
+    const { entry, read } = scanFile(folder, store, sessionId, scratch, wants);
+    listing.push(entry);
+    if (read !== undefined) visitor.visit(entry, projectTranscript(read, visitor.events));
   }
+  visitor.progress?.(total, total);
   return listing;
 }
-
-const stripeSessions = 64;
