@@ -102,9 +102,9 @@ export async function health(
   let sessionsUnreadable = 0;
   let partial = false;
   const { listing, population } = await scanPopulation(ports.sessions, {
+    // Whole transcripts: a run is counted from any event that names it, even one whose start
+    // line was lost.
     population: options,
-    // The runs' starts (surface, brief), ends, compactions and counters are all it reads.
-    events: ['run_start', 'run_end', 'compaction', 'counter'],
     visit: (member, read) => {
       if (read.state === 'unreadable') {
         sessionsUnreadable += 1;

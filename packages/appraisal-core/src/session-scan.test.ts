@@ -172,22 +172,35 @@ function unprojected(ports: AppraisalPorts): AppraisalPorts {
 }
 
 // Messages and tool calls (which the readouts never sign from) put between and after the
-// recorded events, the last one sometimes later than every run's end.
+// recorded events, the last one sometimes later than every run's end, sometimes in a run no
+// other line names; and sometimes one recorded event lost, as a damaged line loses it.
 const withFiller = corpusArbitrary.chain((corpus) =>
   fc
-    .array(fc.tuple(fc.nat({ max: 20 }), fc.boolean()), {
-      minLength: corpus.sessions.length,
-      maxLength: corpus.sessions.length,
-    })
+    .array(
+      fc.tuple(
+        fc.nat({ max: 20 }),
+        fc.boolean(),
+        fc.option(fc.nat({ max: 20 })),
+        fc.constantFrom('own', 'first'),
+      ),
+      { minLength: corpus.sessions.length, maxLength: corpus.sessions.length },
+    )
     .map((plans) => ({
       ...corpus,
       sessions: corpus.sessions.map((session, index): MemorySession => {
-        const [position, late] = plans[index] as [number, boolean];
-        const records = Array.isArray(session.transcript)
+        const [position, late, lost, run] = plans[index] as [
+          number,
+          boolean,
+          number | null,
+          'own' | 'first',
+        ];
+        const whole = Array.isArray(session.transcript)
           ? (session.transcript as TranscriptEvent[])
           : [];
+        const records = lost === null ? whole : whole.filter((_, at) => at !== lost);
         const cut = Math.min(position, records.length);
-        const runId = records[0]?.run_id ?? 'r';
+        // The filler's run: the session's first, or one known only from these lines.
+        const runId = run === 'own' ? 'r-seen-only-in-messages' : (records[0]?.run_id ?? 'r');
         const time = records[Math.max(0, cut - 1)]?.at ?? at(0);
         const lateTime = new Date(Date.parse(records.at(-1)?.at ?? at(0)) + 3_600_000);
         return {
@@ -204,7 +217,7 @@ const withFiller = corpusArbitrary.chain((corpus) =>
 );
 
 describe('what the readouts read of a transcript', () => {
-  it('appraises a corpus the same from projected transcripts as from whole ones', async () => {
+  it('appraises a corpus and reads its health the same from projected transcripts as from whole ones', async () => {
     await fc.assert(
       fc.asyncProperty(withFiller, fc.integer({ min: 1, max: 45 }), async (corpus, days) => {
         const ports = memoryPorts(corpus);
