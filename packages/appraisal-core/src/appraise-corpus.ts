@@ -87,8 +87,9 @@ function rejectionsWithReason(evidence: SessionEvidence): { owner: number; other
  * The offline scan behind `sessions appraise --json`: every store read once and indexed by
  * session, then one pass over the session store that appraises each session of the population
  * from those maps as its transcript is read (then lets it go, so memory does not grow with the
- * transcripts), and the store-wide sections beside them. Returns exactly the fields of the reference's table; a source that
- * could not be read makes its fields `null` (never 0) and `valence.partial` true.
+ * transcripts), and the store-wide sections beside them. Returns exactly the fields of the
+ * reference's table; a source that could not be read makes its fields `null` (never 0) and
+ * `valence.partial` true.
  */
 export async function appraiseCorpus(
   ports: AppraisalPorts,

@@ -65,9 +65,10 @@ export interface SessionsPort {
   list(): PortRead<SessionListing>;
   transcript(sessionId: string): PortRead<TranscriptEvent>;
   /**
-   * Lists every session and hands the visitor the transcripts it wants, in listing order, in one pass: a file-backed store opens each transcript once, for its head
-   * and its events alike. Answers the listing, as `list` would. Ports with no cheaper way
-   * build it with `scanByListing`.
+   * Lists every session and hands the visitor the transcripts it wants, in listing order, in
+   * one pass: a file-backed store opens each transcript once, for its head and its events
+   * alike. Answers the listing, as `list` would. Ports with no cheaper way build it with
+   * `scanByListing`.
    */
   scan(visitor: SessionVisitor): PortRead<SessionListing>;
 }

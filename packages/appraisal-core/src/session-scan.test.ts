@@ -58,7 +58,7 @@ describe('populationRule', () => {
 });
 
 describe('scanPopulation over a port built by scanByListing', () => {
-  it('hands over every member once, in listing order, and the listing as list() gives it', async () => {
+  it('hands over each member once, in listing order, and the listing list() gives', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(listingArbitrary, { maxLength: 8 }),
@@ -217,7 +217,7 @@ const withFiller = corpusArbitrary.chain((corpus) =>
 );
 
 describe('what the readouts read of a transcript', () => {
-  it('appraises a corpus and reads its health the same from projected transcripts as from whole ones', async () => {
+  it('appraises a corpus and reads its health the same from cut-down transcripts', async () => {
     await fc.assert(
       fc.asyncProperty(withFiller, fc.integer({ min: 1, max: 45 }), async (corpus, days) => {
         const ports = memoryPorts(corpus);

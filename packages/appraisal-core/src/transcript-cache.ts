@@ -56,7 +56,8 @@ export function projectTranscript(
 
 /**
  * A single pass built from a port's `list` and `transcript`, for ports with no cheaper way: the
- * listing first, then the wanted sessions read a bounded number at a time, in listing order, each projected to the visitor's event types and handed over as its batch arrives.
+ * listing first, then the wanted sessions read a bounded number at a time, in listing order,
+ * each cut down to the visitor's event types and handed over as its batch arrives.
  */
 export function scanByListing(
   sessions: Pick<SessionsPort, 'list' | 'transcript'>,

@@ -183,7 +183,7 @@ describe('the session store scan', () => {
     ]);
   });
 
-  it('answers a missing folder as list() does, and a folder that is a file as unreadable', async () => {
+  it('answers a missing folder as list() does, and a file in its place as unreadable', async () => {
     const path = tempDir();
     expect((await scanAll(path)).listing).toEqual(await openHome(path).sessions.list());
     writeFileSync(join(path, 'sessions'), 'not a folder');
