@@ -24,6 +24,9 @@ interface Row {
   project_id?: string;
 }
 
+/** Runs `mecha tasks set TASK --status STATUS …more` against a home. */
+const setTask = (home: string, task: string, status: string, ...more: string[]) =>
+  mecha(['--home', home, 'tasks', 'set', task, '--status', status, ...more]);
 const closures = (home: string) => jsonl<Closure>(join(home, 'closures/closures.jsonl'));
 function board(home: string): Row[] {
   const rows = new Map<string, Row>();
@@ -35,7 +38,7 @@ function board(home: string): Row[] {
 describe('closing a task through the owner path', () => {
   it('finds the sessions whose runs named the task when --session is not given', () => {
     const home = fixtureHome('tasks');
-    const run = mecha(['--home', home, 'tasks', 'set', 'task-good', '--status', 'done']);
+    const run = setTask(home, 'task-good', 'done');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("mecha's appraisal of task-good: Pride");
     expect(closures(home).at(-1)).toMatchObject({
@@ -47,17 +50,7 @@ describe('closing a task through the owner path', () => {
 
   it('writes the closure with its appraisal line, then the board, and prints the line', () => {
     const home = fixtureHome('tasks');
-    const run = mecha([
-      '--home',
-      home,
-      'tasks',
-      'set',
-      'task-good',
-      '--status',
-      'done',
-      '--session',
-      's-good',
-    ]);
+    const run = setTask(home, 'task-good', 'done', '--session', 's-good');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(
       "mecha's appraisal of task-good: Pride · +1.0 (1 positive, 0 negative signals)\n",
@@ -82,17 +75,7 @@ describe('closing a task through the owner path', () => {
 
   it('stages exactly one follow-up for a done run that was cut short, built from typed fields', () => {
     const home = fixtureHome('tasks');
-    const run = mecha([
-      '--home',
-      home,
-      'tasks',
-      'set',
-      'task-cut',
-      '--status',
-      'done',
-      '--session',
-      's-cut',
-    ]);
+    const run = setTask(home, 'task-cut', 'done', '--session', 's-cut');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(
       "mecha's appraisal of task-cut: Distress · \u22121.0 (0 positive, 1 negative signal)",
@@ -111,17 +94,7 @@ describe('closing a task through the owner path', () => {
 
   it('never stages a follow-up for a dropped task', () => {
     const home = fixtureHome('tasks');
-    const run = mecha([
-      '--home',
-      home,
-      'tasks',
-      'set',
-      'task-cut',
-      '--status',
-      'dropped',
-      '--session',
-      's-cut',
-    ]);
+    const run = setTask(home, 'task-cut', 'dropped', '--session', 's-cut');
     expect(run.code).toBe(0);
     expect(run.stdout).not.toContain('follow-up');
     expect(board(home).filter((row) => row.title.startsWith('Follow up'))).toHaveLength(0);
@@ -129,17 +102,7 @@ describe('closing a task through the owner path', () => {
 
   it("prints the project's reading when it closes the project's last open task", () => {
     const home = fixtureHome('tasks');
-    const run = mecha([
-      '--home',
-      home,
-      'tasks',
-      'set',
-      'task-a1',
-      '--status',
-      'done',
-      '--session',
-      's-proj',
-    ]);
+    const run = setTask(home, 'task-a1', 'done', '--session', 's-proj');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('That was the last open task of proj-a.');
     expect(run.stdout).toContain(
@@ -149,31 +112,9 @@ describe('closing a task through the owner path', () => {
 
   it('reopens a closed task, recording the closure it undoes and the reason', () => {
     const home = fixtureHome('tasks');
-    expect(
-      mecha([
-        '--home',
-        home,
-        'tasks',
-        'set',
-        'task-good',
-        '--status',
-        'done',
-        '--session',
-        's-good',
-      ]).code,
-    ).toBe(0);
+    expect(setTask(home, 'task-good', 'done', '--session', 's-good').code).toBe(0);
     const done = closures(home).at(-1);
-    const run = mecha([
-      '--home',
-      home,
-      'tasks',
-      'set',
-      'task-good',
-      '--status',
-      'next',
-      '--reason',
-      'the totals were wrong',
-    ]);
+    const run = setTask(home, 'task-good', 'next', '--reason', 'the totals were wrong');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`Reopened task-good: done → next`);
     expect(closures(home).at(-1)).toMatchObject({
@@ -190,7 +131,7 @@ describe('closing a task through the owner path', () => {
 
   it('moves a task between open statuses without a closure', () => {
     const home = fixtureHome('tasks');
-    const run = mecha(['--home', home, 'tasks', 'set', 'task-b2', '--status', 'next']);
+    const run = setTask(home, 'task-b2', 'next');
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('Moved task-b2: inbox → next.\n');
     expect(closures(home)).toHaveLength(1);
@@ -291,19 +232,7 @@ describe('a run with nobody present', () => {
 
   it('refuses a reopen too', () => {
     const home = fixtureHome('tasks');
-    expect(
-      mecha([
-        '--home',
-        home,
-        'tasks',
-        'set',
-        'task-good',
-        '--status',
-        'done',
-        '--session',
-        's-good',
-      ]).code,
-    ).toBe(0);
+    expect(setTask(home, 'task-good', 'done', '--session', 's-good').code).toBe(0);
     const before = snapshot(home);
     const run = mecha(['--home', home, 'tasks', 'set', 'task-good', '--status', 'next'], {
       MECHA_SESSION_ID: 's-absent-run',
@@ -347,17 +276,7 @@ describe('hooks', () => {
       'cat > /dev/null; echo "the board is frozen until Monday" >&2; exit 3',
     );
     const before = snapshot(home);
-    const run = mecha([
-      '--home',
-      home,
-      'tasks',
-      'set',
-      'task-good',
-      '--status',
-      'done',
-      '--session',
-      's-good',
-    ]);
+    const run = setTask(home, 'task-good', 'done', '--session', 's-good');
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
       'mecha tasks set: refused by hooks/pre_task_close: the board is frozen until Monday\n',
@@ -369,17 +288,7 @@ describe('hooks', () => {
     const home = fixtureHome('tasks');
     hook(home, 'pre_task_close', 'exit 0');
     chmodSync(join(home, 'hooks', 'pre_task_close'), 0o644);
-    const run = mecha([
-      '--home',
-      home,
-      'tasks',
-      'set',
-      'task-good',
-      '--status',
-      'done',
-      '--session',
-      's-good',
-    ]);
+    const run = setTask(home, 'task-good', 'done', '--session', 's-good');
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('hooks/pre_task_close is not executable');
   });
@@ -387,17 +296,7 @@ describe('hooks', () => {
   it('pre_task_close is shown the move and lets it through with exit 0', () => {
     const home = fixtureHome('tasks');
     hook(home, 'pre_task_close', `cat > "$MECHA_HOME/pre.json"`);
-    const run = mecha([
-      '--home',
-      home,
-      'tasks',
-      'set',
-      'task-good',
-      '--status',
-      'done',
-      '--session',
-      's-good',
-    ]);
+    const run = setTask(home, 'task-good', 'done', '--session', 's-good');
     expect(run.code).toBe(0);
     expect(JSON.parse(readFileSync(join(home, 'pre.json'), 'utf8'))).toMatchObject({
       hook: 'pre_task_close',
@@ -413,10 +312,7 @@ describe('hooks', () => {
     const home = fixtureHome('tasks');
     hook(home, 'task_closed', `cat > "$MECHA_HOME/closed.json"`);
     hook(home, 'task_reopened', `cat > "$MECHA_HOME/reopened.json"`);
-    expect(
-      mecha(['--home', home, 'tasks', 'set', 'task-cut', '--status', 'done', '--session', 's-cut'])
-        .code,
-    ).toBe(0);
+    expect(setTask(home, 'task-cut', 'done', '--session', 's-cut').code).toBe(0);
     const closed = JSON.parse(readFileSync(join(home, 'closed.json'), 'utf8'));
     expect(closed).toMatchObject({
       hook: 'task_closed',
@@ -424,7 +320,7 @@ describe('hooks', () => {
       appraisal: { label: 'distress' },
     });
     expect(closed.follow_up.title).toBe('Follow up on task-cut: distress, cut short (counter)');
-    expect(mecha(['--home', home, 'tasks', 'set', 'task-cut', '--status', 'next']).code).toBe(0);
+    expect(setTask(home, 'task-cut', 'next').code).toBe(0);
     expect(JSON.parse(readFileSync(join(home, 'reopened.json'), 'utf8'))).toMatchObject({
       hook: 'task_reopened',
       closure: {
@@ -439,17 +335,7 @@ describe('hooks', () => {
   it('a told hook that fails leaves the move standing and says so on stderr', () => {
     const home = fixtureHome('tasks');
     hook(home, 'task_closed', 'echo "could not notify" >&2; exit 1');
-    const run = mecha([
-      '--home',
-      home,
-      'tasks',
-      'set',
-      'task-good',
-      '--status',
-      'done',
-      '--session',
-      's-good',
-    ]);
+    const run = setTask(home, 'task-good', 'done', '--session', 's-good');
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('hooks/task_closed failed: could not notify');
     expect(closures(home).at(-1)?.task_id).toBe('task-good');
@@ -521,17 +407,7 @@ describe('bad input to tasks set', () => {
     rmSync(join(home, 'closures/closures.jsonl'));
     mkdirSync(join(home, 'closures/closures.jsonl'));
     const before = snapshot(home);
-    const run = mecha([
-      '--home',
-      home,
-      'tasks',
-      'set',
-      'task-good',
-      '--status',
-      'done',
-      '--session',
-      's-good',
-    ]);
+    const run = setTask(home, 'task-good', 'done', '--session', 's-good');
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(
