@@ -1,11 +1,16 @@
 import { isUtf8 } from 'node:buffer';
-import type { SkippedLine } from '@mecha/appraisal-core';
+import type { SkippedLine, SourceRead } from '@mecha/appraisal-core';
 import type { RecordValidator } from './record-validator.js';
 
 /** Where decoded records and skipped lines go, and how lines are numbered. */
 export interface LineSink<T> {
   readonly records: T[];
   readonly skipped: SkippedLine[];
+}
+
+/** What a read found: whole when no line was skipped, partial (naming each one) otherwise. */
+export function readOf<T>(records: readonly T[], skipped: readonly SkippedLine[]): SourceRead<T> {
+  return skipped.length === 0 ? { state: 'read', records } : { state: 'partial', records, skipped };
 }
 
 const newline = 0x0a;

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { SourceRead } from '@mecha/appraisal-core';
-import { decodeLines, type LineSink } from './decode-lines.js';
+import { decodeLines, type LineSink, readOf } from './decode-lines.js';
 import type { RecordValidator } from './record-validator.js';
 
 /** Files up to this size are read in one piece; larger ones are streamed in blocks this size. */
@@ -49,9 +49,7 @@ export function decodeJsonl<T>(
 ): SourceRead<T> {
   const sink: LineSink<T> = { records: [], skipped: [] };
   decodeLines(buffer, 0, length, { file, firstLine: 1, validator, sink });
-  return sink.skipped.length === 0
-    ? { state: 'read', records: sink.records }
-    : { state: 'partial', records: sink.records, skipped: sink.skipped };
+  return readOf(sink.records, sink.skipped);
 }
 
 /**
@@ -85,9 +83,7 @@ export function readJsonlFile<T>(
     }
     const sink: LineSink<T> = { records: [], skipped: [] };
     streamBlocks(fd, file, validator, sink, blockBytes);
-    return sink.skipped.length === 0
-      ? { state: 'read', records: sink.records }
-      : { state: 'partial', records: sink.records, skipped: sink.skipped };
+    return readOf(sink.records, sink.skipped);
   } catch (error) {
     return { state: 'unreadable', reason: `${file} ${describeFileError(error)}` };
   } finally {

@@ -10,7 +10,7 @@ import {
   type TranscriptEvent,
   wantedBy,
 } from '@mecha/appraisal-core';
-import { decodeLines } from './decode-lines.js';
+import { decodeLines, readOf } from './decode-lines.js';
 import {
   decodeJsonl,
   describeFileError,
@@ -190,11 +190,7 @@ function scanTranscript(
     validator: transcriptReader,
     sink,
   });
-  const read: SourceRead<TranscriptEvent> =
-    sink.skipped.length === 0
-      ? { state: 'read', records: sink.records }
-      : { state: 'partial', records: sink.records, skipped: sink.skipped };
-  return { entry, read };
+  return { entry, read: readOf(sink.records, sink.skipped) };
 }
 
 /** Why a session's transcript cannot be read when its file is not there. */

@@ -10,6 +10,7 @@ import {
   type TranscriptEvent,
 } from '@mecha/appraisal-core';
 import * as E from 'fp-ts/lib/Either.js';
+import { readOf } from './decode-lines.js';
 import { homeLayout, sessionsEntry } from './home-layout.js';
 import { readMissingStore } from './home-manifest.js';
 import {
@@ -82,10 +83,6 @@ export function sessionsStore(context: HomeContext): SessionStore {
       return { state: 'unreadable', reason: `${sessionsEntry} ${describeFileError(error)}` };
     }
   };
-  const answer = (listing: SessionListing[], skipped: SkippedLine[]): SourceRead<SessionListing> =>
-    skipped.length === 0
-      ? { state: 'read', records: listing }
-      : { state: 'partial', records: listing, skipped };
   return {
     file,
     list: async () => {
@@ -96,7 +93,7 @@ export function sessionsStore(context: HomeContext): SessionStore {
         const path = join(folder, `${sessionId}${extension}`);
         return listingOf(sessionId, readHeadAt(path), path);
       });
-      return answer(listing, skipped);
+      return readOf(listing, skipped);
     },
     transcript: async (sessionId) => {
       if (!isSessionId(sessionId)) {
@@ -116,7 +113,7 @@ export function sessionsStore(context: HomeContext): SessionStore {
       if (!Array.isArray(names)) return names;
       const { sessionIds, skipped } = transcriptNames(names, file);
       const listing = await scanSessionFiles(folder, homeLayout.sessions, sessionIds, visitor);
-      return answer(listing, skipped);
+      return readOf(listing, skipped);
     },
     append: async (sessionId, events) => {
       if (!isSessionId(sessionId)) {
