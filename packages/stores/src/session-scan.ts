@@ -47,6 +47,32 @@ function fallbackStart(path: string, sessionId: string): string {
 const headBuffer = Buffer.allocUnsafe(headBytes);
 
 /**
+ * Looks for the first `run_start` among the lines of `bytes[start, end)`, the unterminated last
+ * one too when `final`. Answers the event and its line's bounds, or where the first line it
+ * could not finish begins.
+ */
+function findRunStart(
+  bytes: Buffer,
+  start: number,
+  end: number,
+  final: boolean,
+):
+  | { readonly event: TranscriptEvent; readonly lineStart: number; readonly lineEnd: number }
+  | { readonly scanned: number } {
+  let lineStart = start;
+  while (lineStart < end) {
+    const newline = bytes.indexOf(0x0a, lineStart);
+    const terminated = newline !== -1 && newline < end;
+    if (!terminated && !final) break;
+    const lineEnd = terminated ? newline : end;
+    const event = parseEvent(bytes.toString('utf8', lineStart, lineEnd));
+    if (event?.type === 'run_start') return { event, lineStart, lineEnd };
+    lineStart = lineEnd + 1;
+  }
+  return { scanned: lineStart };
+}
+
+/**
  * Reads the head of an open transcript up to its first `run_start`, in 4 KiB steps: a listing
  * costs one small read per session instead of a whole file.
  */
@@ -62,17 +88,10 @@ function readHead(fd: number): TranscriptEvent | undefined {
     }
     const got = readSync(fd, buffer, filled, buffer.length - filled, filled);
     const end = filled + got;
-    let newline = buffer.indexOf(0x0a, scanned);
-    while (newline !== -1 && newline < end) {
-      const event = parseEvent(buffer.toString('utf8', scanned, newline));
-      if (event?.type === 'run_start') return event;
-      scanned = newline + 1;
-      newline = buffer.indexOf(0x0a, scanned);
-    }
-    if (got === 0) {
-      const event = scanned < end ? parseEvent(buffer.toString('utf8', scanned, end)) : undefined;
-      return event?.type === 'run_start' ? event : undefined;
-    }
+    const found = findRunStart(buffer, scanned, end, got === 0);
+    if ('event' in found) return found.event;
+    if (got === 0) return undefined;
+    scanned = found.scanned;
     filled = end;
   }
 }
@@ -102,19 +121,12 @@ function headOf(
   bytes: Buffer,
   length: number,
 ): { readonly event: TranscriptEvent; readonly firstLineEnd?: number } | undefined {
-  let start = 0;
-  while (start < length) {
-    const newline = bytes.indexOf(0x0a, start);
-    const end = newline === -1 || newline >= length ? length : newline;
-    const event = parseEvent(bytes.toString('utf8', start, end));
-    if (event?.type === 'run_start') {
-      return start === 0 && end < length && isUtf8(bytes.subarray(0, end))
-        ? { event, firstLineEnd: end }
-        : { event };
-    }
-    start = end + 1;
-  }
-  return undefined;
+  const found = findRunStart(bytes, 0, length, true);
+  if (!('event' in found)) return undefined;
+  const { event, lineStart, lineEnd } = found;
+  return lineStart === 0 && lineEnd < length && isUtf8(bytes.subarray(0, lineEnd))
+    ? { event, firstLineEnd: lineEnd }
+    : { event };
 }
 
 function parseEvent(line: string): TranscriptEvent | undefined {
