@@ -68,6 +68,27 @@ function appendClosure(
   );
 }
 
+/** What every closure and reopen records: the move, who made it and from where, and when. */
+function closureFields(
+  context: HomeContext,
+  task: BoardTask,
+  request: OwnerMove & { readonly to: TaskStatus },
+  sessionIds: readonly string[],
+): ClosureRecordInput {
+  return {
+    v: 2,
+    closure_id: context.newId('close'),
+    at: context.clock().toISOString(),
+    task_id: task.id,
+    from: task.status,
+    to: request.to,
+    surface: request.surface,
+    session_ids: [...sessionIds],
+    who: request.who,
+    person_present: true,
+  };
+}
+
 /**
  * The one path by which a task changes into or out of a closed status. Under the board's lock:
  * checks the move, writes the closure record (under the closures lock, fsynced), and only then
@@ -145,16 +166,7 @@ export function closeTask(
       );
     }
     return E.right({
-      v: 2,
-      closure_id: context.newId('close'),
-      at: context.clock().toISOString(),
-      task_id: task.id,
-      from: task.status,
-      to: request.to,
-      surface: request.surface,
-      session_ids: [...request.sessionIds],
-      who: request.who,
-      person_present: true,
+      ...closureFields(context, task, request, request.sessionIds),
       ...(request.appraisalLine === undefined ? {} : { appraisal_line: request.appraisalLine }),
     });
   });
@@ -188,16 +200,7 @@ export function reopenTask(
       );
     }
     return E.right({
-      v: 2,
-      closure_id: context.newId('close'),
-      at: context.clock().toISOString(),
-      task_id: task.id,
-      from: task.status,
-      to: request.to,
-      surface: request.surface,
-      session_ids: undone === undefined ? [] : [...undone.session_ids],
-      who: request.who,
-      person_present: true,
+      ...closureFields(context, task, request, undone?.session_ids ?? []),
       ...(undone === undefined ? {} : { reopens: undone.closure_id }),
       ...(request.reason === undefined ? {} : { reason: request.reason }),
     });
