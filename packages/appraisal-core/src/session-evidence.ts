@@ -1,12 +1,7 @@
 import type { BoardRecord } from './schemas/board.js';
-import type { ClosureRecord } from './schemas/closures.js';
-import type { OwnerOutcomeRecord, ReflectionRecord } from './schemas/learning.js';
-import type { OutboxRecord } from './schemas/outbox.js';
-import type { QuestionRecord } from './schemas/questions.js';
-import type { RequestRecord } from './schemas/requests.js';
 import type { SourceRead } from './schemas/source-read.js';
 import type { TranscriptEvent } from './schemas/transcript.js';
-import type { WorkflowRecord } from './schemas/workflows.js';
+import type { SessionStores } from './store-index.js';
 
 /**
  * Everything recorded about one session, each source with its own read state, scoped to the
@@ -15,16 +10,9 @@ import type { WorkflowRecord } from './schemas/workflows.js';
  * closures naming it and the reopens of those closures; workflows it started and their
  * lifecycle; reflections and owner outcomes about it.
  */
-export interface SessionEvidence {
+export interface SessionEvidence extends SessionStores {
   readonly sessionId: string;
   readonly transcript: SourceRead<TranscriptEvent>;
-  readonly outbox: SourceRead<OutboxRecord>;
-  readonly questions: SourceRead<QuestionRecord>;
-  readonly requests: SourceRead<RequestRecord>;
-  readonly closures: SourceRead<ClosureRecord>;
-  readonly workflows: SourceRead<WorkflowRecord>;
-  readonly reflections: SourceRead<ReflectionRecord>;
-  readonly ownerOutcomes: SourceRead<OwnerOutcomeRecord>;
   /** The board, where a reader has it (closure and project appraisal, expectations). */
   readonly board?: SourceRead<BoardRecord>;
 }
