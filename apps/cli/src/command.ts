@@ -1,3 +1,4 @@
+import { stripControl } from '@mecha/appraisal-core';
 import type { CommandContext } from './cli-io.js';
 import { type OptionSpec, type OptionValues, parseCommand } from './parse-command.js';
 
@@ -39,13 +40,14 @@ const commonOptions: OptionSpec = {
 
 /** The one-line usage error every command prints: what was wrong and where the help is. */
 export function usageError(context: CommandContext, path: string, message: string): number {
-  context.stderr(`mecha ${path}: ${message} (see 'mecha ${path} --help')\n`);
+  context.stderr(`mecha ${path}: ${stripControl(message)} (see 'mecha ${path} --help')\n`);
   return exitCodes.usage;
 }
 
 /** The one-line failure every command prints: the request was understood and could not be done. */
 export function failure(context: CommandContext, path: string, message: string): number {
-  context.stderr(`mecha ${path}: ${message}\n`);
+  // Messages may quote file names, ids and reasons read from the home: never raw to a terminal.
+  context.stderr(`mecha ${path}: ${stripControl(message)}\n`);
   return exitCodes.failure;
 }
 

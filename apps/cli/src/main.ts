@@ -1,3 +1,4 @@
+import { stripControl } from '@mecha/appraisal-core';
 import { type CliIo, type CommandContext, commandContext, processIo } from './cli-io.js';
 import { type CommandGroup, exitCodes, runGroup } from './command.js';
 import { cliVersion } from './version.js';
@@ -63,7 +64,7 @@ function usage(): string {
 }
 
 function usageError(context: CommandContext, message: string): number {
-  context.stderr(`mecha: ${message} (run 'mecha --help' for usage)\n`);
+  context.stderr(`mecha: ${stripControl(message)} (run 'mecha --help' for usage)\n`);
   return exitCodes.usage;
 }
 

@@ -13,8 +13,11 @@ import {
 } from 'node:fs';
 import { dirname } from 'node:path';
 
-// A torn tail longer than this is never a record worth completing: it is cut without a look.
-const maxTailBytes = 64 * 1024 * 1024;
+/**
+ * The largest record a store accepts, as one line of JSON (4 MiB). Writers refuse larger ones,
+ * so a torn tail longer than this can never be a whole record: it is cut without a look.
+ */
+export const maxRecordBytes = 4 * 1024 * 1024;
 const backwardBlock = 64 * 1024;
 
 /** Makes a directory entry durable: fsync on the directory that holds it. */
@@ -27,7 +30,11 @@ export function syncDirectory(path: string): void {
   }
 }
 
-/** Finds where the last line starts: just after the last newline before `size`, or 0. */
+/**
+ * Finds where the last line starts: just after the last newline before `size`, or 0. It reads
+ * back as far as the line goes, however long: a cut anywhere else would leave the line's head
+ * to glue onto the next record.
+ */
 function lastLineStart(fd: number, size: number): number {
   const block = Buffer.allocUnsafe(backwardBlock);
   let end = size;
@@ -36,7 +43,6 @@ function lastLineStart(fd: number, size: number): number {
     const got = readSync(fd, block, 0, end - start, start);
     const found = block.subarray(0, got).lastIndexOf(0x0a);
     if (found !== -1) return start + found + 1;
-    if (size - start > maxTailBytes) return start;
     end = start;
   }
   return 0;
@@ -81,7 +87,7 @@ export function appendLines(
         const start = lastLineStart(fd, size);
         const length = size - start;
         let whole = false;
-        if (length <= maxTailBytes) {
+        if (length <= maxRecordBytes) {
           const tail = Buffer.allocUnsafe(length);
           readSync(fd, tail, 0, length, start);
           whole = isUtf8(tail) && isWholeRecord(tail.toString('utf8'));

@@ -26,6 +26,7 @@ describe('the built @mecha/stores', () => {
       'hookTimeoutMs',
       'isGuardedTaskTool',
       'manifestSchema',
+      'maxRecordBytes',
       'mcpServerConfigSchema',
       'modelConfigSchema',
       'moverFor',

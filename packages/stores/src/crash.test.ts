@@ -1,3 +1,5 @@
+import { appendFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bundleChild,
@@ -7,6 +9,9 @@ import {
   spawnChild,
 } from './__fixtures__/spawn-child.js';
 import { tempDir } from './__fixtures__/temp-dir.js';
+import { withLock } from './advisory-lock.js';
+import { maxRecordBytes } from './append-lines.js';
+import { homeLayout } from './home-layout.js';
 import { type MechaHome, openHome } from './open-home.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -18,7 +23,12 @@ interface Crashes {
   readonly alive: number;
   /** The longest wait between a writer's first append and its kill. */
   readonly maxDelayMs: number;
-  readonly mode: 'crash' | 'crash-big';
+  readonly mode: 'crash' | 'crash-big' | 'crash-multibyte';
+  /**
+   * Damage a crash can leave that a kill cannot be timed to hit: written under the store's lock
+   * before every fourth writer starts, for that writer (or a later one) to mend.
+   */
+  readonly inject?: (home: MechaHome, round: number) => Promise<void>;
   /** Reads the store's ids (request or draft ids), with the read's skipped lines. */
   readonly read: (
     home: MechaHome,
@@ -34,6 +44,14 @@ async function crashWriters(path: string, crashes: Crashes): Promise<{ torn: num
   let started = 0;
   let torn = 0;
   const runOne = async (): Promise<void> => {
+    const round = started;
+    if (crashes.inject !== undefined && round % 4 === 3) {
+      await crashes.inject(home, round);
+      const read = await crashes.read(home);
+      expect(read.skipped.map((line) => line.reason)).toEqual([
+        expect.stringMatching(/^torn final line/),
+      ]);
+    }
     const child = await spawnChild([crashes.mode, path, `k${started++}`]);
     const done = exited(child);
     // Half the kills come any time after the writer started (while it waits for the lock, say),
@@ -76,6 +94,16 @@ function expectPrefixes(ids: readonly string[], atLeast: number): void {
   // Some writers are killed before their first append and leave nothing; most write.
   expect(bySource.size).toBeGreaterThanOrEqual(atLeast);
 }
+
+const staged = {
+  v: 1 as const,
+  type: 'staged' as const,
+  at: '2026-09-26T00:00:00Z',
+  draft_id: 'after-0',
+  session_id: 's-1',
+  tool: 'mail_send',
+  taint: 'clean' as const,
+};
 
 async function readRequests(home: MechaHome) {
   const read = await home.requests.read();
@@ -132,21 +160,53 @@ describe('writers killed mid-append', () => {
       read: readDrafts,
     });
     const home = openHome(path);
-    const last = {
-      v: 1 as const,
-      type: 'staged' as const,
-      at: '2026-09-26T00:00:00Z',
-      draft_id: 'after-0',
-      session_id: 's-1',
-      tool: 'mail_send',
-      taint: 'clean' as const,
-    };
-    expect((await home.outbox.append([last]))._tag).toBe('Right');
+    expect((await home.outbox.append([{ ...staged, draft_id: 'after-0' }]))._tag).toBe('Right');
     const read = await readDrafts(home);
     expect(read.state).toBe('read');
     expect(read.ids.at(-1)).toBe('after-0');
     expectPrefixes(read.ids, 12);
     // Not asserted (a kill may miss every write), but reported: how often a kill tore a line.
     console.info(`torn final lines seen after 12 kills during 1 MB writes: ${torn}`);
+  }, 180_000);
+
+  it('tails torn inside a multibyte character, or longer than the tail check, are mended too', async () => {
+    const path = tempDir();
+    const outboxFile = join(path, homeLayout.outbox);
+    let injected = 0;
+    // Alternately: a draft cut after the second byte of a "€", and an unterminated line longer
+    // than any record may be (so never completed, only cut, and cut at its own start).
+    const inject = async (_home: MechaHome, round: number) => {
+      const tail =
+        round % 8 === 3
+          ? Buffer.concat([
+              Buffer.from(`{"v":1,"type":"staged","draft_id":"torn-${round}","text":"€€`),
+              Buffer.from([0xe2, 0x82]),
+            ])
+          : Buffer.from(
+              `{"v":1,"type":"staged","text":"${'x'.repeat(maxRecordBytes + 70_000 + round)}`,
+            );
+      const locked = await withLock(join(path, 'outbox/.lock'), () => {
+        if (existsSync(outboxFile)) appendFileSync(outboxFile, tail);
+      });
+      expect(locked._tag).toBe('Right');
+      injected += 1;
+    };
+    const { torn } = await crashWriters(path, {
+      kills: 16,
+      // One writer at a time: a writer appending in a loop would starve the injection's lock.
+      alive: 1,
+      maxDelayMs: 40,
+      mode: 'crash-multibyte',
+      read: readDrafts,
+      inject,
+    });
+    expect(injected).toBe(4);
+    const home = openHome(path);
+    expect((await home.outbox.append([{ ...staged, draft_id: 'after-0' }]))._tag).toBe('Right');
+    const read = await readDrafts(home);
+    expect(read.state).toBe('read');
+    expect(read.ids.at(-1)).toBe('after-0');
+    expectPrefixes(read.ids, 16);
+    console.info(`torn final lines seen after 16 kills during multibyte writes: ${torn}`);
   }, 180_000);
 });

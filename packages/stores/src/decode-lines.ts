@@ -85,7 +85,13 @@ export function decodeLines<T>(
     const stop = terminated ? found : end;
     const bytes = buffer.subarray(cursor, stop);
     if (isUtf8(bytes)) take(bytes.toString('utf8'), terminated);
-    else sink.skipped.push({ file, line, reason: 'not valid UTF-8' });
+    else {
+      sink.skipped.push({
+        file,
+        line,
+        reason: terminated ? 'not valid UTF-8' : 'torn final line: no newline and not valid UTF-8',
+      });
+    }
     line += 1;
     cursor = stop + 1;
   }

@@ -82,4 +82,5 @@ export type {
   OutboxRecordInput,
   TranscriptEventInput,
 } from './store-schemas.js';
+export { maxRecordBytes } from './append-lines.js';
 export type { WriteFailure } from './write-failure.js';

@@ -73,6 +73,26 @@ describe('readJsonlFile', () => {
     });
   });
 
+  it('flags a torn final line cut inside a multibyte character as torn, not as bad UTF-8', () => {
+    // A crash mid-append can cut "€" (E2 82 AC) after its second byte.
+    const path = join(tempDir(), 'store.jsonl');
+    writeFileSync(
+      path,
+      Buffer.concat([Buffer.from('{"v":1,"n":1}\n{"v":1,"text":"'), Buffer.from([0xe2, 0x82])]),
+    );
+    expect(readJsonlFile(path, 'store.jsonl', items)).toEqual({
+      state: 'partial',
+      records: [{ v: 1, n: 1 }],
+      skipped: [
+        {
+          file: 'store.jsonl',
+          line: 2,
+          reason: 'torn final line: no newline and not valid UTF-8',
+        },
+      ],
+    });
+  });
+
   it('keeps a whole record that lacks only its newline', () => {
     expect(readJsonlFile(fileWith('{"v":1,"n":1}'), 'store.jsonl', items)).toEqual({
       state: 'read',

@@ -19,6 +19,7 @@ import {
   renderRecords,
   wholeRecordTest,
 } from './jsonl-store.js';
+import { knownSessionsFile, readKnownSessions, recordKnownSession } from './known-sessions.js';
 import { describeFileError, readJsonlFile } from './read-jsonl-file.js';
 import { recordValidator } from './record-validator.js';
 import { listingOf, missingTranscript, readHeadAt, scanSessionFiles } from './session-scan.js';
@@ -51,10 +52,14 @@ export interface SessionStore {
 
 const extension = '.jsonl';
 const isSessionId = recordValidator(idSchema).isCanonical;
-/** The transcript files of a folder in id order, and the names that are not session ids. */
+/**
+ * The transcript files of a folder in id order, and what is skipped: names that are not session
+ * ids, and sessions this home recorded creating whose transcript has vanished.
+ */
 function transcriptNames(
   names: readonly string[],
   file: (sessionId: string) => string,
+  known: ReadonlySet<string> | undefined,
 ): { readonly sessionIds: string[]; readonly skipped: SkippedLine[] } {
   const sessionIds: string[] = [];
   const skipped: SkippedLine[] = [];
@@ -63,6 +68,17 @@ function transcriptNames(
     const sessionId = name.slice(0, -extension.length);
     if (isSessionId(sessionId)) sessionIds.push(sessionId);
     else skipped.push({ file: file(sessionId), line: 0, reason: 'file name is not a session id' });
+  }
+  if (known !== undefined && known.size > 0) {
+    const present = new Set(sessionIds);
+    for (const sessionId of [...known].sort()) {
+      if (present.has(sessionId)) continue;
+      skipped.push({
+        file: file(sessionId),
+        line: 0,
+        reason: `recorded in this home (${knownSessionsFile}) and has vanished`,
+      });
+    }
   }
   return { sessionIds, skipped };
 }
@@ -88,7 +104,7 @@ export function sessionsStore(context: HomeContext): SessionStore {
     list: async () => {
       const names = readNames();
       if (!Array.isArray(names)) return names;
-      const { sessionIds, skipped } = transcriptNames(names, file);
+      const { sessionIds, skipped } = transcriptNames(names, file, readKnownSessions(context.path));
       const listing = sessionIds.map((sessionId) => {
         const path = join(folder, `${sessionId}${extension}`);
         return listingOf(sessionId, readHeadAt(path), path);
@@ -111,7 +127,7 @@ export function sessionsStore(context: HomeContext): SessionStore {
     scan: async (visitor) => {
       const names = readNames();
       if (!Array.isArray(names)) return names;
-      const { sessionIds, skipped } = transcriptNames(names, file);
+      const { sessionIds, skipped } = transcriptNames(names, file, readKnownSessions(context.path));
       const listing = await scanSessionFiles(folder, homeLayout.sessions, sessionIds, visitor);
       return readOf(listing, skipped);
     },
@@ -131,6 +147,11 @@ export function sessionsStore(context: HomeContext): SessionStore {
         manifestEntry: sessionsEntry,
         payload: rendered.right,
         isWholeRecord,
+        known: {
+          file: knownSessionsFile,
+          recorded: () => readKnownSessions(context.path)?.has(sessionId) === true,
+          record: () => recordKnownSession(context.path, sessionId, context.lockTimeoutMs),
+        },
       });
     },
   };

@@ -1,7 +1,8 @@
 /**
  * Why a write did not happen, as a value: a record its schema refused (nothing was written),
- * a lock held too long by a live process, a file system error, or a move the rules refuse
- * (closing a task with nobody present, say). `message` is for people.
+ * a lock held too long by a live process, a file system error, a store that was created here
+ * and has vanished (a writer never starts a new, empty history over it), or a move the rules
+ * refuse (closing a task with nobody present, say). `message` is for people.
  */
 export type WriteFailure =
   | {
@@ -12,4 +13,5 @@ export type WriteFailure =
     }
   | { readonly kind: 'lock_timeout'; readonly path: string; readonly message: string }
   | { readonly kind: 'io'; readonly path: string; readonly message: string }
+  | { readonly kind: 'vanished'; readonly path: string; readonly message: string }
   | { readonly kind: 'refused'; readonly message: string };

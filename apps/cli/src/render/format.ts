@@ -1,4 +1,5 @@
 import type { Cite, GoalRef } from '@mecha/appraisal-core';
+import { stripControl } from '@mecha/appraisal-core';
 import type { ReadProblem } from '../read-log.js';
 
 /** A count, or `unknown` where its source could not be read: absent is never printed as 0. */
@@ -98,8 +99,9 @@ export function problemsSection(problems: readonly ReadProblem[], limit = 12): s
     '',
     'Not read whole, so the readout is partial (a count it could not make reads unknown):',
   ];
+  // File names and reasons come from the disk: a name may hold escape sequences.
   for (const problem of problems.slice(0, limit))
-    lines.push(`  ${problem.source}: ${problem.what}`);
+    lines.push(`  ${stripControl(problem.source)}: ${stripControl(problem.what)}`);
   if (problems.length > limit) lines.push(`  … and ${problems.length - limit} more`);
   return lines;
 }

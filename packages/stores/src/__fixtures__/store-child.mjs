@@ -6,6 +6,7 @@
 //                            says "wrote" after the first
 //   crash-big <home> <tag>   appends one draft with a 1 MB text at a time, forever: a write that
 //                            long is where a kill can land mid-write and tear the last line
+//   crash-multibyte <home> <tag>  the same with a text of "€" (three bytes each)
 import { appendFileSync } from 'node:fs';
 import { openHome, withDistillLedger } from '../../dist/index.js';
 
@@ -83,8 +84,10 @@ export async function main([mode, path, tag, ...rest]) {
         await sleep(2);
       }
     }
-    case 'crash-big': {
-      const text = 'x'.repeat(1_000_000);
+    case 'crash-big':
+    case 'crash-multibyte': {
+      // Three-byte characters in the multibyte mode: most kills mid-write land inside one.
+      const text = mode === 'crash-big' ? 'x'.repeat(1_000_000) : '€'.repeat(333_333);
       for (let seq = 0; ; seq += 1) {
         tethered();
         const draft = {
