@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { stripControl } from '@mecha/appraisal-core';
 import type { CommandContext } from './cli-io.js';
 import { type OptionSpec, type OptionValues, parseCommand } from './parse-command.js';
@@ -17,6 +18,11 @@ export interface Command {
   readonly help: string;
   /** Its own options; `--help` and `--home` are added to every command. */
   readonly options: OptionSpec;
+  /**
+   * Whether it runs on a home that does not exist (`init` makes one, `demo` generates one,
+   * `doctor` reports it). Every other command refuses a missing home: absent is not empty.
+   */
+  readonly homeMayBeMissing?: boolean;
   /** Returns the exit code: 0 ok, 1 failure, 2 usage. */
   run(input: CommandInput): Promise<number>;
 }
@@ -66,10 +72,30 @@ export async function runCommand(
   const home = parsed.values.home;
   if (home === '')
     return usageError(context, command.path, '--home needs a folder, not an empty string');
+  if (typeof home === 'string' && home.startsWith('-')) {
+    return usageError(
+      context,
+      command.path,
+      `--home needs a folder, but got the option ${JSON.stringify(home)} (write --home DIR, or --home ./${home} for a folder named so)`,
+    );
+  }
+  const commandContext = typeof home === 'string' ? { ...context, home } : context;
+  if (command.homeMayBeMissing !== true) {
+    // Loaded here, not at startup: `mecha --version` and `--help` never load the stores.
+    const { homePath } = await import('./home.js');
+    const path = homePath(commandContext);
+    if (!existsSync(path)) {
+      return failure(
+        context,
+        command.path,
+        `there is no mecha home at ${path}: create one with 'mecha init --home ${path}', or point --home (or MECHA_HOME) at yours`,
+      );
+    }
+  }
   return command.run({
     values: parsed.values,
     positionals: parsed.positionals,
-    context: typeof home === 'string' ? { ...context, home } : context,
+    context: commandContext,
   });
 }
 

@@ -16,6 +16,16 @@ const commands: readonly {
   readonly load: () => Promise<CommandGroup>;
 }[] = [
   {
+    name: 'init',
+    summary: 'create a mecha home: manifest, config.toml with the graph server, a charter template',
+    load: async () => (await import('./commands/init.js')).initGroup,
+  },
+  {
+    name: 'doctor',
+    summary: "every store's state, the config, model, graph server and locks; --repair compacts",
+    load: async () => (await import('./commands/doctor.js')).doctorGroup,
+  },
+  {
     name: 'charter',
     summary: 'your ranked priorities: show them, or add, move, remove and edit lines',
     load: async () => (await import('./commands/charter.js')).charterGroup,
@@ -87,6 +97,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       const value = argv[index + 1];
       if (value === undefined || value === '')
         return usageError(base, "option '--home' needs a folder");
+      if (value.startsWith('-')) {
+        return usageError(
+          base,
+          `option '--home' needs a folder, but got the option ${JSON.stringify(value)} (write --home ./${value} for a folder named so)`,
+        );
+      }
       home = value;
       index += 1;
     } else if (token.startsWith('--home=')) {

@@ -86,8 +86,13 @@ describe('the built mecha command', () => {
 
   it('reads MECHA_HOME, and --home overrides it, before or after the command', () => {
     const empty = tempDir();
+    // A home that does not exist is an error that says how to make one, never an empty home.
     const viaEnv = mecha(['sessions', 'appraise', '--json'], { MECHA_HOME: 'nowhere/that/exists' });
-    expect(viaEnv.code).toBe(0);
+    expect(viaEnv.code).toBe(1);
+    expect(viaEnv.stdout).toBe('');
+    expect(viaEnv.stderr).toMatch(
+      /there is no mecha home at .*nowhere\/that\/exists: create one with 'mecha init --home /,
+    );
     const before = mecha(['--home', empty, 'tasks', 'list'], { MECHA_HOME: '/proc/not-a-home' });
     const after = mecha(['tasks', 'list', '--home', empty], { MECHA_HOME: '/proc/not-a-home' });
     expect(before).toEqual({ code: 0, stdout: '0 tasks\n', stderr: '' });

@@ -134,6 +134,27 @@ function breakStale(path: string, stale: HolderRead): void {
   }
 }
 
+/**
+ * Who holds a lock file now, for a person looking at a home: nobody (no file), a live holder,
+ * one left behind by a dead process (the next writer breaks it), one held from another machine
+ * (never broken), or a file whose content cannot be read.
+ */
+export type LockState =
+  | { readonly state: 'free' }
+  | { readonly state: 'held' | 'stale'; readonly pid: number; readonly host: string }
+  | { readonly state: 'remote'; readonly pid: number; readonly host: string }
+  | { readonly state: 'unreadable' };
+
+/** Reads a lock file's holder and whether it is alive. Never throws, never breaks anything. */
+export function lockState(path: string): LockState {
+  const read = readHolder(path);
+  if (read.kind === 'gone') return { state: 'free' };
+  if (read.kind === 'unreadable') return { state: 'unreadable' };
+  const { pid, host: holderHost } = read.holder;
+  if (holderHost !== host) return { state: 'remote', pid, host: holderHost };
+  return { state: isStale(path, read) ? 'stale' : 'held', pid, host: holderHost };
+}
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 async function acquireFile(

@@ -1,4 +1,6 @@
+export type { LockState } from './advisory-lock.js';
 export { withLock } from './advisory-lock.js';
+export { maxRecordBytes } from './append-lines.js';
 export type { BoardRecordInput, BoardStore } from './board-store.js';
 export { foldBoard } from './board-store.js';
 export type { CharterRead } from './charter-file.js';
@@ -36,11 +38,15 @@ export {
   isGuardedTaskTool,
   UnguardedTaskToolError,
 } from './guard-task-tool.js';
+export type { HomeCheck, LockCheck, StoreCheck, StoreRepair } from './home-doctor.js';
+export { checkHome, repairStore } from './home-doctor.js';
 export type { HomeEntry } from './home-layout.js';
 export { homeLayout } from './home-layout.js';
 export { homePorts } from './home-ports.js';
 export type { HookName, HookResult } from './hooks.js';
 export { hookTimeoutMs, runHook } from './hooks.js';
+export type { InitHomeResult } from './init-home.js';
+export { initHome } from './init-home.js';
 export type { AppendStore, ReadableStore } from './jsonl-store.js';
 export type {
   AppraisalStores,
@@ -82,5 +88,4 @@ export type {
   OutboxRecordInput,
   TranscriptEventInput,
 } from './store-schemas.js';
-export { maxRecordBytes } from './append-lines.js';
 export type { WriteFailure } from './write-failure.js';

@@ -102,6 +102,7 @@ const demo: Command = {
     '',
   ].join('\n'),
   options: { sessions: { type: 'string' }, seed: { type: 'string' } },
+  homeMayBeMissing: true,
   async run({ values, positionals, context }) {
     if (positionals.length > 0)
       return usageError(context, 'demo', `unexpected argument '${positionals[0]}'`);

@@ -1,0 +1,208 @@
+import { stripControl } from '@mecha/appraisal-core';
+import {
+  checkHome,
+  type HomeCheck,
+  type MechaHome,
+  repairStore,
+  type StoreCheck,
+  type StoreRepair,
+} from '@mecha/stores';
+import type { CommandContext } from '../cli-io.js';
+import { type Command, type CommandGroup, exitCodes, usageError } from '../command.js';
+import { isLeft } from '../either.js';
+import { openCommandHome } from '../home.js';
+import { flag } from '../parse-command.js';
+
+interface RepairOutcome {
+  readonly file: string;
+  readonly repaired?: StoreRepair;
+  readonly refused?: string;
+}
+
+/** Compacts every store and transcript that was read as partial, one at a time. */
+async function repairAll(home: MechaHome, check: HomeCheck): Promise<RepairOutcome[]> {
+  const outcomes: RepairOutcome[] = [];
+  const partial = [...check.stores, ...check.transcripts].filter(
+    (store) => store.state === 'partial',
+  );
+  for (const store of partial) {
+    const read = storeReader(home, store.file);
+    if (read === undefined) continue;
+    const done = await repairStore(home, store.file, read);
+    if (isLeft(done)) outcomes.push({ file: store.file, refused: done.left.message });
+    else if (done.right !== undefined) outcomes.push({ file: store.file, repaired: done.right });
+  }
+  return outcomes;
+}
+
+/** The reader of one store or transcript by its file. */
+function storeReader(home: MechaHome, file: string) {
+  const transcript = /^sessions\/(.+)\.jsonl$/.exec(file);
+  if (transcript !== null) {
+    const sessionId = transcript[1] as string;
+    return () => home.sessions.transcript(sessionId);
+  }
+  const stores = [
+    home.outbox,
+    home.questions,
+    home.requests,
+    home.closures,
+    home.workflows,
+    home.board,
+    home.learning.reflections,
+    home.learning.rules,
+    home.learning.curation.rule,
+    home.learning.curation.reflection,
+    home.learning.curation.candidate,
+    home.learning.distilled,
+    home.ownerOutcomes,
+    home.appraisals.textAppraisals,
+    home.appraisals.scores,
+    home.appraisals.counterfactuals,
+    home.appraisals.comparisons,
+    home.predictions,
+  ];
+  const found = stores.find((store) => store.file === file);
+  return found === undefined ? undefined : () => found.read();
+}
+
+function storeLine(store: StoreCheck): string[] {
+  switch (store.state) {
+    case 'read':
+      return [`  ok          ${store.file} (${store.records} records)`];
+    case 'partial':
+      return [
+        `  partial     ${store.file} (${store.records} records kept, ${store.skipped.length} damaged)`,
+        ...store.skipped.map(
+          (line) =>
+            `                ${line.file}${line.line > 0 ? ` line ${line.line}` : ''}: ${line.reason}`,
+        ),
+      ];
+    default:
+      return [`  unreadable  ${store.file}: ${store.reason}`];
+  }
+}
+
+function render(check: HomeCheck, repairs: readonly RepairOutcome[] | undefined): string {
+  const lines = [`mecha doctor: ${check.path}`, ''];
+  if (!check.exists) {
+    lines.push(
+      'There is no mecha home here. Create one with:',
+      `  mecha init --home ${check.path}`,
+    );
+    return `${lines.map(stripControl).join('\n')}\n`;
+  }
+  lines.push(
+    `  manifest    ${check.manifest.state === 'unreadable' ? `unreadable: ${check.manifest.reason}` : check.manifest.state}`,
+    `  config      ${check.config.state === 'invalid' ? `invalid: ${check.config.issues.join('; ')}` : check.config.state === 'default' ? 'none (defaults)' : 'read'}`,
+    `  charter     ${check.charter.state === 'read' ? `${check.charter.lines} line(s)` : `unreadable: ${check.charter.reason}`}`,
+    `  model       ${check.model === null ? 'none configured ([model] path)' : `${check.model.path}${check.model.exists ? '' : ' (missing)'}`}`,
+    `  graph       ${check.graph === null ? 'no [[mcp]] graph server configured' : check.graph.command}`,
+    '',
+    'Stores:',
+    ...check.stores.flatMap(storeLine),
+    ...storeLine(check.sessions),
+    ...check.transcripts.flatMap(storeLine),
+  );
+  if (check.locks.length > 0) {
+    lines.push('', 'Lock files:');
+    for (const lock of check.locks) {
+      const holder = lock.holder;
+      lines.push(
+        `  ${lock.file}: ${
+          holder.state === 'free'
+            ? 'released'
+            : holder.state === 'unreadable'
+              ? 'unreadable (left by a crash; the next writer breaks it)'
+              : holder.state === 'stale'
+                ? `left by process ${holder.pid}, which is gone (the next writer breaks it)`
+                : holder.state === 'remote'
+                  ? `held by process ${holder.pid} on ${holder.host} (never broken from here)`
+                  : `held by process ${holder.pid}`
+        }`,
+      );
+    }
+  }
+  lines.push('');
+  if (repairs !== undefined) {
+    if (repairs.length === 0) lines.push('Nothing to repair: no store has damaged lines.');
+    for (const repair of repairs) {
+      if (repair.repaired !== undefined) {
+        lines.push(
+          `Repaired ${repair.file}: kept ${repair.repaired.kept} lines, discarded ${repair.repaired.discarded.length}; the original is ${repair.repaired.backup}`,
+        );
+      } else lines.push(`Not repaired ${repair.file}: ${repair.refused}`);
+    }
+  } else if (check.healthy) lines.push('Every store reads whole.');
+  else if ([...check.stores, ...check.transcripts].some((store) => store.state === 'partial')) {
+    lines.push(
+      "Run 'mecha doctor --repair' to compact the damaged stores (each original is copied beside it first).",
+    );
+  }
+  if (
+    [...check.stores, check.sessions].some(
+      (store) => store.state === 'unreadable' && /vanished/.test(store.reason),
+    )
+  ) {
+    lines.push(
+      'A vanished store cannot be repaired: restore it from a backup, or accept the loss by removing its entry from manifest.json (or sessions/known.log).',
+    );
+  }
+  return `${lines.map(stripControl).join('\n')}\n`;
+}
+
+const doctor: Command = {
+  path: 'doctor',
+  summary: "every store's state, the config, model, graph server and locks; --repair compacts",
+  help: `Usage: mecha doctor [--repair] [--json]
+
+Reads every part of the home and says what state it is in: each store (read, partial with
+every damaged file:line and reason, unreadable with the reason, vanished), the session listing
+and every transcript not read whole, config.toml, the charter, the model file, the graph server
+and any lock files with their holders.
+
+Options:
+  --repair    compact every store with damaged lines: the original is copied beside it
+              (<file>.damaged-<time>) and the file is rewritten with every intact line as it was
+  --json      print the report (and what --repair did) as one JSON document
+  -h, --help  show this help
+
+Exit codes: 0 when every store reads whole (or --repair fixed what it could), 1 when the home
+does not exist or something still needs you, 2 usage.
+`,
+  options: { json: { type: 'boolean' }, repair: { type: 'boolean' } },
+  homeMayBeMissing: true,
+  async run({ values, positionals, context }) {
+    if (positionals.length > 0) return usageError(context, 'doctor', 'takes no arguments');
+    const home = openCommandHome(context);
+    let check = await checkHome(home);
+    let repairs: RepairOutcome[] | undefined;
+    if (flag(values, 'repair') && check.exists) {
+      repairs = await repairAll(home, check);
+      check = await checkHome(home);
+    }
+    report(context, check, repairs, flag(values, 'json'));
+    return check.healthy ? exitCodes.ok : exitCodes.failure;
+  },
+};
+
+function report(
+  context: CommandContext,
+  check: HomeCheck,
+  repairs: RepairOutcome[] | undefined,
+  json: boolean,
+): void {
+  if (json)
+    context.stdout(
+      `${JSON.stringify({ ...check, ...(repairs === undefined ? {} : { repairs }) }, null, 2)}\n`,
+    );
+  else context.stdout(render(check, repairs));
+}
+
+/** `mecha doctor`: the state of every part of a home. */
+export const doctorGroup: CommandGroup = {
+  name: 'doctor',
+  summary: doctor.summary,
+  fallback: doctor,
+  commands: [],
+};

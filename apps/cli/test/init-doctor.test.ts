@@ -1,0 +1,91 @@
+import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixtureHome, fixtureNow, mecha, mechaJson, snapshot, tempDir } from './helpers.js';
+
+describe('mecha init', () => {
+  it('creates a home that every command then reads, and is idempotent', () => {
+    const home = join(tempDir(), 'home');
+    const first = mecha(['init', '--home', home]);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain(`Created a mecha home at ${home}.`);
+    expect(readFileSync(join(home, 'config.toml'), 'utf8')).toContain('name = "graph"');
+    const before = snapshot(home);
+    const again = mechaJson<{ created: string[]; kept: string[] }>([
+      'init',
+      '--home',
+      home,
+      '--json',
+    ]);
+    expect(again.run.code).toBe(0);
+    expect(again.json.created).toEqual([]);
+    expect(again.json.kept).toEqual(['manifest.json', 'config.toml', 'charter.toml']);
+    expect(snapshot(home)).toEqual(before);
+    const appraised = mecha(['--home', home, 'sessions', 'appraise']);
+    expect(appraised.code).toBe(0);
+    expect(mecha(['--home', home, 'charter']).code).toBe(0);
+  });
+});
+
+describe('a home that does not exist', () => {
+  it('is an error that says how to create one, and nothing is created', () => {
+    const home = join(tempDir(), 'nothing');
+    for (const args of [
+      ['sessions', 'appraise'],
+      ['tasks', 'list'],
+      ['tasks', 'add', 'x'],
+      ['charter'],
+    ]) {
+      const run = mecha(['--home', home, ...args]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        `there is no mecha home at ${home}: create one with 'mecha init --home ${home}'`,
+      );
+    }
+    expect(existsSync(home)).toBe(false);
+  });
+
+  it('--home followed by an option is a usage error, not a folder named after the option', () => {
+    const run = mecha(['--home', '--json', 'tasks', 'list']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('option \'--home\' needs a folder, but got the option "--json"');
+  });
+});
+
+describe('mecha doctor', () => {
+  it('says a missing home is missing and exits 1', () => {
+    const home = join(tempDir(), 'nothing');
+    const run = mecha(['--home', home, 'doctor']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`mecha init --home ${home}`);
+  });
+
+  it('names every damaged file and line in its JSON, and --repair compacts with a copy beside', () => {
+    const home = fixtureHome('rows');
+    appendFileSync(join(home, 'closures/closures.jsonl'), '{"v":2,"closure_id":"close-torn"');
+    const { run, json } = mechaJson<{
+      healthy: boolean;
+      stores: { file: string; state: string; skipped?: { line: number; reason: string }[] }[];
+    }>(['--home', home, 'doctor', '--json']);
+    expect(run.code).toBe(1);
+    expect(json.healthy).toBe(false);
+    expect(json.stores.find((store) => store.file === 'closures/closures.jsonl')).toMatchObject({
+      state: 'partial',
+      skipped: [{ line: 7, reason: 'torn final line: no newline and not JSON' }],
+    });
+    const human = mecha(['--home', home, 'doctor']);
+    expect(human.stdout).toContain('closures/closures.jsonl line 7: torn final line');
+    expect(human.stdout).toContain("Run 'mecha doctor --repair'");
+
+    const repaired = mecha(['--home', home, 'doctor', '--repair']);
+    expect(repaired.code).toBe(0);
+    expect(repaired.stdout).toMatch(
+      /Repaired closures\/closures\.jsonl: kept 6 lines, discarded 1; the original is closures\/closures\.jsonl\.damaged-/,
+    );
+    expect(
+      readdirSync(join(home, 'closures')).filter((name) => name.includes('.damaged-')),
+    ).toHaveLength(1);
+    const after = mechaJson(['--home', home, 'sessions', 'appraise', '--json'], fixtureNow);
+    expect(after.json.closures_read).toBe(true);
+  });
+});
