@@ -89,3 +89,48 @@ describe('mecha doctor', () => {
     expect(after.json.closures_read).toBe(true);
   });
 });
+
+describe('mecha sessions list', () => {
+  it('lists each session with the label and valence its own appraisal gives', () => {
+    const home = fixtureHome('rows');
+    const { run, json } = mechaJson<{
+      sessions: {
+        session_id: string;
+        state: string;
+        runs: number | null;
+        label: string | null;
+        valence: { positive: number; negative: number } | null;
+      }[];
+    }>(['--home', home, 'sessions', 'list', '--json'], fixtureNow);
+    expect(run.code).toBe(0);
+    expect(json.sessions.length).toBeGreaterThan(10);
+    const starts = json.sessions.map((row) => row.session_id);
+    expect(new Set(starts).size).toBe(starts.length);
+    for (const row of json.sessions.slice(0, 6)) {
+      const one = mechaJson<{ label: string; valence: { positive: number; negative: number } }>(
+        ['--home', home, 'sessions', 'appraise', row.session_id, '--json'],
+        fixtureNow,
+      ).json;
+      expect({ id: row.session_id, label: row.label, valence: row.valence }).toMatchObject({
+        id: row.session_id,
+        label: one.label,
+        valence: { positive: one.valence.positive, negative: one.valence.negative },
+      });
+    }
+  });
+
+  it('lists an unreadable transcript as unreadable, with no numbers, and names it', () => {
+    const home = fixtureHome('rows');
+    appendFileSync(join(home, 'sessions/s-steer.jsonl'), '{"v":1,"at":"2026-09-17T09:40:00Z"');
+    const { json } = mechaJson<{
+      not_read_whole: { source: string; what: string }[];
+    }>(['--home', home, 'sessions', 'list', '--json'], fixtureNow);
+    expect(json.not_read_whole).toContainEqual({
+      source: 'session s-steer',
+      what: expect.stringMatching(/sessions\/s-steer\.jsonl line \d+: torn final line/),
+    });
+    const human = mecha(['--home', home, 'sessions', 'list', '-n', '3'], fixtureNow);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/… and \d+ more/);
+  });
+});

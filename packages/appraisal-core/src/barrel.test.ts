@@ -65,6 +65,7 @@ describe('the built @mecha/appraisal-core', () => {
       'labelFactsFor',
       'labelRules',
       'labelSchema',
+      'listSessions',
       'messageEventSchema',
       'nameSchema',
       'outboxRecordSchema',

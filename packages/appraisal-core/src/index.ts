@@ -204,6 +204,8 @@ export {
 export type { WorkflowRecord } from './schemas/workflows.js';
 export { workflowRecordSchema } from './schemas/workflows.js';
 export type { SessionEvidence } from './session-evidence.js';
+export type { SessionList, SessionRow } from './session-list.js';
+export { listSessions } from './session-list.js';
 export type { SessionStoreIndex, SessionStores } from './store-index.js';
 export { indexSessionStores, readSessionStores } from './store-index.js';
 export { stripControl, stripControlDeep } from './strip-control.js';
