@@ -70,7 +70,10 @@ export function createDeviceScheduler(model: CompletionModel): DeviceScheduler {
       });
   }
 
-  function complete(request: CompletionRequest, priority: DevicePriority): Promise<ScheduledResult> {
+  function complete(
+    request: CompletionRequest,
+    priority: DevicePriority,
+  ): Promise<ScheduledResult> {
     if (disposed) return Promise.reject(new ModelDisposedError());
     return new Promise<ScheduledResult>((resolve, reject) => {
       queues[priority].push({

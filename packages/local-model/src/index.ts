@@ -24,13 +24,13 @@ export {
 export type { GpuChoice, LocalModel, LocalModelInfo, LocalModelOptions } from './local-model.js';
 export { createLocalModel, defaultThreads } from './local-model.js';
 export type { ModelIdentity } from './model-identity.js';
+export { modelIdentity } from './model-identity.js';
 export type {
   ModelSettingProblem,
   ModelSettings,
   ModelSettingsResult,
 } from './model-settings.js';
 export { resolveModelSettings } from './model-settings.js';
-export { modelIdentity } from './model-identity.js';
 export type {
   RecordedRequest,
   Script,
