@@ -21,6 +21,11 @@ export interface ScriptedModelOptions {
   readonly name?: string;
   /** Waits this long per emitted token, so that a test can abort mid-generation. Defaults to 0. */
   readonly msPerToken?: number;
+  /**
+   * Called after each emitted token with the call's count so far: a fault test aborts the
+   * request's signal here to stop generation at an exact token, with no timing involved.
+   */
+  readonly onToken?: (emitted: number, request: RecordedRequest) => void;
 }
 
 /** A request as the scripted model recorded it (the signal left out). */
@@ -151,6 +156,7 @@ export function createScriptedModel(
         replied += token;
         emitted += 1;
         emittedTokens += 1;
+        options.onToken?.(emitted, recorded);
       }
       return {
         text: replied,
