@@ -58,7 +58,7 @@ const reportText = fc
       { weight: 3, arbitrary: fc.constantFrom(' ', ' ', ', ', '. ') },
       { weight: 1, arbitrary: fc.constantFrom('"', '\\', '\t', '\n', 'é', '→', '✓', '{', '}') },
     ),
-    { minLength: 1, maxLength: 24 },
+    { minLength: 1, maxLength: 12 },
   )
   .map((parts) => parts.join(''))
   .filter((text) => text.trim() !== '');
