@@ -245,6 +245,24 @@ describe('a run', () => {
     appraiser.close();
   });
 
+  it('cancels the active source when a new configuration arrives mid-run', async () => {
+    let appraiser: ReturnType<typeof openAppraiser> | undefined;
+    const model = scriptedAppraiserModel(() => ({ quotes: ['Bob fixed the login page'] }), {
+      // At the third token of call 1, someone changes the configuration.
+      onToken: (emitted) => {
+        if (emitted === 3) appraiser?.setLimits({ sourceRows: 8 });
+      },
+    });
+    appraiser = enabled({ model });
+    const { queueId } = appraiser.retainSource({ text: report, owner: 'a', scope: 's', subject: 'bob' });
+    const run = await appraiser.run();
+    expect(run).toMatchObject({ state: 'cancelled', items: [{ queueId, state: 'interrupted' }] });
+    expect(appraiser.assessments()).toEqual([]);
+    // The new setting waits for the next quiet boundary.
+    expect(appraiser.status().pending.map((control) => control.kind)).toEqual(['limits']);
+    appraiser.close();
+  });
+
   it('refuses a run without a model', async () => {
     const appraiser = openAppraiser({ directory: directory() });
     appraiser.setAppraisal('on');
