@@ -254,7 +254,12 @@ describe('a run', () => {
       },
     });
     appraiser = enabled({ model });
-    const { queueId } = appraiser.retainSource({ text: report, owner: 'a', scope: 's', subject: 'bob' });
+    const { queueId } = appraiser.retainSource({
+      text: report,
+      owner: 'a',
+      scope: 's',
+      subject: 'bob',
+    });
     const run = await appraiser.run();
     expect(run).toMatchObject({ state: 'cancelled', items: [{ queueId, state: 'interrupted' }] });
     expect(appraiser.assessments()).toEqual([]);

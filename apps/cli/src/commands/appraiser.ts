@@ -77,14 +77,11 @@ function setting(path: string, summary: string, which: 'on' | 'off'): Command {
       const appraiser = await open(context);
       try {
         const background = flag(values, 'background');
+        if (which === 'on' && background) appraiser.setAppraisal('on');
         const result =
           which === 'on'
-            ? background
-              ? (appraiser.setAppraisal('on'), appraiser.setAppraisal({ background: true }))
-              : appraiser.setAppraisal('on')
-            : background
-              ? appraiser.setAppraisal({ background: false })
-              : appraiser.setAppraisal('off');
+            ? appraiser.setAppraisal(background ? { background: true } : 'on')
+            : appraiser.setAppraisal(background ? { background: false } : 'off');
         print(context, flag(values, 'json'), result, () => [
           `appraisal control: pending (#${result.id}); applied at the next quiet boundary`,
         ]);

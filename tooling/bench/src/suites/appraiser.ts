@@ -96,17 +96,15 @@ async function grammarOverhead(): Promise<ResultTable> {
     const results = new Map<string, CompletionResult[]>(variants.map(([name]) => [name, []]));
     for (let seed = 0; seed < runs; seed += 1) {
       for (const [name, gbnf] of variants) {
-        results
-          .get(name)
-          ?.push(
-            await model.complete({
-              prompt,
-              ...(gbnf ? { grammar: { gbnf } } : {}),
-              maxTokens: 64,
-              temperature: 0.9,
-              seed,
-            }),
-          );
+        results.get(name)?.push(
+          await model.complete({
+            prompt,
+            ...(gbnf ? { grammar: { gbnf } } : {}),
+            maxTokens: 64,
+            temperature: 0.9,
+            seed,
+          }),
+        );
       }
     }
     const baseline = perToken(results.get('no grammar (baseline)') ?? []);
