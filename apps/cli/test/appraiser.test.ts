@@ -101,7 +101,6 @@ describe('mecha appraiser', () => {
   it('appraises with the tiny GGUF under the grammars, then recalls', async () => {
     const home = tempDir();
     await writeTinyLlamaGguf({ path: join(home, 'tiny.gguf'), seed: 3 });
-    // One thread: the tiny model is fastest so on a busy machine (see local-model's README).
     writeFileSync(join(home, 'config.toml'), '[model]\npath = "tiny.gguf"\n');
     mecha(['--home', home, 'appraiser', 'on']);
     withStdin(
@@ -119,7 +118,8 @@ describe('mecha appraiser', () => {
       ],
       'Bob fixed the build.',
     );
-    const run = mecha(['--home', home, 'appraiser', 'run', '--json']);
+    // One thread: the tiny model is fastest so on a busy machine (see local-model's README).
+    const run = mecha(['--home', home, 'appraiser', 'run', '--threads', '1', '--json']);
     const report = JSON.parse(run.stdout);
     // Whatever the random model writes, the grammar-complete answer passes the parser.
     expect(report).toMatchObject({ state: 'done', modelCalls: 2, items: [{ state: 'complete' }] });
@@ -153,5 +153,5 @@ describe('mecha appraiser', () => {
       '9',
     ]);
     expect(refused.code).toBe(1);
-  }, 120_000);
+  }, 600_000);
 });

@@ -203,7 +203,7 @@ const run: Command = {
   path: 'appraiser run',
   summary: 'appraise pending reports with the local model',
   help: [
-    'Usage: mecha appraiser run [--background] [--json]',
+    'Usage: mecha appraiser run [--background] [--threads N] [--json]',
     '',
     'Applies pending controls, then appraises pending reports with the model of [model] path in',
     'config.toml: two grammar-constrained calls per report. An explicit run never turns',
@@ -212,15 +212,23 @@ const run: Command = {
     '',
     'Options:',
     '  --background    run as background work (needs background on)',
+    '  --threads N     CPU threads for decoding (default: [model] threads, else every core)',
     '  --json          the report as JSON',
     '  --home DIR      the mecha home',
     '',
   ].join('\n'),
-  options: { background: { type: 'boolean' }, json: { type: 'boolean' } },
+  options: {
+    background: { type: 'boolean' },
+    threads: { type: 'string' },
+    json: { type: 'boolean' },
+  },
   async run({ values, positionals, context }) {
     const path = this.path;
     if (positionals.length > 0)
       return usageError(context, path, `unexpected argument '${positionals[0]}'`);
+    const threadsText = stringOption(values, 'threads');
+    const threads = threadsText === undefined ? undefined : wholeNumber(threadsText, '--threads');
+    if (threads !== undefined && !threads.ok) return usageError(context, path, threads.message);
     const home = openCommandHome(context);
     const configFile = join(home.path, 'config.toml');
     const config = home.readConfig();
@@ -242,7 +250,11 @@ const run: Command = {
         settings.problems.map((problem) => `[model] ${problem.key} ${problem.message}`).join('; '),
       );
     }
-    const model = localModel.createLocalModel({ path: modelPath.path, ...settings.settings });
+    const model = localModel.createLocalModel({
+      path: modelPath.path,
+      ...settings.settings,
+      ...(threads === undefined ? {} : { threads: threads.value }),
+    });
     const { openAppraiser } = await import('@mecha/gpu-appraiser');
     const appraiser = openAppraiser({ directory: join(home.path, 'appraiser'), model });
     const controller = new AbortController();
