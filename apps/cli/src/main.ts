@@ -46,6 +46,11 @@ const commands: readonly {
     load: async () => (await import('./commands/distill.js')).distillGroup,
   },
   {
+    name: 'appraiser',
+    summary: 'appraise external reports with the local model; recall them (@mecha/gpu-appraiser)',
+    load: async () => (await import('./commands/appraiser.js')).appraiserGroup,
+  },
+  {
     name: 'demo',
     summary: 'generate a sample home and show every readout on it',
     load: async () => (await import('./commands/demo.js')).demoGroup,

@@ -16,16 +16,32 @@ describe('validateAppraisalLimits', () => {
 
   it('names every refused field at once', () => {
     const problems = validateAppraisalLimits({
+      ...defaultAppraisalLimits,
       pagesPerSequence: 0,
       outputTokens: 5000,
       ticks: 1.5,
       sourceRows: 1,
+      recallFloor: -1,
     });
     expect(problems.map((problem) => problem.field)).toEqual([
       'pagesPerSequence',
       'outputTokens',
       'ticks',
+      'recallFloor',
     ]);
+  });
+
+  it('accepts recall floor and priority from 0 to 1,000,000 only', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -5, max: 1_000_005 }), (value) => {
+        const inRange = value >= 0 && value <= 1_000_000;
+        for (const field of ['recallFloor', 'recallPriority'] as const) {
+          const accepted =
+            validateAppraisalLimits({ ...defaultAppraisalLimits, [field]: value }).length === 0;
+          expect(accepted).toBe(inRange);
+        }
+      }),
+    );
   });
 
   it('accepts every output-token limit from 1 to 4096 and nothing outside', () => {

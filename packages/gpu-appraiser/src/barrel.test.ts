@@ -6,6 +6,39 @@ const entry = new URL('../dist/index.js', import.meta.url).href;
 describe('the built @mecha/gpu-appraiser', () => {
   it('exposes exactly its public surface', async () => {
     const api = await import(entry);
-    expect(Object.keys(api).sort()).toEqual(['defaultAppraisalLimits', 'validateAppraisalLimits']);
+    expect(Object.keys(api).sort()).toEqual([
+      'AppraiserInputError',
+      'appraisalFlags',
+      'buildInterpretationGrammar',
+      'buildQuoteGrammar',
+      'callsPerSource',
+      'contextRevisions',
+      'correctionContextLimit',
+      'currentProcessor',
+      'defaultAppraisalLimits',
+      'interpretationFields',
+      'isExplicitPromise',
+      'maxContextBytes',
+      'maxContextReferences',
+      'maxQuotes',
+      'openAppraiser',
+      'parseInterpretation',
+      'parseQuotes',
+      'parserVersion',
+      'previousProcessor',
+      'processorDigest',
+      'renderContext',
+      'scaleMax',
+      'unknownValue',
+      'unsupportedInterpretation',
+      'validateAppraisalLimits',
+    ]);
+  });
+
+  it('names the processor by the digest of its response contract', async () => {
+    const api = await import(entry);
+    expect(api.currentProcessor).toMatch(/^[0-9a-f]{64}$/);
+    expect(api.processorDigest()).toBe(api.currentProcessor);
+    expect(api.previousProcessor).not.toBe(api.currentProcessor);
   });
 });

@@ -1,2 +1,52 @@
 export type { AppraisalLimits, LimitProblem } from './appraisal-limits.js';
-export { defaultAppraisalLimits, validateAppraisalLimits } from './appraisal-limits.js';
+export {
+  callsPerSource,
+  defaultAppraisalLimits,
+  validateAppraisalLimits,
+} from './appraisal-limits.js';
+export type {
+  Appraiser,
+  AppraiserOptions,
+  AppraiserStatus,
+  ControlRecord,
+  ControlResult,
+  QueueState,
+  RecallRequest,
+  RecallResult,
+  RetainResult,
+  RetainSourceInput,
+  RetryItem,
+  RunItem,
+  RunOptions,
+  RunReport,
+  RunState,
+  StoredAssessment,
+  StoredRelationship,
+} from './appraiser.js';
+export { correctionContextLimit, openAppraiser } from './appraiser.js';
+export { AppraiserInputError } from './appraiser-error.js';
+export type { AppraisalPolicy, FlagSet } from './controls.js';
+export { appraisalFlags } from './controls.js';
+export { isExplicitPromise } from './explicit-promise.js';
+export type { Interpretation, InterpretationField } from './interpretation.js';
+export {
+  interpretationFields,
+  scaleMax,
+  unknownValue,
+  unsupportedInterpretation,
+} from './interpretation.js';
+export type { InterpretationContext } from './interpretation-grammar.js';
+export { buildInterpretationGrammar } from './interpretation-grammar.js';
+export type { InterpretationCheck } from './parse-interpretation.js';
+export { parseInterpretation, parserVersion } from './parse-interpretation.js';
+export type { Parsed } from './parse-quotes.js';
+export { parseQuotes } from './parse-quotes.js';
+export { currentProcessor, previousProcessor, processorDigest } from './processor.js';
+export { buildQuoteGrammar, maxQuotes } from './quote-grammar.js';
+export type { ContextGroup, ContextRevision, RenderedContext } from './render-context.js';
+export {
+  contextRevisions,
+  maxContextBytes,
+  maxContextReferences,
+  renderContext,
+} from './render-context.js';

@@ -14,12 +14,14 @@ describe('the built @mecha/local-model', () => {
       'ModelLoadError',
       'PromptTooLongError',
       'ScriptExhaustedError',
+      'createDeviceScheduler',
       'createLocalModel',
       'createScriptedModel',
       'defaultThreads',
       'modelIdentity',
       'modelPathKey',
       'resolveModelPath',
+      'resolveModelSettings',
     ]);
   });
 

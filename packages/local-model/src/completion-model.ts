@@ -16,10 +16,23 @@ export type JsonSchema = Readonly<Record<string, unknown>>;
  */
 export type CompletionGrammar = { readonly gbnf: string } | { readonly jsonSchema: JsonSchema };
 
+/**
+ * A prompt that goes through the model's own chat template: a system message, then one user
+ * message, then the opening of the model's reply.
+ */
+export interface ChatPrompt {
+  readonly system: string;
+  readonly user: string;
+}
+
 /** One completion request. */
 export interface CompletionRequest {
-  /** Raw text fed to the model as is (no chat template is applied); a BOS token is prepended when the model asks for one. */
-  readonly prompt: string;
+  /**
+   * Raw text fed to the model as is (a BOS token is prepended when the model asks for one), or
+   * a `ChatPrompt` that the model renders through its own chat template (the GGUF's, or
+   * node-llama-cpp's best match for the model when the file has none).
+   */
+  readonly prompt: string | ChatPrompt;
   /** Constrains every sampled token; the text then always matches the grammar unless `maxTokens` or an abort cuts it short. */
   readonly grammar?: CompletionGrammar;
   /** The most tokens to generate, at least 1. */

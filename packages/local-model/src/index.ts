@@ -1,4 +1,5 @@
 export type {
+  ChatPrompt,
   CompletionGrammar,
   CompletionModel,
   CompletionRequest,
@@ -8,6 +9,8 @@ export type {
 } from './completion-model.js';
 export type { ModelPathOptions, ModelPathResult } from './config.js';
 export { resolveModelPath } from './config.js';
+export type { DevicePriority, DeviceScheduler, ScheduledResult } from './device-scheduler.js';
+export { createDeviceScheduler } from './device-scheduler.js';
 export type { ModelConfigProblem } from './errors.js';
 export {
   GrammarError,
@@ -22,6 +25,12 @@ export type { GpuChoice, LocalModel, LocalModelInfo, LocalModelOptions } from '.
 export { createLocalModel, defaultThreads } from './local-model.js';
 export type { ModelIdentity } from './model-identity.js';
 export { modelIdentity } from './model-identity.js';
+export type {
+  ModelSettingProblem,
+  ModelSettings,
+  ModelSettingsResult,
+} from './model-settings.js';
+export { resolveModelSettings } from './model-settings.js';
 export type {
   RecordedRequest,
   Script,

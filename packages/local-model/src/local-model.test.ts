@@ -179,6 +179,20 @@ describe('createLocalModel on a tiny generated GGUF', () => {
     }
   });
 
+  it('renders a chat prompt through the model’s template, one BOS, under a grammar', async () => {
+    const chat = { system: 'You quote reports.', user: 'Report: the build broke.' };
+    const plain = await model.complete({ prompt: `${chat.system}\n${chat.user}`, maxTokens: 1 });
+    const result = await model.complete({
+      prompt: chat,
+      grammar: { gbnf: 'root ::= "[" [a-z]{1,5} "]"' },
+      maxTokens: 16,
+    });
+    expect(result.stopReason).toBe('grammar');
+    expect(result.text).toMatch(/^\[[a-z]{1,5}\]$/);
+    // The template adds its role markers around the two messages.
+    expect(result.tokens.prompt).toBeGreaterThan(plain.tokens.prompt);
+  });
+
   it('counts prompt tokens with BOS, stops at maxTokens and times both phases', async () => {
     const result = await model.complete({ prompt: 'abc', maxTokens: 7 });
     expect(result.tokens).toEqual({ prompt: 4, completion: 7 });

@@ -9,6 +9,7 @@ import type {
   Token,
 } from 'node-llama-cpp';
 import type {
+  ChatPrompt,
   CompletionGrammar,
   CompletionModel,
   CompletionRequest,
@@ -37,6 +38,11 @@ export interface LocalModelOptions {
    * is installed and a device is present, else the CPU; `false` forces the CPU.
    */
   readonly gpu?: GpuChoice;
+  /**
+   * Model layers offloaded to the GPU: a count, `'max'`, or `'auto'` (the default: as many as
+   * fit). Ignored on the CPU.
+   */
+  readonly gpuLayers?: number | 'auto' | 'max';
   /** Context window in tokens (prompt and completion together). Defaults to the model's training context, at most 8192. */
   readonly contextSize?: number;
   /** The least severe llama.cpp log level printed. Defaults to `'error'`. */
@@ -76,6 +82,8 @@ interface Loaded {
   readonly context: LlamaContext;
   readonly sequence: LlamaContextSequence;
   readonly completion: LlamaCompletion;
+  /** Renders a chat prompt through the model's chat template into tokens. */
+  readonly chatTokens: (prompt: ChatPrompt) => Token[];
 }
 
 function emptyResult(stopReason: StopReason, loadMs: number, promptTokens = 0): CompletionResult {
@@ -128,7 +136,9 @@ export function createLocalModel(options: LocalModelOptions): LocalModel {
 
   async function loadNow(): Promise<Loaded> {
     const started = performance.now();
-    const { getLlama, LlamaCompletion, LlamaLogLevel } = await import('node-llama-cpp');
+    const { getLlama, LlamaCompletion, LlamaLogLevel, resolveChatWrapper } = await import(
+      'node-llama-cpp'
+    );
     let llama: Llama;
     try {
       llama = await getLlama({
@@ -143,7 +153,10 @@ export function createLocalModel(options: LocalModelOptions): LocalModel {
       throw new ModelLoadError(path, { cause });
     }
     try {
-      const model = await llama.loadModel({ modelPath: path });
+      const model = await llama.loadModel({
+        modelPath: path,
+        ...(options.gpuLayers === undefined ? {} : { gpuLayers: options.gpuLayers }),
+      });
       const trainContextSize = model.trainContextSize;
       const context = await model.createContext({
         contextSize: options.contextSize ?? Math.min(trainContextSize, defaultMaxContext),
@@ -152,6 +165,18 @@ export function createLocalModel(options: LocalModelOptions): LocalModel {
       });
       const sequence = context.getSequence();
       const completion = new LlamaCompletion({ contextSequence: sequence });
+      // The GGUF's own template when it has one, else node-llama-cpp's match for the model.
+      const wrapper = resolveChatWrapper(model);
+      const chatTokens = (prompt: ChatPrompt): Token[] =>
+        wrapper
+          .generateContextState({
+            chatHistory: [
+              { type: 'system', text: prompt.system },
+              { type: 'user', text: prompt.user },
+              { type: 'model', response: [] },
+            ],
+          })
+          .contextText.tokenize(model.tokenizer);
       const info: LocalModelInfo = {
         loadMs: performance.now() - started,
         gpu: llama.gpu,
@@ -159,7 +184,7 @@ export function createLocalModel(options: LocalModelOptions): LocalModel {
         contextSize: context.contextSize,
         trainContextSize,
       };
-      return { info, llama, model, context, sequence, completion };
+      return { info, llama, model, context, sequence, completion, chatTokens };
     } catch (cause) {
       await llama.dispose().catch(() => {});
       throw new ModelLoadError(path, { cause });
@@ -241,13 +266,16 @@ export function createLocalModel(options: LocalModelOptions): LocalModel {
     const { model, completion, info } = parts;
     const { signal, maxTokens } = request;
     const turnStarted = performance.now();
-    // Tokenized as LlamaCompletion would, so the count is exactly what is evaluated.
+    // Tokenized as LlamaCompletion would, so the count is exactly what is evaluated. It adds
+    // the BOS itself, so one that a chat template wrote is taken off first.
     const bos = model.tokens.shouldPrependBosToken ? model.tokens.bos : null;
-    const input: Token[] = model.tokenize(
-      request.prompt,
-      false,
-      bos !== null ? 'trimLeadingSpace' : undefined,
-    );
+    let input: Token[];
+    if (typeof request.prompt === 'string') {
+      input = model.tokenize(request.prompt, false, bos !== null ? 'trimLeadingSpace' : undefined);
+    } else {
+      input = parts.chatTokens(request.prompt);
+      if (bos !== null && input[0] === bos) input = input.slice(1);
+    }
     const promptTokens = input.length + (bos === null ? 0 : 1);
     if (promptTokens + maxTokens > info.contextSize) {
       throw new PromptTooLongError(promptTokens, maxTokens, info.contextSize);

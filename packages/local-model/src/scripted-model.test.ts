@@ -20,6 +20,24 @@ describe('createScriptedModel', () => {
     );
   });
 
+  it('writes a chat prompt through its fixed visible template', async () => {
+    const model = createScriptedModel((prompt) => prompt);
+    const result = await model.complete({ prompt: { system: 'S', user: 'U' }, maxTokens: 64 });
+    expect(result.text).toBe('<system>\nS\n<user>\nU\n<assistant>\n');
+    expect(model.prompts).toEqual([result.text]);
+  });
+
+  it('stops at the exact token where onToken aborts the signal', async () => {
+    const controller = new AbortController();
+    const model = createScriptedModel(['abcdefghijklmnop'], {
+      onToken: (emitted) => {
+        if (emitted === 2) controller.abort();
+      },
+    });
+    const result = await model.complete({ prompt: 'p', maxTokens: 64, signal: controller.signal });
+    expect(result).toMatchObject({ text: 'abcdefgh', stopReason: 'aborted' });
+  });
+
   it('computes replies from the prompt', async () => {
     const model = createScriptedModel((prompt) => `{"echo":${JSON.stringify(prompt)}}`);
     const result = await model.complete({ prompt: 'hi', maxTokens: 64 });

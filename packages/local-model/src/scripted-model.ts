@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type {
+  ChatPrompt,
   CompletionModel,
   CompletionRequest,
   CompletionResult,
@@ -20,6 +21,11 @@ export interface ScriptedModelOptions {
   readonly name?: string;
   /** Waits this long per emitted token, so that a test can abort mid-generation. Defaults to 0. */
   readonly msPerToken?: number;
+  /**
+   * Called after each emitted token with the call's count so far: a fault test aborts the
+   * request's signal here to stop generation at an exact token, with no timing involved.
+   */
+  readonly onToken?: (emitted: number, request: RecordedRequest) => void;
 }
 
 /** A request as the scripted model recorded it (the signal left out). */
@@ -31,6 +37,17 @@ export interface ScriptedModel extends CompletionModel {
   readonly prompts: readonly string[];
   /** Every request received, in order, without its signal. */
   readonly requests: readonly RecordedRequest[];
+  /** Pseudo-tokens emitted so far over every call: a clock in tokens for tests of preemption. */
+  readonly emittedTokens: number;
+}
+
+/**
+ * How the scripted model writes a `ChatPrompt` as text: a fixed, visible template, so that a
+ * script function and `prompts` see exactly what the model was given.
+ */
+export function renderScriptedChat(prompt: string | ChatPrompt): string {
+  if (typeof prompt === 'string') return prompt;
+  return `<system>\n${prompt.system}\n<user>\n${prompt.user}\n<assistant>\n`;
 }
 
 /** Characters per pseudo-token: roughly what a real tokenizer averages on English. */
@@ -81,6 +98,7 @@ export function createScriptedModel(
   const turns = new Turns();
   let next = 0;
   let disposed = false;
+  let emittedTokens = 0;
   const identity: ModelIdentity = {
     sha256: createHash('sha256').update(`scripted:${name}`).digest('hex'),
     bytes: 0,
@@ -88,7 +106,7 @@ export function createScriptedModel(
   };
 
   async function reply(request: CompletionRequest): Promise<string> {
-    if (typeof script === 'function') return script(request.prompt, request);
+    if (typeof script === 'function') return script(renderScriptedChat(request.prompt), request);
     const scripted = script[next];
     if (scripted === undefined) throw new ScriptExhaustedError(script.length);
     next += 1;
@@ -102,9 +120,10 @@ export function createScriptedModel(
     }
     if (disposed) throw new ModelDisposedError();
     const { signal: _signal, ...recorded } = request;
-    prompts.push(request.prompt);
+    const text = renderScriptedChat(request.prompt);
+    prompts.push(text);
     requests.push(recorded);
-    const promptTokens = 1 + pseudoTokens(request.prompt).length;
+    const promptTokens = 1 + pseudoTokens(text).length;
     const aborted = (): CompletionResult => ({
       text: '',
       stopReason: 'aborted',
@@ -117,7 +136,7 @@ export function createScriptedModel(
     try {
       const started = performance.now();
       const tokens = pseudoTokens(await reply(request));
-      let text = '';
+      let replied = '';
       let emitted = 0;
       let stopReason: StopReason = request.grammar ? 'grammar' : 'eos';
       for (const token of tokens) {
@@ -134,11 +153,13 @@ export function createScriptedModel(
           stopReason = 'aborted';
           break;
         }
-        text += token;
+        replied += token;
         emitted += 1;
+        emittedTokens += 1;
+        options.onToken?.(emitted, recorded);
       }
       return {
-        text,
+        text: replied,
         stopReason,
         tokens: { prompt: promptTokens, completion: emitted },
         timings: { loadMs: 0, promptMs: 0, generationMs: performance.now() - started },
@@ -151,6 +172,9 @@ export function createScriptedModel(
   return {
     prompts,
     requests,
+    get emittedTokens() {
+      return emittedTokens;
+    },
     identity: async () => identity,
     complete,
     async dispose() {

@@ -1,5 +1,6 @@
 import type { ResultTable } from '../measure.js';
 import { appraisalSuite } from './appraisal.js';
+import { appraiserSuite } from './appraiser.js';
 import { cliSuite } from './cli.js';
 import { distillSuite } from './distill.js';
 import { storesSuite } from './stores.js';
@@ -12,4 +13,10 @@ export interface Suite {
 }
 
 /** Every suite `pnpm bench` runs, in order. */
-export const suites: readonly Suite[] = [appraisalSuite, storesSuite, cliSuite, distillSuite];
+export const suites: readonly Suite[] = [
+  appraisalSuite,
+  storesSuite,
+  cliSuite,
+  distillSuite,
+  appraiserSuite,
+];

@@ -1,0 +1,157 @@
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeTinyLlamaGguf } from '@mecha/fixtures';
+import { describe, expect, it } from 'vitest';
+import { bin, mecha, tempDir } from './helpers.js';
+
+/** Runs `mecha` with `input` on stdin. */
+function withStdin(args: readonly string[], input: string) {
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    encoding: 'utf8',
+    input,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root' },
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('mecha appraiser', () => {
+  it('has help for the group and every command', () => {
+    const group = mecha(['appraiser', '--help']);
+    expect(group.code).toBe(0);
+    for (const name of ['on', 'off', 'status', 'add', 'run', 'retry', 'recall']) {
+      expect(group.stdout).toContain(`mecha appraiser ${name}`);
+      const help = mecha(['appraiser', name, '--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain(`Usage: mecha appraiser ${name}`);
+    }
+  });
+
+  it('exits 2 on usage errors', () => {
+    const home = tempDir();
+    expect(mecha(['--home', home, 'appraiser', 'add', '--owner', 'a']).code).toBe(2);
+    expect(mecha(['--home', home, 'appraiser', 'retry', 'x']).code).toBe(2);
+    expect(
+      mecha([
+        '--home',
+        home,
+        'appraiser',
+        'recall',
+        '--owner',
+        'a',
+        '--scope',
+        's',
+        '--query',
+        'q',
+        '--priority',
+        '2000000',
+      ]).code,
+    ).toBe(2);
+  });
+
+  it('keeps on pending until a quiet boundary, retains from stdin and reports it in status', () => {
+    const home = tempDir();
+    expect(mecha(['--home', home, 'appraiser', 'on']).code).toBe(0);
+    const pending = mecha(['--home', home, 'appraiser', 'status', '--json']);
+    const before = JSON.parse(pending.stdout);
+    expect(before.flags.writes).toBe(false);
+    expect(before.pending).toHaveLength(1);
+    expect(mecha(['--home', home, 'appraiser', 'status']).stdout).toContain(
+      'appraisal control: pending',
+    );
+    const added = withStdin(
+      [
+        '--home',
+        home,
+        'appraiser',
+        'add',
+        '--owner',
+        'alice',
+        '--scope',
+        'team',
+        '--subject',
+        'bob',
+        '--json',
+      ],
+      'Bob fixed the login page.',
+    );
+    expect(added.code).toBe(0);
+    expect(JSON.parse(added.stdout)).toEqual({ sourceId: 1, queueId: 1 });
+    const noSubject = withStdin(
+      ['--home', home, 'appraiser', 'add', '--owner', 'alice', '--scope', 'team'],
+      'A report about nobody.',
+    );
+    expect(noSubject.stdout).toContain('no queue: no subject');
+    const after = JSON.parse(mecha(['--home', home, 'appraiser', 'status', '--json']).stdout);
+    expect(after).toMatchObject({
+      flags: { writes: true, recall: true, background: false },
+      pending: [],
+      queue: { pending: 1 },
+    });
+  });
+
+  it('fails with the model how-to when [model] path is not set', () => {
+    const home = tempDir();
+    mecha(['--home', home, 'appraiser', 'on']);
+    const run = mecha(['--home', home, 'appraiser', 'run']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('[model] path');
+  });
+
+  it('appraises with the tiny GGUF under the grammars, then recalls', async () => {
+    const home = tempDir();
+    await writeTinyLlamaGguf({ path: join(home, 'tiny.gguf'), seed: 3 });
+    writeFileSync(join(home, 'config.toml'), '[model]\npath = "tiny.gguf"\n');
+    mecha(['--home', home, 'appraiser', 'on']);
+    withStdin(
+      [
+        '--home',
+        home,
+        'appraiser',
+        'add',
+        '--owner',
+        'alice',
+        '--scope',
+        'team',
+        '--subject',
+        'bob',
+      ],
+      'Bob fixed the build.',
+    );
+    // One thread: the tiny model is fastest so on a busy machine (see local-model's README).
+    const run = mecha(['--home', home, 'appraiser', 'run', '--threads', '1', '--json']);
+    const report = JSON.parse(run.stdout);
+    // Whatever the random model writes, the grammar-complete answer passes the parser.
+    expect(report).toMatchObject({ state: 'done', modelCalls: 2, items: [{ state: 'complete' }] });
+    const recall = mecha([
+      '--home',
+      home,
+      'appraiser',
+      'recall',
+      '--owner',
+      'alice',
+      '--scope',
+      'team',
+      '--query',
+      'build',
+    ]);
+    expect(recall.code).toBe(0);
+    expect(recall.stdout).toContain('group g1: source=#1 v1 actor="alice" subject="bob"');
+    expect(recall.stdout).toContain('historical data');
+    const refused = mecha([
+      '--home',
+      home,
+      'appraiser',
+      'recall',
+      '--owner',
+      'a',
+      '--scope',
+      'team',
+      '--query',
+      'x',
+      '--revision',
+      '9',
+    ]);
+    expect(refused.code).toBe(1);
+  }, 600_000);
+});

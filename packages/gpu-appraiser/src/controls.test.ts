@@ -1,0 +1,29 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { appraisalFlags, flagSet, flagsForOn, flagsWithBackground } from './controls.js';
+
+describe('appraisal flags', () => {
+  it('are writes=1, recall=2, background=4', () => {
+    expect(appraisalFlags).toEqual({ writes: 1, recall: 2, background: 4 });
+  });
+
+  it('on keeps the background setting and turns writes and recall on', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 7 }), (flags) => {
+        const on = flagSet(flagsForOn(flags));
+        expect(on.writes && on.recall).toBe(true);
+        expect(on.background).toBe(flagSet(flags).background);
+      }),
+    );
+  });
+
+  it('switching background leaves writes and recall alone', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 7 }), fc.boolean(), (flags, on) => {
+        const next = flagSet(flagsWithBackground(flags, on));
+        expect(next.background).toBe(on);
+        expect([next.writes, next.recall]).toEqual([flagSet(flags).writes, flagSet(flags).recall]);
+      }),
+    );
+  });
+});
