@@ -121,3 +121,21 @@ describe('readConfig', () => {
     );
   });
 });
+
+describe('the [model] table', () => {
+  it('takes threads, gpu_layers and context_size, and names a bad one', () => {
+    const good = parseConfig('[model]\npath = "m.gguf"\nthreads = 4\ngpu_layers = "auto"\ncontext_size = 4096\n');
+    expect(E.isRight(good) && good.right.model).toEqual({
+      path: 'm.gguf',
+      threads: 4,
+      gpu_layers: 'auto',
+      context_size: 4096,
+    });
+    const bad = parseConfig('[model]\nthreads = 0\ngpu_layers = "some"\ncontext_size = 12\n');
+    expect(E.isLeft(bad) && bad.left.map((issue) => issue.key)).toEqual([
+      'model.threads',
+      'model.gpu_layers',
+      'model.context_size',
+    ]);
+  });
+});

@@ -99,6 +99,24 @@ export const mcpServerConfigSchema = z.strictObject({
 /** The `[model]` table: where the local model's GGUF file is (relative paths: to the home). */
 export const modelConfigSchema = z.strictObject({
   path: text('a file path').min(1, { error: 'must not be empty' }).optional(),
+  /** CPU threads for decoding; node-llama-cpp's choice when absent. */
+  threads: z
+    .int({ error: 'must be a whole number from 1 to 1024' })
+    .min(1, { error: 'must be a whole number from 1 to 1024' })
+    .max(1024, { error: 'must be a whole number from 1 to 1024' })
+    .optional(),
+  /** Layers offloaded to the GPU: a count, `"auto"` or `"max"`. */
+  gpu_layers: z
+    .union([z.int().min(0), z.literal('auto'), z.literal('max')], {
+      error: 'must be a whole number, "auto" or "max"',
+    })
+    .optional(),
+  /** The context window in tokens; taken from the model when absent. */
+  context_size: z
+    .int({ error: 'must be a whole number of tokens from 256 to 1048576' })
+    .min(256, { error: 'must be a whole number of tokens from 256 to 1048576' })
+    .max(1_048_576, { error: 'must be a whole number of tokens from 256 to 1048576' })
+    .optional(),
 });
 
 /** `config.toml` as a whole. Unknown keys are refused, so a typo cannot pass silently. */
