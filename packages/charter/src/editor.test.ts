@@ -212,6 +212,14 @@ describe('setLineSensor and clearLineSensor', () => {
     );
   });
 
+  it('names the edited line when the sensor it takes is carried by a line below it', () => {
+    // replies (rank 1) takes question_latency, which questions (rank 2) carries: replies is the
+    // line the owner just edited, so it is the one the refusal names.
+    expect(refused(setLineSensor(owner, charter, 'replies', 'question_latency')).message).toBe(
+      'refused: charter line 1 "replies", sensor: "question_latency" is already watched by charter line 2 "questions"; at most one line carries each sensor',
+    );
+  });
+
   it('allows moving a sensor by clearing it first', () => {
     const cleared = ok(clearLineSensor(owner, charter, 'replies'));
     expect(ok(setLineSensor(owner, cleared, 'health', 'outbox_age'))[2]?.sensor).toBe('outbox_age');

@@ -1,8 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { Charter, CharterLine } from './charter.js';
+import { type Charter, type CharterLine, invariantBreaches } from './charter.js';
 import type { CharterSensor } from './charter-sensor.js';
 import { validateCharter } from './codec.js';
-import type { CharterIssue } from './issues.js';
+import { type CharterIssue, issuesFromBreaches, sortIssues } from './issues.js';
 import { isOwnerEdit, type OwnerEdit } from './owner-edit.js';
 
 /** Why an edit was refused. Every refusal is a value; nothing here throws. */
@@ -46,7 +46,12 @@ function joined(issues: readonly CharterIssue[]): string {
  * and the result is checked against every rule before it is returned, frozen. The input is
  * never touched.
  */
-function edit(capability: OwnerEdit, charter: Charter, change: Change): CharterEdit {
+function edit(
+  capability: OwnerEdit,
+  charter: Charter,
+  change: Change,
+  subject?: string,
+): CharterEdit {
   if (!isOwnerEdit(capability)) {
     return E.left({
       code: 'forged_capability',
@@ -66,13 +71,47 @@ function edit(capability: OwnerEdit, charter: Charter, change: Change): CharterE
   if (E.isLeft(changed)) return changed;
   const after = validateCharter(changed.right);
   if (E.isLeft(after)) {
+    const issues =
+      subject === undefined ? after.left : blameEdited(after.left, changed.right, subject);
     return E.left({
       code: 'invalid_edit',
-      issues: after.left,
-      message: `refused: ${joined(after.left)}`,
+      issues,
+      message: `refused: ${joined(issues)}`,
     });
   }
   return after;
+}
+
+/**
+ * A rule across lines (a repeated id or sensor) names the lower line by default. When the
+ * edit changed one line, that line is the culprit: a repeat it caused with a line below it is
+ * told from its side, so the message names the line the owner just edited.
+ */
+function blameEdited(
+  issues: readonly CharterIssue[],
+  lines: readonly unknown[],
+  subject: string,
+): CharterIssue[] {
+  const edited = lines.findIndex((line) => (line as { id?: unknown }).id === subject);
+  const swapped = invariantBreaches(lines).filter((breach) => breach.firstIndex === edited);
+  if (edited === -1 || swapped.length === 0) return [...issues];
+  const turned = issuesFromBreaches(
+    swapped.map((breach) => ({ ...breach, index: edited, firstIndex: breach.index })),
+    lines,
+  );
+  const replaced = new Set(swapped.map((breach) => `${breach.index + 1}:${breach.field}`));
+  return sortIssues([
+    ...issues.filter(
+      (issue) =>
+        !(
+          'rank' in issue &&
+          'field' in issue &&
+          replaced.has(`${issue.rank}:${issue.field}`) &&
+          (issue.code === 'duplicate_id' || issue.code === 'duplicate_sensor')
+        ),
+    ),
+    ...turned,
+  ]);
 }
 
 function indexOfLine(
@@ -188,6 +227,7 @@ export function setLineSensor(
     capability,
     charter,
     updateLine(id, (line) => ({ ...line, sensor })),
+    id,
   );
 }
 
