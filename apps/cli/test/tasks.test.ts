@@ -370,12 +370,6 @@ describe('bad input to tasks set', () => {
       /task-good is already next: nothing changed/,
     ],
     [
-      'closing a task no run named as its goal, without --session',
-      ['task-b1', '--status', 'done'],
-      1,
-      /no run names task-b1 as its goal: name the sessions that did task-b1's work with --session/,
-    ],
-    [
       'a session id that is not one',
       ['task-good', '--status', 'done', '--session', 'not an id'],
       2,

@@ -134,16 +134,19 @@ describe('closeTaskFromSurface', () => {
     expect(closed).toMatchObject({ state: 'refused', reason: 'nobody_present' });
   });
 
-  it('refuses when no session is named and no run worked the task', async () => {
+  it('closes a task no run worked on, saying that no session worked it', async () => {
     const { home } = await homeWithTask();
     const closed = await closeTaskFromSurface(home, {
       taskId: 'task-1',
-      to: 'done',
+      to: 'dropped',
       surface: 'cli',
       env: {},
     });
-    expect(closed).toMatchObject({ state: 'refused', reason: 'no_sessions' });
-    expect(await closuresOf(home)).toBe(0);
+    expect(closed).toMatchObject({
+      state: 'closed',
+      appraisalLine: "mecha's appraisal of task-1: no session worked this task",
+    });
+    expect(await closuresOf(home)).toBe(1);
   });
 
   it('lets pre_task_close refuse, with its first line, before anything is written', async () => {

@@ -174,12 +174,8 @@ export async function closeTaskFromSurface(
     }
     sessionIds = looked.sessionIds;
   }
-  if (sessionIds.length === 0) {
-    return refusal(
-      'no_sessions',
-      `no run names ${task.id} as its goal: name the sessions that did ${task.id}'s work with --session ID`,
-    );
-  }
+  // A task no run worked on (one the owner never delegated) closes too: its closure line says
+  // that no session worked it, and the project's reading counts it like any other.
 
   const ports = homePorts(home);
   const appraisal = await appraiseClosure(ports, {

@@ -124,7 +124,9 @@ describe('readConfig', () => {
 
 describe('the [model] table', () => {
   it('takes threads, gpu_layers and context_size, and names a bad one', () => {
-    const good = parseConfig('[model]\npath = "m.gguf"\nthreads = 4\ngpu_layers = "auto"\ncontext_size = 4096\n');
+    const good = parseConfig(
+      '[model]\npath = "m.gguf"\nthreads = 4\ngpu_layers = "auto"\ncontext_size = 4096\n',
+    );
     expect(E.isRight(good) && good.right.model).toEqual({
       path: 'm.gguf',
       threads: 4,
