@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { stripControl } from '@mecha/appraisal-core';
 import type { CommandContext } from './cli-io.js';
-import { type OptionSpec, type OptionValues, parseCommand } from './parse-command.js';
+import { didYouMean, type OptionSpec, type OptionValues, parseCommand } from './parse-command.js';
 
 /** What a command is handed once its arguments parsed: values, positionals and its context. */
 export interface CommandInput {
@@ -131,13 +131,18 @@ export async function runGroup(
   const named = group.commands.find((command) => command.path === `${group.name} ${first}`);
   if (named !== undefined) return runCommand(named, rest, context);
   if (first === '--help' || first === '-h') {
-    context.stdout(groupHelp(group));
-    if (group.fallback) context.stdout(`\n${group.fallback.help}`);
+    // A command with no subcommands (distill, demo, init, doctor) is its own help.
+    if (group.commands.length === 0 && group.fallback) context.stdout(group.fallback.help);
+    else {
+      context.stdout(groupHelp(group));
+      if (group.fallback) context.stdout(`\n${group.fallback.help}`);
+    }
     return exitCodes.ok;
   }
-  if (first !== undefined && !first.startsWith('-')) {
+  if (first !== undefined && !first.startsWith('-') && group.commands.length > 0) {
+    const words = group.commands.map((command) => command.path.slice(group.name.length + 1));
     context.stderr(
-      `mecha: unknown command '${group.name} ${first}' (run 'mecha ${group.name} --help' for its commands)\n`,
+      `mecha: unknown command '${group.name} ${stripControl(first)}'${didYouMean(first, words)} (run 'mecha ${group.name} --help' for its commands)\n`,
     );
     return exitCodes.usage;
   }

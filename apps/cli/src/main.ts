@@ -1,6 +1,7 @@
 import { stripControl } from '@mecha/appraisal-core';
 import { type CliIo, type CommandContext, commandContext, processIo } from './cli-io.js';
 import { type CommandGroup, exitCodes, runGroup } from './command.js';
+import { didYouMean } from './parse-command.js';
 import { cliVersion } from './version.js';
 
 export type { CliIo } from './cli-io.js';
@@ -62,7 +63,7 @@ function usage(): string {
   return [
     `mecha ${cliVersion} — honest appraisal, memory and verdicts for AI-agent harnesses`,
     '',
-    'Usage: mecha [--home DIR] <command> [options]',
+    'Usage: mecha [--home DIR] <command> [options]     (mecha help <command> for its help)',
     '',
     'Commands:',
     ...commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
@@ -113,7 +114,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     } else if (token.startsWith('--home=')) {
       home = token.slice('--home='.length);
       if (home === '') return usageError(base, "option '--home' needs a folder");
-    } else return usageError(base, `unknown option '${token}'`);
+    } else {
+      const global = ['--home', '--help', '--version'];
+      return usageError(
+        base,
+        `unknown option '${token}'${didYouMean(token.split('=')[0] as string, global)}`,
+      );
+    }
   }
   const name = argv[index];
   if (name === undefined) {
@@ -124,8 +131,20 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     io.stdout(usage());
     return exitCodes.ok;
   }
+  if (name === 'help') {
+    // `mecha help CMD [SUB]` is `mecha CMD [SUB] --help`.
+    const [topic, ...more] = argv.slice(index + 1);
+    if (topic === undefined) {
+      io.stdout(usage());
+      return exitCodes.ok;
+    }
+    return main([...argv.slice(0, index), topic, ...more, '--help'], io);
+  }
   const entry = commands.find((command) => command.name === name);
-  if (entry === undefined) return usageError(base, `unknown command '${name}'`);
+  if (entry === undefined) {
+    const names = commands.map((command) => command.name);
+    return usageError(base, `unknown command '${name}'${didYouMean(name, names)}`);
+  }
   const rest = argv.slice(index + 1);
   const group = await entry.load();
   return runGroup(group, help ? ['--help', ...rest] : rest, commandContext(io, home));

@@ -34,3 +34,55 @@ describe('parseCommand', () => {
     });
   });
 });
+
+describe('argument messages a person can act on', () => {
+  const options = {
+    days: { type: 'string' as const },
+    json: { type: 'boolean' as const },
+    number: { type: 'string' as const, short: 'n' },
+  };
+
+  it('takes a negative number as the value it is, for the command to refuse by name', () => {
+    expect(parseCommand(['--days', '-1'], options)).toMatchObject({
+      ok: true,
+      values: { days: '-1' },
+    });
+    expect(parseCommand(['-n', '-3'], options)).toMatchObject({
+      ok: true,
+      values: { number: '-3' },
+    });
+    expect(wholeNumber('-1', '--days')).toEqual({
+      ok: false,
+      message: '--days takes a whole number from 1 to 999,999,999, not "-1"',
+    });
+  });
+
+  it('names an unknown option, with balanced quotes and a suggestion when one is close', () => {
+    expect(parseCommand(['--jsno'], options)).toEqual({
+      ok: false,
+      message: "unknown option '--jsno' (did you mean --json?)",
+    });
+    expect(parseCommand(['--bogus'], options)).toEqual({
+      ok: false,
+      message: "unknown option '--bogus'",
+    });
+  });
+
+  it('says what an option takes when its value is missing or not wanted', () => {
+    expect(parseCommand(['--days'], options)).toEqual({
+      ok: false,
+      message: '--days needs a value',
+    });
+    expect(parseCommand(['--json=yes'], options)).toEqual({
+      ok: false,
+      message: '--json is a switch and takes no value',
+    });
+  });
+
+  it('states the real limit of a number', () => {
+    expect(wholeNumber('1000000000', '--sessions', 1, 100_000)).toEqual({
+      ok: false,
+      message: '--sessions takes a whole number from 1 to 100,000, not "1000000000"',
+    });
+  });
+});

@@ -49,3 +49,44 @@ describe('a task no run worked on', () => {
     });
   });
 });
+
+describe('argument messages and help', () => {
+  const home = newHome();
+
+  it('refuses --days -1 by naming the flag and what it takes', () => {
+    const run = mecha(['--home', home, 'sessions', 'appraise', '--days', '-1']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--days takes a whole number from 1 to 999,999,999, not "-1"');
+  });
+
+  it('names an unknown option in one balanced sentence, with a suggestion', () => {
+    const run = mecha(['--home', home, 'sessions', 'appraise', '--jsn']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      "mecha sessions appraise: unknown option '--jsn' (did you mean --json?) (see 'mecha sessions appraise --help')\n",
+    );
+  });
+
+  it('suggests the command meant', () => {
+    expect(mecha(['sesions']).stderr).toContain(
+      "unknown command 'sesions' (did you mean sessions?)",
+    );
+    expect(mecha(['sessions', 'lst']).stderr).toContain('(did you mean list?)');
+  });
+
+  it('states the real limit of --sessions', () => {
+    const run = mecha(['demo', '--sessions', '1000000000']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--sessions takes a whole number from 1 to 100,000');
+  });
+
+  it('has mecha help CMD, and no empty Commands: section for a command without subcommands', () => {
+    expect(mecha(['help', 'sessions', 'list']).stdout).toMatch(/^Usage: mecha sessions list/);
+    for (const name of ['distill', 'demo', 'init', 'doctor']) {
+      const help = mecha([name, '--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(new RegExp(`^Usage: mecha ${name}`));
+      expect(help.stdout).not.toContain('Commands:');
+    }
+  });
+});

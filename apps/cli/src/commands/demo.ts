@@ -109,7 +109,7 @@ const demo: Command = {
     let sessions = 300;
     const sessionsText = stringOption(values, 'sessions');
     if (sessionsText !== undefined) {
-      const parsed = wholeNumber(sessionsText, '--sessions');
+      const parsed = wholeNumber(sessionsText, '--sessions', 1, 100_000);
       if (!parsed.ok) return usageError(context, 'demo', parsed.message);
       sessions = parsed.value;
     }
