@@ -3,7 +3,13 @@ import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type MechaHome, withLock } from '@mecha/stores';
 import * as E from 'fp-ts/lib/Either.js';
-import { appendLedger, importsFolder, type LedgerEntry, ledgerFile, readLedger } from './import-ledger.js';
+import {
+  appendLedger,
+  importsFolder,
+  type LedgerEntry,
+  ledgerFile,
+  readLedger,
+} from './import-ledger.js';
 import { type LineOutcome, mapClaudeCodeLine } from './map-claude-code.js';
 import { mapCodexLine } from './map-codex.js';
 import { readLines, type SourceLine } from './read-lines.js';

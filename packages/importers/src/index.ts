@@ -1,4 +1,10 @@
-export type { DamagedLine, ImportFailure, ImportOptions, ImportReport, SkippedFile } from './import-history.js';
+export type {
+  DamagedLine,
+  ImportFailure,
+  ImportOptions,
+  ImportReport,
+  SkippedFile,
+} from './import-history.js';
 export { importHistory } from './import-history.js';
 export type { LedgerEntry } from './import-ledger.js';
 export { ledgerEntrySchema, ledgerFile, readLedger } from './import-ledger.js';

@@ -49,7 +49,12 @@ const rejectionMarker = "The user doesn't want to proceed with this tool use";
 /** What Claude Code writes as a user line when the person interrupts (Esc). */
 const interruptMarker = '[Request interrupted by user';
 /** Slash commands and their output are written as user lines; they are not prompts. */
-const commandMarkers = ['<command-name>', '<command-message>', '<local-command-stdout>', '<local-command-stderr>'];
+const commandMarkers = [
+  '<command-name>',
+  '<command-message>',
+  '<local-command-stdout>',
+  '<local-command-stderr>',
+];
 
 function firstIssue(error: z.ZodError): string {
   const issue = error.issues[0];
@@ -63,7 +68,9 @@ function textOf(content: unknown): string {
   if (!Array.isArray(content)) return content === undefined ? '' : JSON.stringify(content);
   return content
     .map((part) =>
-      typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string'
+      typeof part === 'object' &&
+      part !== null &&
+      typeof (part as { text?: unknown }).text === 'string'
         ? (part as { text: string }).text
         : '',
     )
@@ -89,7 +96,8 @@ function mapUser(line: z.infer<typeof userLine>, builder: SessionBuilder): LineO
   for (const part of blocks) {
     if (part.type === 'tool_result') {
       const callId = typeof part.tool_use_id === 'string' ? part.tool_use_id : '';
-      if (callId === '') return { kind: 'damaged', reason: 'a tool_result without its tool_use_id' };
+      if (callId === '')
+        return { kind: 'damaged', reason: 'a tool_result without its tool_use_id' };
       const text = textOf(part.content);
       const status = text.startsWith(rejectionMarker)
         ? 'rejected'

@@ -172,7 +172,11 @@ function mapResponseItem(
   }
 }
 
-function mapEvent(at: string, payload: Record<string, unknown>, builder: SessionBuilder): LineOutcome {
+function mapEvent(
+  at: string,
+  payload: Record<string, unknown>,
+  builder: SessionBuilder,
+): LineOutcome {
   switch (payload.type) {
     case 'user_message': {
       const item = parsed(userMessage, payload, 'event_msg user_message');

@@ -69,7 +69,9 @@ export function callIdOf(sourceId: string): string {
 }
 
 function cut(text: string): string {
-  return text.length <= maxTextChars ? text : `${text.slice(0, maxTextChars)} […cut by the importer]`;
+  return text.length <= maxTextChars
+    ? text
+    : `${text.slice(0, maxTextChars)} […cut by the importer]`;
 }
 
 /** A fresh state for a session about to be imported. */
@@ -100,7 +102,13 @@ export function newSessionState(sessionId: string, tool: ImportTool): SessionSta
  */
 export class SessionBuilder {
   readonly events: TranscriptEventInput[] = [];
-  readonly signals: SignalCounts = { steers: 0, denials: 0, compactions: 0, ceilings: 0, errors: 0 };
+  readonly signals: SignalCounts = {
+    steers: 0,
+    denials: 0,
+    compactions: 0,
+    ceilings: 0,
+    errors: 0,
+  };
 
   constructor(readonly state: SessionState) {}
 
@@ -227,7 +235,12 @@ export class SessionBuilder {
   toolCall(
     at: string,
     key: string,
-    call: { readonly id: string; readonly tool: string; readonly target?: string; readonly args: string },
+    call: {
+      readonly id: string;
+      readonly tool: string;
+      readonly target?: string;
+      readonly args: string;
+    },
   ): void {
     const run = this.step(at, key);
     this.events.push({
@@ -306,12 +319,6 @@ export class SessionBuilder {
     });
     state.compactedSinceMessage = true;
     this.signals.compactions += 1;
-  }
-
-  /** A counter on the open run's record (`token_ceiling`, …). */
-  counter(at: string, name: string): void {
-    const run = this.openRun(at);
-    this.events.push({ ...this.base(at, run.id), type: 'counter', name, value: 1 });
   }
 
   /** The open run ended; nothing happens when none is open. */

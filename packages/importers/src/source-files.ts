@@ -15,10 +15,16 @@ export function defaultSourceFolder(
 ): string {
   if (tool === 'claude-code') {
     const config = where.env.CLAUDE_CONFIG_DIR;
-    return join(config !== undefined && config !== '' ? config : join(where.homeDirectory, '.claude'), 'projects');
+    return join(
+      config !== undefined && config !== '' ? config : join(where.homeDirectory, '.claude'),
+      'projects',
+    );
   }
   const codex = where.env.CODEX_HOME;
-  return join(codex !== undefined && codex !== '' ? codex : join(where.homeDirectory, '.codex'), 'sessions');
+  return join(
+    codex !== undefined && codex !== '' ? codex : join(where.homeDirectory, '.codex'),
+    'sessions',
+  );
 }
 
 /** Whether a file is one of the tool's session logs (Claude Code subagent logs are not). */
