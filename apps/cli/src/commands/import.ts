@@ -95,7 +95,7 @@ function importCommand(tool: ImportTool): Command {
       const result = await importHistory(openCommandHome(context), {
         tool,
         source,
-        onProgress: (done, total) => {
+        onProgress: (_done, total) => {
           progress.total(total);
           progress.tick();
         },
