@@ -304,16 +304,18 @@ async function importFile(
     return E.right(undefined);
   }
   totals.read += 1;
-  if (builder !== null) {
-    builder.flushEnd();
+  builder?.flushEnd();
+  const flushed = await flush();
+  if (builder !== null && E.isRight(flushed)) {
     const counted = builder.signals;
     for (const key of Object.keys(counted) as (keyof SignalCounts)[]) {
       totals.signals[key] += counted[key];
     }
+    // A session counts once it has a transcript: lines that mapped to nothing make none.
     if (continued) totals.continued += 1;
-    else totals.created += 1;
+    else if (transcriptBytes !== null) totals.created += 1;
   }
-  return flush();
+  return flushed;
 }
 
 /**
