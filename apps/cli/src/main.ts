@@ -42,6 +42,11 @@ const commands: readonly {
     load: async () => (await import('./commands/tasks.js')).tasksGroup,
   },
   {
+    name: 'import',
+    summary: "import other agent CLIs' session logs (claude-code, codex) into the home",
+    load: async () => (await import('./commands/import.js')).importGroup,
+  },
+  {
     name: 'distill',
     summary: 'carry finished sessions into long-term memory (from @mecha/distill)',
     load: async () => (await import('./commands/distill.js')).distillGroup,

@@ -1,0 +1,128 @@
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { stripControl } from '@mecha/appraisal-core';
+import {
+  defaultSourceFolder,
+  type ImportReport,
+  type ImportTool,
+  importHistory,
+} from '@mecha/importers';
+import { type Command, type CommandGroup, exitCodes, failure, usageError } from '../command.js';
+import { isLeft } from '../either.js';
+import { openCommandHome } from '../home.js';
+import { flag } from '../parse-command.js';
+import { progressBar } from '../progress.js';
+
+const names: Record<ImportTool, { readonly title: string; readonly folder: string }> = {
+  'claude-code': {
+    title: 'Claude Code',
+    folder: '$CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects',
+  },
+  codex: { title: 'Codex', folder: '$CODEX_HOME/sessions, else ~/.codex/sessions' },
+};
+
+function help(tool: ImportTool): string {
+  const { title, folder } = names[tool];
+  return `Usage: mecha import ${tool} [DIR] [--home DIR] [--json]
+
+Imports ${title}'s session logs into the mecha home: each log becomes one session marked with
+the surface '${tool}' (so 'mecha sessions appraise --kind ${tool}' reads only them), with its
+runs, messages, tool calls and results, stop causes, interrupts (steers), rejected tool uses
+(denials) and compactions. A rerun imports only what is new; the ledger is imports/${tool}.jsonl
+in the home. A damaged line is reported with its file and line, and the rest is imported.
+What each record maps to, and what cannot be known, is in docs/importers.md.
+
+DIR is the folder of logs (default: ${folder}).
+
+Options:
+  --home DIR  the mecha home to import into
+  --json      print the import report as JSON
+  -h, --help  show this help
+`;
+}
+
+function render(report: ImportReport): string {
+  const lines = [
+    `Imported ${names[report.tool].title} logs from ${stripControl(report.source)}`,
+    `  files      ${report.files.seen} seen · ${report.files.read} with new lines · ${report.files.unchanged} unchanged · ${report.files.skipped} skipped`,
+    `  sessions   ${report.sessions.created} new · ${report.sessions.continued} continued`,
+    `  lines      ${report.lines.read} read · ${report.lines.mapped} mapped · ${report.lines.ignored} not mapped · ${report.lines.damaged} damaged`,
+    `  events     ${report.events} written`,
+    `  signals    ${report.signals.steers} steers · ${report.signals.denials} denials · ${report.signals.ceilings} ceiling stops · ${report.signals.compactions} compactions · ${report.signals.errors} provider errors`,
+  ];
+  if (report.damaged.length > 0) {
+    lines.push('', 'Damaged lines (not imported; the rest was):');
+    for (const damaged of report.damaged) {
+      lines.push(
+        `  ${stripControl(damaged.file)}:${damaged.line}: ${stripControl(damaged.reason)}`,
+      );
+    }
+  }
+  if (report.skippedFiles.length > 0) {
+    lines.push('', 'Files not imported:');
+    for (const skipped of report.skippedFiles) {
+      lines.push(`  ${stripControl(skipped.file)}: ${stripControl(skipped.reason)}`);
+    }
+  }
+  if (report.pending.length > 0) {
+    lines.push('', 'Still being written (the next import reads the last line):');
+    for (const file of report.pending) lines.push(`  ${stripControl(file)}`);
+  }
+  lines.push('', `Next: mecha sessions appraise --kind ${report.tool}`, '');
+  return lines.join('\n');
+}
+
+function importCommand(tool: ImportTool): Command {
+  return {
+    path: `import ${tool}`,
+    summary: `import ${names[tool].title}'s session logs (default ${names[tool].folder.split(', else ')[1]})`,
+    help: help(tool),
+    options: { json: { type: 'boolean' } },
+    async run({ values, positionals, context }) {
+      if (positionals.length > 1) {
+        return usageError(context, `import ${tool}`, `takes one folder, not ${positionals.length}`);
+      }
+      const given = positionals[0];
+      const source =
+        given === undefined
+          ? defaultSourceFolder(tool, { env: context.env, homeDirectory: homedir() })
+          : resolve(context.cwd, given);
+      const progress = progressBar({
+        write: context.stderr,
+        isTTY: context.stderrIsTTY,
+        label: 'importing',
+      });
+      const result = await importHistory(openCommandHome(context), {
+        tool,
+        source,
+        onProgress: (_done, total) => {
+          progress.total(total);
+          progress.tick();
+        },
+      });
+      progress.done();
+      if (isLeft(result)) return failure(context, `import ${tool}`, result.left.message);
+      const report = result.right;
+      if (flag(values, 'json')) {
+        context.stdout(`${JSON.stringify(report, null, 2)}\n`);
+      } else {
+        context.stdout(render(report));
+      }
+      for (const damaged of report.damaged) {
+        if (flag(values, 'json')) {
+          context.stderr(
+            `mecha import ${tool}: ${stripControl(damaged.file)}:${damaged.line}: ${stripControl(damaged.reason)} (skipped)\n`,
+          );
+        }
+      }
+      return exitCodes.ok;
+    },
+  };
+}
+
+/** `mecha import`: other agent CLIs' session logs into the home (from @mecha/importers). */
+export const importGroup: CommandGroup = {
+  name: 'import',
+  summary: "import other agent CLIs' session logs: claude-code, codex",
+  commands: [importCommand('claude-code'), importCommand('codex')],
+};

@@ -1,0 +1,24 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+
+describe('the built @mecha/importers', () => {
+  it('exposes exactly its public surface', async () => {
+    const api = await import(entry);
+    expect(Object.keys(api).sort()).toEqual([
+      'SessionBuilder',
+      'defaultMaxLineBytes',
+      'defaultSourceFolder',
+      'importHistory',
+      'ledgerEntrySchema',
+      'ledgerFile',
+      'listSourceFiles',
+      'mapClaudeCodeLine',
+      'mapCodexLine',
+      'newSessionState',
+      'readLedger',
+      'readLines',
+    ]);
+  });
+});

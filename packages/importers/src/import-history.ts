@@ -1,0 +1,410 @@
+import { createHash } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type MechaHome, withLock } from '@mecha/stores';
+import * as E from 'fp-ts/lib/Either.js';
+import {
+  appendLedger,
+  importsFolder,
+  type LedgerEntry,
+  ledgerFile,
+  readLedger,
+} from './import-ledger.js';
+import { type LineOutcome, mapClaudeCodeLine } from './map-claude-code.js';
+import { mapCodexLine } from './map-codex.js';
+import { readLines, type SourceLine } from './read-lines.js';
+import {
+  type ImportTool,
+  newSessionState,
+  SessionBuilder,
+  type SessionState,
+  type SignalCounts,
+} from './session-builder.js';
+import { listSourceFiles } from './source-files.js';
+
+/** A line of a source log that could not be imported: the file, its line number, and why. */
+export interface DamagedLine {
+  readonly file: string;
+  readonly line: number;
+  readonly reason: string;
+}
+
+/** A source file left alone this time, and why (it shrank, or the home already holds it). */
+export interface SkippedFile {
+  readonly file: string;
+  readonly reason: string;
+}
+
+/** What one import pass did. Counts are of this pass; a rerun over nothing new counts zeros. */
+export interface ImportReport {
+  readonly tool: ImportTool;
+  readonly source: string;
+  /** The ledger the pass kept, relative to the home. */
+  readonly ledger: string;
+  readonly files: {
+    readonly seen: number;
+    /** Files with new lines this pass. */
+    readonly read: number;
+    readonly unchanged: number;
+    readonly skipped: number;
+  };
+  readonly sessions: { readonly created: number; readonly continued: number };
+  readonly lines: {
+    readonly read: number;
+    readonly mapped: number;
+    readonly ignored: number;
+    readonly damaged: number;
+  };
+  /** Transcript events written. */
+  readonly events: number;
+  readonly signals: SignalCounts;
+  readonly damaged: readonly DamagedLine[];
+  readonly skippedFiles: readonly SkippedFile[];
+  /** Files whose last line has no newline yet and does not parse: left for the next pass. */
+  readonly pending: readonly string[];
+}
+
+/** Why an import could not run at all (nothing was written). */
+export type ImportFailure =
+  | { readonly kind: 'source_missing'; readonly message: string }
+  | { readonly kind: 'source_unreadable'; readonly message: string }
+  | { readonly kind: 'ledger_damaged'; readonly message: string }
+  | { readonly kind: 'write_failed'; readonly message: string };
+
+/** What to import and how to report progress. */
+export interface ImportOptions {
+  readonly tool: ImportTool;
+  /** The tool's session folder (see `defaultSourceFolder`). */
+  readonly source: string;
+  /** Called after each file: files done, and the total. */
+  readonly onProgress?: (done: number, total: number) => void;
+  /** The clock the ledger is stamped with. */
+  readonly now?: () => Date;
+  /** Events written per append (each append is one locked, fsynced write). */
+  readonly batchEvents?: number;
+}
+
+const mappers: Record<ImportTool, (record: unknown, builder: SessionBuilder) => LineOutcome> = {
+  'claude-code': mapClaudeCodeLine,
+  codex: mapCodexLine,
+};
+
+/** A session id in mecha's form (start to the second, eight hex digits), stable for a file. */
+function sessionIdFor(tool: ImportTool, file: string, firstAt: string): string {
+  const stamp = new Date(firstAt).toISOString().replace(/[-:]/g, '').slice(0, 15);
+  const hex = createHash('sha256').update(`${tool}\n${file}`).digest('hex').slice(0, 8);
+  return `${stamp}-${hex}`;
+}
+
+function timestampOf(record: unknown): string | undefined {
+  if (typeof record !== 'object' || record === null) return undefined;
+  const at = (record as { timestamp?: unknown }).timestamp;
+  return typeof at === 'string' && !Number.isNaN(Date.parse(at)) ? at : undefined;
+}
+
+function sizeOf(path: string): number | null {
+  try {
+    return statSync(path).size;
+  } catch {
+    return null;
+  }
+}
+
+interface Totals {
+  read: number;
+  unchanged: number;
+  skipped: number;
+  created: number;
+  continued: number;
+  linesRead: number;
+  mapped: number;
+  ignored: number;
+  damagedCount: number;
+  events: number;
+  signals: SignalCounts;
+  damaged: DamagedLine[];
+  skippedFiles: SkippedFile[];
+  pending: string[];
+}
+
+/** Keeps the report's list bounded on a badly damaged history; the count stays exact. */
+const maxDamagedListed = 1000;
+
+async function importFile(
+  home: MechaHome,
+  options: ImportOptions,
+  file: string,
+  previous: LedgerEntry | undefined,
+  totals: Totals,
+  now: () => Date,
+): Promise<E.Either<ImportFailure, void>> {
+  const tool = options.tool;
+  const size = sizeOf(file);
+  if (size === null) {
+    totals.skippedFiles.push({ file, reason: 'could not be read' });
+    totals.skipped += 1;
+    return E.right(undefined);
+  }
+  if (previous !== undefined && size === previous.offset) {
+    totals.unchanged += 1;
+    return E.right(undefined);
+  }
+  if (previous !== undefined && size < previous.offset) {
+    totals.skippedFiles.push({
+      file,
+      reason: `it is shorter (${size} bytes) than what was imported (${previous.offset}): it was rewritten, and is not imported again`,
+    });
+    totals.skipped += 1;
+    return E.right(undefined);
+  }
+  let state: SessionState | null = previous?.state ?? null;
+  if (state !== null && previous !== undefined) {
+    const transcript = sizeOf(join(home.path, home.sessions.file(state.sessionId)));
+    if (transcript !== previous.transcript_bytes) {
+      totals.skippedFiles.push({
+        file,
+        reason: `session ${state.sessionId}'s transcript is not as the import left it (${transcript ?? 'missing'} bytes, ${previous.transcript_bytes} recorded): not imported again, so nothing is doubled`,
+      });
+      totals.skipped += 1;
+      return E.right(undefined);
+    }
+  }
+  const continued = state !== null;
+  let builder = state === null ? null : new SessionBuilder(state);
+  let offset = previous?.offset ?? 0;
+  let lineNumber = previous?.line ?? 0;
+  let transcriptBytes = previous?.transcript_bytes ?? null;
+  const batch = options.batchEvents ?? 1000;
+  const mapper = mappers[tool];
+
+  const flush = async (): Promise<E.Either<ImportFailure, void>> => {
+    if (builder !== null) {
+      const events = builder.drain();
+      if (events.length > 0) {
+        const sessionId = builder.state.sessionId;
+        const written = await home.sessions.append(sessionId, events);
+        if (E.isLeft(written)) {
+          return E.left({
+            kind: 'write_failed',
+            message: `${file}: session ${sessionId} could not be written: ${written.left.message}`,
+          });
+        }
+        totals.events += events.length;
+        transcriptBytes = sizeOf(join(home.path, home.sessions.file(sessionId)));
+      }
+    }
+    appendLedger(home.path, tool, [
+      {
+        v: 1,
+        at: now().toISOString(),
+        file,
+        offset,
+        line: lineNumber,
+        session_id: builder?.state.sessionId ?? null,
+        transcript_bytes: builder === null ? null : transcriptBytes,
+        state: builder?.state ?? null,
+      },
+    ]);
+    return E.right(undefined);
+  };
+
+  const damage = (line: number, reason: string) => {
+    totals.damagedCount += 1;
+    if (totals.damaged.length < maxDamagedListed) totals.damaged.push({ file, line, reason });
+  };
+
+  let newLines = false;
+  let lines: Generator<SourceLine>;
+  try {
+    lines = readLines(file, { offset, linesBefore: lineNumber });
+  } catch (error) {
+    totals.skippedFiles.push({ file, reason: `could not be read: ${(error as Error).message}` });
+    totals.skipped += 1;
+    return E.right(undefined);
+  }
+  for (;;) {
+    let next: IteratorResult<SourceLine>;
+    try {
+      next = lines.next();
+    } catch (error) {
+      // The file went away or failed mid-read: what was read is kept, the rest waits.
+      totals.skippedFiles.push({ file, reason: `stopped reading: ${(error as Error).message}` });
+      break;
+    }
+    if (next.done === true) break;
+    const line = next.value;
+    let record: unknown;
+    let parsedOk = !line.tooLong;
+    if (parsedOk) {
+      try {
+        record = JSON.parse(line.text);
+      } catch {
+        parsedOk = false;
+      }
+    }
+    if (!parsedOk && line.unterminated && !line.tooLong) {
+      // Still being written, most likely: the next pass reads it whole.
+      totals.pending.push(file);
+      break;
+    }
+    newLines = true;
+    totals.linesRead += 1;
+    offset = line.end;
+    lineNumber = line.line;
+    if (line.text.trim() === '' && !line.tooLong) {
+      totals.ignored += 1;
+      continue;
+    }
+    if (line.tooLong) {
+      damage(line.line, 'the line is too long to import');
+      continue;
+    }
+    if (!parsedOk) {
+      damage(line.line, 'not JSON');
+      continue;
+    }
+    if (builder === null) {
+      const at = timestampOf(record);
+      if (at === undefined) {
+        // Nothing before the first timestamped line can be placed; a bookkeeping line is fine.
+        const probe = new SessionBuilder(newSessionState('probe', tool));
+        const outcome = mapper(record, probe);
+        if (outcome.kind === 'damaged') damage(line.line, outcome.reason);
+        else totals.ignored += 1;
+        continue;
+      }
+      const sessionId = sessionIdFor(tool, file, at);
+      if (existsSync(join(home.path, home.sessions.file(sessionId)))) {
+        totals.skippedFiles.push({
+          file,
+          reason: `session ${sessionId} is already in this home, but ${ledgerFile(tool)} does not record importing it: not imported again`,
+        });
+        totals.skipped += 1;
+        lines.return(undefined);
+        return E.right(undefined);
+      }
+      state = newSessionState(sessionId, tool);
+      builder = new SessionBuilder(state);
+    }
+    const outcome = mapper(record, builder);
+    if (outcome.kind === 'damaged') damage(line.line, outcome.reason);
+    else if (outcome.kind === 'mapped') totals.mapped += 1;
+    else totals.ignored += 1;
+    if (builder.events.length >= batch) {
+      const flushed = await flush();
+      if (E.isLeft(flushed)) {
+        lines.return(undefined);
+        return flushed;
+      }
+    }
+  }
+  lines.return(undefined);
+  if (!newLines) {
+    totals.unchanged += 1;
+    return E.right(undefined);
+  }
+  totals.read += 1;
+  builder?.flushEnd();
+  const flushed = await flush();
+  if (builder !== null && E.isRight(flushed)) {
+    const counted = builder.signals;
+    for (const key of Object.keys(counted) as (keyof SignalCounts)[]) {
+      totals.signals[key] += counted[key];
+    }
+    // A session counts once it has a transcript: lines that mapped to nothing make none.
+    if (continued) totals.continued += 1;
+    else if (transcriptBytes !== null) totals.created += 1;
+  }
+  return flushed;
+}
+
+/**
+ * Imports a tool's session logs into a mecha home: each source file becomes one session,
+ * marked with the tool as its surface, written through the home's validated, locked session
+ * store. Files are read line by line from where the last pass stopped (the ledger,
+ * `imports/<tool>.jsonl`), so a rerun imports only what is new, and memory stays flat. A
+ * damaged line is reported with its file and line and the rest is imported.
+ */
+export async function importHistory(
+  home: MechaHome,
+  options: ImportOptions,
+): Promise<E.Either<ImportFailure, ImportReport>> {
+  const tool = options.tool;
+  const source = resolve(options.source);
+  const now = options.now ?? (() => new Date());
+  let stats: ReturnType<typeof statSync>;
+  try {
+    stats = statSync(source);
+  } catch {
+    return E.left({ kind: 'source_missing', message: `there is no folder at ${source}` });
+  }
+  if (!stats.isDirectory()) {
+    return E.left({ kind: 'source_missing', message: `${source} is not a folder` });
+  }
+  let files: string[];
+  try {
+    files = listSourceFiles(tool, source);
+  } catch (error) {
+    return E.left({
+      kind: 'source_unreadable',
+      message: `${source} could not be listed: ${(error as Error).message}`,
+    });
+  }
+  const locked = await withLock(join(home.path, importsFolder, '.lock'), async () => {
+    const ledger = readLedger(home.path, tool);
+    if (E.isLeft(ledger)) {
+      return E.left<ImportFailure, ImportReport>({
+        kind: 'ledger_damaged',
+        message: `${ledger.left}; fix or remove that line (the import stops so that nothing is imported twice)`,
+      });
+    }
+    const totals: Totals = {
+      read: 0,
+      unchanged: 0,
+      skipped: 0,
+      created: 0,
+      continued: 0,
+      linesRead: 0,
+      mapped: 0,
+      ignored: 0,
+      damagedCount: 0,
+      events: 0,
+      signals: { steers: 0, denials: 0, compactions: 0, ceilings: 0, errors: 0 },
+      damaged: [],
+      skippedFiles: [],
+      pending: [],
+    };
+    for (const [index, file] of files.entries()) {
+      const done = await importFile(home, options, file, ledger.right.get(file), totals, now);
+      if (E.isLeft(done)) return done;
+      options.onProgress?.(index + 1, files.length);
+    }
+    return E.right<ImportFailure, ImportReport>({
+      tool,
+      source,
+      ledger: ledgerFile(tool),
+      files: {
+        seen: files.length,
+        read: totals.read,
+        unchanged: totals.unchanged,
+        skipped: totals.skipped,
+      },
+      sessions: { created: totals.created, continued: totals.continued },
+      lines: {
+        read: totals.linesRead,
+        mapped: totals.mapped,
+        ignored: totals.ignored,
+        damaged: totals.damagedCount,
+      },
+      events: totals.events,
+      signals: totals.signals,
+      damaged: totals.damaged,
+      skippedFiles: totals.skippedFiles,
+      pending: totals.pending,
+    });
+  });
+  if (E.isLeft(locked)) {
+    return E.left({ kind: 'write_failed', message: `the import lock: ${locked.left.message}` });
+  }
+  return locked.right;
+}

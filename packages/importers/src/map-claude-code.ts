@@ -1,0 +1,194 @@
+import { z } from 'zod';
+import type { SessionBuilder } from './session-builder.js';
+
+/** What mapping one source line gave: mapped (or deliberately skipped), or why it is damaged. */
+export type LineOutcome =
+  | { readonly kind: 'mapped' }
+  | { readonly kind: 'skipped' }
+  | { readonly kind: 'damaged'; readonly reason: string };
+
+const mapped: LineOutcome = { kind: 'mapped' };
+const skipped: LineOutcome = { kind: 'skipped' };
+
+const timestamp = z.iso.datetime({ offset: true });
+
+const block = z.looseObject({ type: z.string() });
+
+const userLine = z.looseObject({
+  type: z.literal('user'),
+  timestamp,
+  cwd: z.string().optional(),
+  isMeta: z.boolean().optional(),
+  isSidechain: z.boolean().optional(),
+  isCompactSummary: z.boolean().optional(),
+  message: z.looseObject({ content: z.union([z.string(), z.array(block)]) }),
+});
+
+const assistantLine = z.looseObject({
+  type: z.literal('assistant'),
+  timestamp,
+  uuid: z.string().optional(),
+  cwd: z.string().optional(),
+  isSidechain: z.boolean().optional(),
+  isApiErrorMessage: z.boolean().optional(),
+  message: z.looseObject({
+    id: z.string().optional(),
+    content: z.union([z.string(), z.array(block)]),
+    stop_reason: z.string().nullable().optional(),
+  }),
+});
+
+const systemLine = z.looseObject({
+  type: z.literal('system'),
+  timestamp,
+  subtype: z.string().optional(),
+});
+
+/** What Claude Code writes when the person rejects a tool use at the permission prompt. */
+const rejectionMarker = "The user doesn't want to proceed with this tool use";
+/** What Claude Code writes as a user line when the person interrupts (Esc). */
+const interruptMarker = '[Request interrupted by user';
+/** Slash commands and their output are written as user lines; they are not prompts. */
+const commandMarkers = [
+  '<command-name>',
+  '<command-message>',
+  '<local-command-stdout>',
+  '<local-command-stderr>',
+];
+
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (issue === undefined) return 'not a record this importer reads';
+  const path = issue.path.length === 0 ? '' : `${issue.path.join('.')}: `;
+  return `${path}${issue.message}`;
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return content === undefined ? '' : JSON.stringify(content);
+  return content
+    .map((part) =>
+      typeof part === 'object' &&
+      part !== null &&
+      typeof (part as { text?: unknown }).text === 'string'
+        ? (part as { text: string }).text
+        : '',
+    )
+    .join('\n');
+}
+
+function targetOf(input: unknown): string | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const fields = input as Record<string, unknown>;
+  for (const key of ['file_path', 'notebook_path', 'path', 'url']) {
+    const value = fields[key];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
+}
+
+function mapUser(line: z.infer<typeof userLine>, builder: SessionBuilder): LineOutcome {
+  if (line.isMeta === true || line.isCompactSummary === true) return skipped;
+  const content = line.message.content;
+  const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+  let outcome: LineOutcome = skipped;
+  const texts: string[] = [];
+  for (const part of blocks) {
+    if (part.type === 'tool_result') {
+      const callId = typeof part.tool_use_id === 'string' ? part.tool_use_id : '';
+      if (callId === '')
+        return { kind: 'damaged', reason: 'a tool_result without its tool_use_id' };
+      const text = textOf(part.content);
+      const status = text.startsWith(rejectionMarker)
+        ? 'rejected'
+        : part.is_error === true
+          ? 'error'
+          : 'ok';
+      builder.toolResult(line.timestamp, { callId, status, content: text });
+      outcome = mapped;
+    } else if (part.type === 'text' && typeof part.text === 'string') {
+      texts.push(part.text);
+    }
+  }
+  const text = texts.join('\n').trim();
+  if (text === '') return outcome;
+  if (text.startsWith(interruptMarker)) {
+    builder.interrupt(line.timestamp);
+    return mapped;
+  }
+  if (commandMarkers.some((marker) => text.startsWith(marker))) return outcome;
+  builder.prompt(line.timestamp, text);
+  return mapped;
+}
+
+function mapAssistant(line: z.infer<typeof assistantLine>, builder: SessionBuilder): LineOutcome {
+  const at = line.timestamp;
+  const key = line.message.id ?? line.uuid ?? at;
+  const content = line.message.content;
+  const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+  for (const part of blocks) {
+    if (part.type === 'text' && typeof part.text === 'string' && part.text.trim() !== '') {
+      builder.assistantText(at, key, part.text);
+    } else if (part.type === 'tool_use') {
+      if (typeof part.id !== 'string' || typeof part.name !== 'string') {
+        return { kind: 'damaged', reason: 'a tool_use without its id or name' };
+      }
+      const target = targetOf(part.input);
+      builder.toolCall(at, key, {
+        id: part.id,
+        tool: part.name,
+        ...(target === undefined ? {} : { target }),
+        args: JSON.stringify(part.input ?? null),
+      });
+    }
+  }
+  if (line.isApiErrorMessage === true) {
+    // The provider's failure, not the model's: a run that ends on it ends in `error`.
+    builder.endAfterStep(at, 'error');
+  } else if (line.message.stop_reason === 'max_tokens') {
+    // The response hit the output-token limit the owner's configuration sets: a ceiling stop.
+    builder.endAfterStep(at, 'token_ceiling');
+  } else if (line.message.stop_reason === 'end_turn') {
+    builder.endAfterStep(at, 'completed');
+  }
+  return mapped;
+}
+
+/**
+ * Maps one parsed line of a Claude Code session log (`~/.claude/projects/<project>/<id>.jsonl`)
+ * onto the session being built. Subagent lines (`isSidechain`) and bookkeeping lines (summaries,
+ * file-history snapshots, queue operations) are skipped; a line whose fields are not what the
+ * format says is damaged.
+ */
+export function mapClaudeCodeLine(record: unknown, builder: SessionBuilder): LineOutcome {
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+    return { kind: 'damaged', reason: 'not a JSON object' };
+  }
+  const fields = record as Record<string, unknown>;
+  if (typeof fields.type !== 'string') return { kind: 'damaged', reason: 'no "type" field' };
+  if (fields.isSidechain === true) return skipped;
+  switch (fields.type) {
+    case 'user': {
+      const line = userLine.safeParse(record);
+      if (!line.success) return { kind: 'damaged', reason: firstIssue(line.error) };
+      if (line.data.cwd !== undefined) builder.context({ workspace: line.data.cwd });
+      return mapUser(line.data, builder);
+    }
+    case 'assistant': {
+      const line = assistantLine.safeParse(record);
+      if (!line.success) return { kind: 'damaged', reason: firstIssue(line.error) };
+      return mapAssistant(line.data, builder);
+    }
+    case 'system': {
+      const line = systemLine.safeParse(record);
+      if (!line.success) return { kind: 'damaged', reason: firstIssue(line.error) };
+      if (line.data.subtype === 'compact_boundary') {
+        builder.compaction(line.data.timestamp);
+        return mapped;
+      }
+      return skipped;
+    }
+    default:
+      return skipped;
+  }
+}

@@ -1,0 +1,344 @@
+import { createHash } from 'node:crypto';
+import type { StopCause, Taint } from '@mecha/appraisal-core';
+import { idSchema } from '@mecha/appraisal-core';
+import type { TranscriptEventInput } from '@mecha/stores';
+
+/** The agent CLIs whose logs can be imported; each is also the surface its runs are marked with. */
+export type ImportTool = 'claude-code' | 'codex';
+
+/**
+ * Where one imported session stands between passes: the turn reached, the run left open, and
+ * what the next line needs to be read in context. Plain JSON, kept in the import ledger.
+ */
+export interface SessionState {
+  readonly v: 1;
+  readonly sessionId: string;
+  readonly tool: ImportTool;
+  /** The turn of the latest step, or -1 before the first. */
+  turn: number;
+  /** Runs started so far. */
+  runs: number;
+  /** Messages, calls and other minted ids so far. */
+  seq: number;
+  /** The open run, if any, and what its last event was. */
+  run: {
+    id: string;
+    last: 'start' | 'owner' | 'assistant' | 'call' | 'result';
+    denialTurn?: number;
+  } | null;
+  /** The last run's id, for a signal that arrives once a run has ended. */
+  lastRunId: string | null;
+  /** A run end seen, written once the step it closes has no more parts. */
+  pendingEnd: { at: string; cause: StopCause } | null;
+  /** The source's key of the assistant step in progress (one API response spans several lines). */
+  stepKey: string | null;
+  /** Whether any tool result has come back: after one, the conversation's taint is unknown. */
+  sawToolResult: boolean;
+  /** A compaction was recorded and no message has come since (one compaction, two records). */
+  compactedSinceMessage: boolean;
+  /** The latest timestamp seen, for records that carry none. */
+  lastAt: string | null;
+  workspace: string | null;
+  personPresent: boolean | null;
+}
+
+/** The signals an import counted, as the appraisal will read them. */
+export interface SignalCounts {
+  steers: number;
+  denials: number;
+  compactions: number;
+  ceilings: number;
+  errors: number;
+}
+
+/** Message text longer than this is cut (with a marker): a transcript is not a mirror. */
+export const maxTextChars = 32 * 1024;
+
+const isId = (value: string): boolean => idSchema.safeParse(value).success;
+
+/** A `sha256:` digest of some text, for arguments and results the transcript does not copy. */
+export function digestOf(text: string): string {
+  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
+}
+
+/** A source's call id as a mecha id: kept when it is one, else a stable digest of it. */
+export function callIdOf(sourceId: string): string {
+  return isId(sourceId)
+    ? sourceId
+    : `call-${createHash('sha256').update(sourceId).digest('hex').slice(0, 24)}`;
+}
+
+function cut(text: string): string {
+  return text.length <= maxTextChars
+    ? text
+    : `${text.slice(0, maxTextChars)} […cut by the importer]`;
+}
+
+/** A fresh state for a session about to be imported. */
+export function newSessionState(sessionId: string, tool: ImportTool): SessionState {
+  return {
+    v: 1,
+    sessionId,
+    tool,
+    turn: -1,
+    runs: 0,
+    seq: 0,
+    run: null,
+    lastRunId: null,
+    pendingEnd: null,
+    stepKey: null,
+    sawToolResult: false,
+    compactedSinceMessage: false,
+    lastAt: null,
+    workspace: null,
+    personPresent: null,
+  };
+}
+
+/**
+ * Turns the moves a source log records (a prompt, an assistant step, a call, a result, an
+ * interrupt, a compaction, an end) into mecha transcript events, in order. One builder per
+ * session per pass; its state is what the next pass starts from.
+ */
+export class SessionBuilder {
+  readonly events: TranscriptEventInput[] = [];
+  readonly signals: SignalCounts = {
+    steers: 0,
+    denials: 0,
+    compactions: 0,
+    ceilings: 0,
+    errors: 0,
+  };
+
+  constructor(readonly state: SessionState) {}
+
+  private mint(prefix: string): string {
+    this.state.seq += 1;
+    return `${this.state.sessionId}.${prefix}${this.state.seq}`;
+  }
+
+  private taint(): Taint {
+    return this.state.sawToolResult ? 'unknown' : 'clean';
+  }
+
+  private base(at: string, runId: string) {
+    return { v: 1 as const, at, run_id: runId };
+  }
+
+  private startRun(at: string): string {
+    const state = this.state;
+    state.runs += 1;
+    const id = `${state.sessionId}.r${state.runs}`;
+    this.events.push({
+      ...this.base(at, id),
+      type: 'run_start',
+      session_id: state.sessionId,
+      surface: state.tool,
+      session_kind: 'ordinary',
+      ...(state.workspace === null ? {} : { workspace: state.workspace.slice(0, 4096) }),
+      ...(state.personPresent === null ? {} : { person_present: state.personPresent }),
+      ...(state.runs > 1 ? { resumed: true } : {}),
+    });
+    state.run = { id, last: 'start' };
+    state.lastRunId = id;
+    return id;
+  }
+
+  /** The open run, started if there is none. */
+  private openRun(at: string): NonNullable<SessionState['run']> {
+    this.flushEnd();
+    if (this.state.run === null) this.startRun(at);
+    return this.state.run as NonNullable<SessionState['run']>;
+  }
+
+  /** Writes a run end seen earlier, now that its step has no more parts. */
+  flushEnd(): void {
+    const pending = this.state.pendingEnd;
+    if (pending === null) return;
+    this.state.pendingEnd = null;
+    this.end(pending.at, pending.cause);
+  }
+
+  /** Records where the session ran and whether a person was in it, for the runs to come. */
+  context(options: { readonly workspace?: string; readonly personPresent?: boolean }): void {
+    if (options.workspace !== undefined) this.state.workspace = options.workspace;
+    if (options.personPresent !== undefined) this.state.personPresent = options.personPresent;
+  }
+
+  /**
+   * The owner typed a prompt: a run still open is closed first — completed when its last event
+   * was the assistant's answer, and left without an end (not known) when it stopped mid-step.
+   */
+  prompt(at: string, text: string): void {
+    this.flushEnd();
+    const state = this.state;
+    if (state.run !== null) {
+      if (state.run.last === 'assistant') this.end(at, 'completed');
+      else state.run = null;
+    }
+    const run = this.openRun(at);
+    state.turn += 1;
+    state.stepKey = null;
+    state.compactedSinceMessage = false;
+    this.events.push({
+      ...this.base(at, run.id),
+      type: 'message',
+      turn: state.turn,
+      message_id: this.mint('m'),
+      role: 'owner',
+      taint: this.taint(),
+      text: cut(text),
+    });
+    run.last = 'owner';
+  }
+
+  /** Moves to the assistant step `key` (a new turn when it is not the step in progress). */
+  private step(at: string, key: string): NonNullable<SessionState['run']> {
+    const state = this.state;
+    if (state.stepKey === key && state.run !== null) return state.run;
+    const run = this.openRun(at);
+    state.turn += 1;
+    state.stepKey = key;
+    return run;
+  }
+
+  /**
+   * The key of the assistant step a source with no response ids is in: the current one while
+   * the assistant is still writing (text or calls), a new one after a prompt or a result.
+   */
+  responseKey(): string {
+    const last = this.state.run?.last;
+    if ((last === 'assistant' || last === 'call') && this.state.stepKey !== null) {
+      return this.state.stepKey;
+    }
+    this.state.seq += 1;
+    return `step-${this.state.seq}`;
+  }
+
+  /** Text the assistant wrote in step `key`. */
+  assistantText(at: string, key: string, text: string): void {
+    const run = this.step(at, key);
+    this.state.compactedSinceMessage = false;
+    this.events.push({
+      ...this.base(at, run.id),
+      type: 'message',
+      turn: this.state.turn,
+      message_id: this.mint('m'),
+      role: 'assistant',
+      taint: this.taint(),
+      text: cut(text),
+    });
+    run.last = 'assistant';
+  }
+
+  /** A tool call the assistant made in step `key`. */
+  toolCall(
+    at: string,
+    key: string,
+    call: {
+      readonly id: string;
+      readonly tool: string;
+      readonly target?: string;
+      readonly args: string;
+    },
+  ): void {
+    const run = this.step(at, key);
+    this.events.push({
+      ...this.base(at, run.id),
+      type: 'tool_call',
+      turn: this.state.turn,
+      call_id: callIdOf(call.id),
+      tool: call.tool.slice(0, 128) || 'unknown',
+      ...(call.target === undefined ? {} : { target: call.target.slice(0, 4096) }),
+      args_digest: digestOf(call.args),
+    });
+    run.last = 'call';
+  }
+
+  /**
+   * A call's result. `rejected` is the person saying no to the call: a `denied` result and a
+   * deny intervention. `denied` alone is the tool's own refusal (a setting, a sandbox).
+   */
+  toolResult(
+    at: string,
+    result: {
+      readonly callId: string;
+      readonly status: 'ok' | 'error' | 'denied' | 'rejected';
+      readonly content: string;
+    },
+  ): void {
+    const run = this.openRun(at);
+    const turn = Math.max(this.state.turn, 0);
+    this.events.push({
+      ...this.base(at, run.id),
+      type: 'tool_result',
+      turn,
+      call_id: callIdOf(result.callId),
+      status: result.status === 'rejected' ? 'denied' : result.status,
+      result_digest: digestOf(result.content),
+      taint: 'unknown',
+    });
+    this.state.sawToolResult = true;
+    run.last = 'result';
+    if (result.status === 'rejected') {
+      this.events.push({ ...this.base(at, run.id), type: 'intervention', turn, kind: 'deny' });
+      this.signals.denials += 1;
+      run.denialTurn = turn;
+    }
+  }
+
+  /**
+   * The person interrupted the run: a steer, and the run ends `interrupted`. An interrupt that
+   * comes right after the person rejected a call (nothing in between) is that same act, already
+   * a denial, and is not counted twice.
+   */
+  interrupt(at: string): void {
+    this.flushEnd();
+    const state = this.state;
+    const turn = Math.max(state.turn, 0);
+    const runId = state.run?.id ?? state.lastRunId ?? this.openRun(at).id;
+    // Nothing happened since the rejection: the interrupt is how the tool stops after it.
+    const sameAct = state.run?.denialTurn === turn && state.run.last === 'result';
+    if (!sameAct) {
+      this.events.push({ ...this.base(at, runId), type: 'intervention', turn, kind: 'steer' });
+      this.signals.steers += 1;
+    }
+    if (state.run !== null) this.end(at, 'interrupted');
+  }
+
+  /** The conversation was compacted in place (a second record of the same compaction is ignored). */
+  compaction(at: string): void {
+    const state = this.state;
+    if (state.compactedSinceMessage) return;
+    this.flushEnd();
+    const runId = state.run?.id ?? state.lastRunId ?? this.openRun(at).id;
+    this.events.push({
+      ...this.base(at, runId),
+      type: 'compaction',
+      turn: Math.max(state.turn, 0),
+    });
+    state.compactedSinceMessage = true;
+    this.signals.compactions += 1;
+  }
+
+  /** The open run ended; nothing happens when none is open. */
+  end(at: string, cause: StopCause): void {
+    const run = this.state.run;
+    if (run === null) return;
+    this.events.push({ ...this.base(at, run.id), type: 'run_end', stop_cause: cause });
+    if (cause === 'error') this.signals.errors += 1;
+    if (cause.endsWith('_ceiling')) this.signals.ceilings += 1;
+    this.state.run = null;
+    this.state.stepKey = null;
+  }
+
+  /** A run end whose step may still have parts on the next lines: written once it has none. */
+  endAfterStep(at: string, cause: StopCause): void {
+    if (this.state.run !== null) this.state.pendingEnd = { at, cause };
+  }
+
+  /** Hands over the events built so far (the state keeps going). */
+  drain(): TranscriptEventInput[] {
+    return this.events.splice(0, this.events.length);
+  }
+}
