@@ -90,3 +90,21 @@ describe('argument messages and help', () => {
     }
   });
 });
+
+describe('flags that do not apply', () => {
+  const home = newHome();
+
+  it('are refused for one session, never silently ignored', () => {
+    const run = mecha(['--home', home, 'sessions', 'appraise', '20260925T1131', '--days', '1']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      '--days narrows the corpus readout; one session has no window to narrow',
+    );
+  });
+
+  it('-n with --json is refused, since the JSON is the whole set', () => {
+    const run = mecha(['--home', home, 'sessions', 'successes', '-n', '2', '--json']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('-n limits the text list; --json gives the whole set');
+  });
+});

@@ -154,6 +154,19 @@ const appraise: Command = {
     if (text && session !== undefined) {
       return usageError(context, path, '--text lists every text appraisal; give it no session');
     }
+    if (session !== undefined || text) {
+      // One session (or the text list) has no window: a flag that would narrow one does nothing.
+      const narrowing = ['days', 'kind', 'include-tests'].filter(
+        (name) => values[name] !== undefined,
+      );
+      if (narrowing.length > 0) {
+        return usageError(
+          context,
+          path,
+          `--${narrowing[0]} narrows the corpus readout; ${session !== undefined ? 'one session' : '--text'} has no window to narrow`,
+        );
+      }
+    }
     if (!text && stringOption(values, 'number') !== undefined) {
       return usageError(context, path, '-n only limits --text');
     }
@@ -355,6 +368,9 @@ const successesCommand: Command = {
       return usageError(context, this.path, 'choose --exemplars or --examples, not both');
     let limit = 20;
     const limitText = stringOption(values, 'number');
+    if (limitText !== undefined && flag(values, 'json')) {
+      return usageError(context, this.path, '-n limits the text list; --json gives the whole set');
+    }
     if (limitText !== undefined) {
       const parsed = wholeNumber(limitText, '-n');
       if (!parsed.ok) return usageError(context, this.path, parsed.message);
