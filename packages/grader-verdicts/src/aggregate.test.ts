@@ -55,9 +55,7 @@ describe('aggregating verdicts', () => {
   });
 
   it('leaves abstentions out of the certified rate, and says absent when nothing was graded', () => {
-    expect(
-      certifiedRate(tallyVerdicts([{ verdict: 'CORRECT' }, { verdict: 'ABSTAIN' }])),
-    ).toBe(1);
+    expect(certifiedRate(tallyVerdicts([{ verdict: 'CORRECT' }, { verdict: 'ABSTAIN' }]))).toBe(1);
     expect(certifiedRate(tallyVerdicts([{ verdict: 'ABSTAIN' }]))).toBeNull();
     fc.assert(
       fc.property(gradesArb, (grades) => {
