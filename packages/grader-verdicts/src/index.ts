@@ -6,9 +6,69 @@ export {
   suiteVerdict,
   tallyVerdicts,
 } from './aggregate.js';
+export type { BankCase, Expectation } from './bank.js';
+export {
+  bundledBankDir,
+  caseContentHash,
+  expectationHolds,
+  formatExpectation,
+  readBank,
+} from './bank.js';
+export { canonicalJson } from './drift/canonical-json.js';
+export type {
+  BankOptions,
+  CaseResult,
+  DriftReport,
+  Flip,
+  FreezeResult,
+  FrozenBank,
+  MetaReport,
+} from './drift/drift-watch.js';
+export {
+  checkBank,
+  driftExitCodes,
+  freezeBank,
+  frozenPath,
+  runMeta,
+  toolchainVersions,
+} from './drift/drift-watch.js';
+export type { Seal, SealCheck } from './drift/seal.js';
+export { checkSeal, sealKeyVariable, sealOf } from './drift/seal.js';
+export { GraderInputError } from './errors/grader-input-error.js';
 export type { Grade, GraderIdentity } from './grade.js';
 export { gradeSchema, makeGrade } from './grade.js';
 export type { GradeLoopOptions, GradeLoopOutcome, GradeLoopStatus } from './grade-loop.js';
 export { gradeLoop, ungradedMessage } from './grade-loop.js';
+export type { GraderEntry } from './graders/builtin.js';
+export {
+  builtinGraders,
+  graderHash,
+  graderIdentity,
+  gradeTask,
+  packageRoot,
+} from './graders/builtin.js';
+export type { EscapeHatch } from './graders/escape-hatches.js';
+export { findEscapeHatches } from './graders/escape-hatches.js';
+export type { GradeOptions, GraderProgress } from './graders/grader.js';
+export type { HiddenReferenceTask } from './graders/hidden-reference-grader.js';
+export { gradeHiddenReference } from './graders/hidden-reference-grader.js';
+export type { Mutant, MutationOperator } from './graders/mutants.js';
+export { applyMutant, findMutants, mutationOperators } from './graders/mutants.js';
+export type { MutationTask } from './graders/mutation-grader.js';
+export { gradeByMutation } from './graders/mutation-grader.js';
+export type { TypecheckTask } from './graders/typecheck-grader.js';
+export { gradeTypecheck } from './graders/typecheck-grader.js';
+export { sweepOrphans } from './graders/workspace.js';
+export type {
+  AuditFinding,
+  AuditReport,
+  GraderDeclaration,
+  GraderShape,
+  Judge,
+  Rung,
+} from './registry.js';
+export { auditGraders, detectRung, earnableVerdict, graderKinds, rungs } from './registry.js';
 export type { Verdict } from './verdict.js';
 export { parseVerdict, retryMayHelp, verdictCode, verdicts } from './verdict.js';
+export type { VerifyReport } from './verify.js';
+export { verifyGraders } from './verify.js';

@@ -33,15 +33,19 @@ export function findEscapeHatches(ts: typeof TS, sourceFile: TS.SourceFile): Esc
     }
   };
   const isUnknown = (node: TS.TypeNode) => node.kind === ts.SyntaxKind.UnknownKeyword;
+  const unwrap = (node: TS.Expression): TS.Expression =>
+    ts.isParenthesizedExpression(node) ? unwrap(node.expression) : node;
   const visit = (node: TS.Node): void => {
     comments(node.pos);
     if (node.kind === ts.SyntaxKind.AnyKeyword) at('any', node.getStart(sourceFile));
-    if (
-      (ts.isAsExpression(node) || ts.isTypeAssertionExpression(node)) &&
-      (ts.isAsExpression(node.expression) || ts.isTypeAssertionExpression(node.expression)) &&
-      isUnknown(node.expression.type)
-    ) {
-      at('as unknown as', node.getStart(sourceFile));
+    if (ts.isAsExpression(node) || ts.isTypeAssertionExpression(node)) {
+      const inner = unwrap(node.expression);
+      if (
+        (ts.isAsExpression(inner) || ts.isTypeAssertionExpression(inner)) &&
+        isUnknown(inner.type)
+      ) {
+        at('as unknown as', node.getStart(sourceFile));
+      }
     }
     // getChildren includes the tokens, whose leading trivia holds every comment in the file.
     for (const child of node.getChildren(sourceFile)) visit(child);

@@ -53,6 +53,9 @@ function compilerOptions(ts: typeof TS): TS.CompilerOptions {
   };
 }
 
+// The compiler's own library files never change while a process runs: parse each once.
+const libraryFiles = new Map<string, TS.SourceFile>();
+
 /**
  * A type checker for one source file that is asked again and again about edited versions of
  * it: library files are parsed once and every new program reuses the previous one.
@@ -62,16 +65,18 @@ export function sourceChecker(ts: typeof TS, file: string, text: string) {
   const target = resolve(file);
   const base = ts.createCompilerHost(options, true);
   const cache = new Map<string, TS.SourceFile>();
+  const libraryDir = dirname(base.getDefaultLibFileName(options));
   let current = text;
   const host: TS.CompilerHost = {
     ...base,
     getSourceFile(name, languageVersion, onError) {
       if (resolve(name) === target)
         return ts.createSourceFile(name, current, languageVersion, true);
-      const cached = cache.get(name);
+      const library = name.startsWith(libraryDir);
+      const cached = (library ? libraryFiles : cache).get(name);
       if (cached !== undefined) return cached;
       const loaded = base.getSourceFile(name, languageVersion, onError);
-      if (loaded !== undefined) cache.set(name, loaded);
+      if (loaded !== undefined) (library ? libraryFiles : cache).set(name, loaded);
       return loaded;
     },
     fileExists: (name) => resolve(name) === target || base.fileExists(name),
