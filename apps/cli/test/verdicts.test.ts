@@ -1,0 +1,104 @@
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { mecha, mechaJson, tempDir } from './helpers.js';
+
+const cases = fileURLToPath(
+  new URL('../../../packages/grader-verdicts/bank/cases/', import.meta.url),
+);
+
+/** A task folder copied from a bank case, with a task.json beside the files. */
+function task(caseId: string, json: Record<string, unknown>): string {
+  const dir = tempDir('mecha-verdicts-task-');
+  cpSync(join(cases, caseId, 'files'), dir, { recursive: true });
+  const file = join(dir, 'task.json');
+  writeFileSync(file, JSON.stringify(json));
+  return file;
+}
+
+describe('mecha verdicts', () => {
+  it('lists its commands with --help, and each command has its own', () => {
+    const run = mecha(['verdicts', '--help']);
+    expect(run.code).toBe(0);
+    for (const name of ['audit', 'meta', 'freeze', 'check', 'verify', 'grade']) {
+      expect(run.stdout).toContain(`mecha verdicts ${name}`);
+    }
+    const check = mecha(['verdicts', 'check', '--help']);
+    expect(check.stdout).toContain('5 the seal is broken');
+  });
+
+  it('audits the shipped graders: all L0, exit 0, and --json holds only JSON', () => {
+    const { run, json } = mechaJson<{ ok: boolean; findings: { detectedRung: string }[] }>([
+      'verdicts',
+      'audit',
+      '--json',
+    ]);
+    expect(run.code).toBe(0);
+    expect(json.ok).toBe(true);
+    expect(json.findings.map((finding) => finding.detectedRung)).toEqual(['L0', 'L0', 'L0']);
+  });
+
+  it('exits with the verdict: the vacuous test is UNSOUND (2), the real one CORRECT (0)', () => {
+    const spec = { source: 'clamp.ts', test: 'clamp.test.ts' };
+    const vacuous = mecha(['verdicts', 'grade', 'mutation', task('mutation-vacuous-test', spec)]);
+    expect(vacuous.stdout).toMatch(/^UNSOUND — the test kills no mutant/);
+    expect(vacuous.code).toBe(2);
+    const { run, json } = mechaJson<{ verdict: string; grader: { id: string } }>([
+      'verdicts',
+      'grade',
+      'mutation',
+      task('mutation-real-test', spec),
+      '--json',
+    ]);
+    expect(run.code).toBe(0);
+    expect(json.verdict).toBe('CORRECT');
+    expect(json.grader.id).toBe('mutation');
+  });
+
+  it('exits 3 when the grader abstains, and 1 with a message when the task cannot be read', () => {
+    const abstain = mecha([
+      'verdicts',
+      'grade',
+      'mutation',
+      task('mutation-nothing-to-mutate', { source: 'noop.ts', test: 'noop.test.ts' }),
+    ]);
+    expect(abstain.code).toBe(3);
+    expect(abstain.stdout).toContain('ABSTAIN — nothing to mutate in noop.ts');
+    const missing = mecha([
+      'verdicts',
+      'grade',
+      'mutation',
+      task('mutation-real-test', { source: 'gone.ts', test: 'clamp.test.ts' }),
+    ]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('the source "gone.ts" cannot be read');
+    const unknown = mecha(['verdicts', 'grade', 'llm-judge', task('mutation-real-test', {})]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("no grader 'llm-judge'");
+  });
+
+  it('freezes a bank, passes the check, and exits 5 once the frozen bank is edited', () => {
+    const bank = tempDir('mecha-verdicts-bank-');
+    cpSync(join(cases, 'typecheck-ts-ignore'), join(bank, 'cases', 'typecheck-ts-ignore'), {
+      recursive: true,
+    });
+    expect(mecha(['verdicts', 'freeze', '--bank', bank]).code).toBe(0);
+    const clean = mecha(['verdicts', 'check', '--bank', bank]);
+    expect(clean.stdout).toContain('check: no drift');
+    expect(clean.code).toBe(0);
+    const frozen = join(bank, 'frozen.json');
+    writeFileSync(frozen, readFileSync(frozen, 'utf8').replace('"UNSOUND"', '"CORRECT"'));
+    const broken = mecha(['verdicts', 'check', '--bank', bank]);
+    expect(broken.code).toBe(5);
+    expect(broken.stderr).toContain('SEAL BROKEN');
+  });
+
+  it('says nothing is frozen (exit 1) and rejects an unknown option (exit 2)', () => {
+    const bank = tempDir('mecha-verdicts-bank-');
+    const run = mecha(['verdicts', 'check', '--bank', bank]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('run freeze first');
+    expect(mecha(['verdicts', 'audit', '--loud']).code).toBe(2);
+  });
+});
