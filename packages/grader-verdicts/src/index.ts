@@ -14,6 +14,31 @@ export {
   formatExpectation,
   readBank,
 } from './bank.js';
+export type { ConfirmResult, Finding, FindVerdict } from './claims/find-verdict.js';
+export { auditFindings, confirmFind, gradeFind } from './claims/find-verdict.js';
+export type {
+  GapReading,
+  GapTrend,
+  SelfClaim,
+  SelfClaimGrade,
+  SelfImageAudit,
+  SkillEvidence,
+} from './claims/self-claims.js';
+export {
+  auditSelfImage,
+  behaviourRate,
+  beliefGap,
+  claimOf,
+  gapTrend,
+  gradeSelfClaim,
+  minimumTrendHistory,
+  portraitIsHonest,
+  reliabilityFloor,
+  reliableRate,
+  reliableSkills,
+  weaknessFloor,
+  weakRate,
+} from './claims/self-claims.js';
 export { canonicalJson } from './drift/canonical-json.js';
 export type {
   BankOptions,
@@ -59,6 +84,38 @@ export { gradeByMutation } from './graders/mutation-grader.js';
 export type { TypecheckTask } from './graders/typecheck-grader.js';
 export { gradeTypecheck } from './graders/typecheck-grader.js';
 export { sweepOrphans } from './graders/workspace.js';
+export { heldOutSide, splitHeldOut } from './held-out-split.js';
+export type {
+  AblationEvaluator,
+  MemoryAblation,
+  MemoryWorth,
+  QueryOutcome,
+} from './oracles/memory-ablation.js';
+export {
+  ablateMemories,
+  keepThreshold,
+  plantedPoison,
+  poisonSelfTest,
+} from './oracles/memory-ablation.js';
+export type { ReflectionGrade, ReflectionStatement } from './oracles/reflection-oracle.js';
+export { gradeReflection } from './oracles/reflection-oracle.js';
+export type { RetrievalGrade, RetrievalLabel } from './oracles/retrieval-oracle.js';
+export { gradeRetrieval, queryLeaked } from './oracles/retrieval-oracle.js';
+export type {
+  ApplyResult,
+  PrunePlan,
+  PruneProof,
+  PruneProposal,
+  SignedPrunePlan,
+} from './prune/signed-prune.js';
+export {
+  applyPrunePlan,
+  proposePrunes,
+  provePrunes,
+  prunePlan,
+  signPrunePlan,
+  verifyPrunePlan,
+} from './prune/signed-prune.js';
 export type {
   AuditFinding,
   AuditReport,
