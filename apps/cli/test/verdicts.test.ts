@@ -102,3 +102,58 @@ describe('mecha verdicts', () => {
     expect(mecha(['verdicts', 'audit', '--loud']).code).toBe(2);
   });
 });
+
+describe('mecha verdicts claims and prune', () => {
+  it('grades self-claims against behaviour and fails a flattering portrait', () => {
+    const dir = tempDir('mecha-verdicts-claims-');
+    const file = join(dir, 'evidence.json');
+    const skills = [
+      { skill: 'news', selfGrade: 0.9, attempts: 40, verifiedSuccesses: 34 },
+      { skill: 'code', selfGrade: 0.9, attempts: 4, verifiedSuccesses: 4 },
+    ];
+    writeFileSync(file, JSON.stringify({ skills }));
+    const honest = mecha(['verdicts', 'claims', file]);
+    expect(honest.code).toBe(0);
+    expect(honest.stdout).toMatch(
+      /news +believes 90% · behaves 85% · 40 tries → earned \(CORRECT\)/,
+    );
+    expect(honest.stdout).toMatch(
+      /code +believes 90% · behaves 100% · 4 tries → premature \(ABSTAIN\)/,
+    );
+    writeFileSync(file, JSON.stringify({ skills, published: ['news', 'code'] }));
+    const flattering = mecha(['verdicts', 'claims', file]);
+    expect(flattering.code).toBe(1);
+    expect(flattering.stdout).toContain('unearned strengths: code');
+    writeFileSync(file, JSON.stringify({ skills: [{ ...skills[0], verifiedSuccesses: 99 }] }));
+    const bad = mecha(['verdicts', 'claims', file]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('verifiedSuccesses cannot exceed attempts');
+  });
+
+  it("accepts a prune plan only under the owner's signature", async () => {
+    const { generateKeyPairSync } = await import('node:crypto');
+    const { signPrunePlan } = await import('@mecha/grader-verdicts');
+    const dir = tempDir('mecha-verdicts-prune-');
+    const owner = generateKeyPairSync('ed25519');
+    const stranger = generateKeyPairSync('ed25519');
+    const key = join(dir, 'owner.pub');
+    writeFileSync(key, owner.publicKey.export({ type: 'spki', format: 'pem' }));
+    const plan = {
+      v: 1 as const,
+      memories: ['m1'],
+      proof: { accepted: ['m1'], heldBack: [], queries: 10, correctBefore: 8, correctAfter: 8 },
+      bankSeal: 'seal',
+    };
+    const signed = join(dir, 'signed.json');
+    writeFileSync(signed, JSON.stringify(signPrunePlan(plan, owner.privateKey)));
+    const ok = mecha(['verdicts', 'prune', signed, '--public-key', key]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain("signed by the owner's key");
+    const forged = join(dir, 'forged.json');
+    writeFileSync(forged, JSON.stringify(signPrunePlan(plan, stranger.privateKey)));
+    const refused = mecha(['verdicts', 'prune', forged, '--public-key', key]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('NOT signed');
+    expect(mecha(['verdicts', 'prune', signed]).code).toBe(2);
+  });
+});

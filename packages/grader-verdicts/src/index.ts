@@ -39,6 +39,8 @@ export {
   weaknessFloor,
   weakRate,
 } from './claims/self-claims.js';
+export type { SelfImageInput } from './claims/skill-evidence-schema.js';
+export { selfImageInputSchema } from './claims/skill-evidence-schema.js';
 export { canonicalJson } from './drift/canonical-json.js';
 export type {
   BankOptions,
@@ -113,6 +115,7 @@ export {
   proposePrunes,
   provePrunes,
   prunePlan,
+  signedPrunePlanSchema,
   signPrunePlan,
   verifyPrunePlan,
 } from './prune/signed-prune.js';

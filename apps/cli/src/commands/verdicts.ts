@@ -332,9 +332,146 @@ const grade: Command = {
   },
 };
 
+/** Reads a JSON file a command was given, or says why not (a GraderInputError). */
+async function readJson(context: CommandContext, file: string): Promise<unknown> {
+  const { GraderInputError } = await verdictsModule();
+  const path = resolve(context.cwd, file);
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new GraderInputError(path, `${path} is not readable JSON`, { cause: error });
+  }
+}
+
+const percent = (value: number | null) => (value === null ? 'n/a' : `${Math.round(value * 100)}%`);
+
+const claims: Command = {
+  path: 'verdicts claims',
+  summary: 'grade self-claims ("reliable at X") against verified behaviour',
+  help: [
+    'Usage: mecha verdicts claims <evidence.json> [--json]',
+    '',
+    "Grades each skill's soft self-grade against its verified success rate: earned (CORRECT,",
+    'over at least the reliability floor of attempts), flattery (UNSOUND), premature (ABSTAIN),',
+    'undue self-doubt (WRONG), honest weakness (CORRECT); and checks that every published',
+    'strength is earned. The file is JSON:',
+    '  {"skills": [{"skill": "news", "selfGrade": 0.9, "attempts": 40, "verifiedSuccesses": 34}],',
+    '   "published": ["news"]}',
+    'Without "published", the strengths the badge would publish (same floor) are checked.',
+    '',
+    'Options:',
+    '  --json          the audit as JSON',
+    '',
+    'Exit codes: 0 no flattery and an honest portrait, 1 otherwise, 2 usage.',
+    '',
+  ].join('\n'),
+  options: { json: { type: 'boolean' } },
+  async run({ values, positionals, context }) {
+    const [file, extra] = positionals;
+    if (file === undefined) return usageError(context, this.path, 'name an evidence file');
+    if (extra !== undefined)
+      return usageError(context, this.path, `unexpected argument '${extra}'`);
+    return guarded(context, this.path, async () => {
+      const { auditSelfImage, selfImageInputSchema, reliabilityFloor } = await verdictsModule();
+      const parsed = selfImageInputSchema.safeParse(await readJson(context, file));
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        return failure(
+          context,
+          this.path,
+          `${file}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim(),
+        );
+      }
+      const audit = auditSelfImage(parsed.data.skills, parsed.data.published);
+      if (flag(values, 'json')) json(context, audit);
+      else {
+        const width = Math.max(5, ...audit.grades.map((grade) => grade.skill.length));
+        context.stdout(
+          [
+            `self-image: ${audit.ok ? 'honest' : 'NOT honest'} (a strength needs ${reliabilityFloor} verified attempts)`,
+            ...audit.grades.map(
+              (grade) =>
+                `  ${grade.skill.padEnd(width)}  believes ${percent(grade.belief)} · behaves ${percent(grade.behaviour)} · ${grade.attempts} tries → ${grade.reason} (${grade.verdict})`,
+            ),
+            audit.portrait.honest
+              ? '  portrait: every published strength is earned'
+              : `  portrait: unearned strengths: ${audit.portrait.unearned.join(', ')}`,
+            `  belief − behaviour gap: ${audit.gap === null ? 'n/a' : audit.gap.toFixed(2)}`,
+            '',
+          ].join('\n'),
+        );
+      }
+      return audit.ok ? exitCodes.ok : exitCodes.failure;
+    });
+  },
+};
+
+const prune: Command = {
+  path: 'verdicts prune',
+  summary: "check a memory-prune plan's proof and the owner's signature",
+  help: [
+    'Usage: mecha verdicts prune <signed-plan.json> --public-key FILE [--json]',
+    '',
+    'A prune plan lists the memories an ablation verdict backs removing (redundant or harmful),',
+    'with the proof that removing them, alone and together, turned no held-out query from',
+    "right to wrong. It is applied only under the owner's Ed25519 signature. This command",
+    'verifies the signature (PEM public key) and shows the plan and its proof; applying it to',
+    "a store goes through @mecha/grader-verdicts' applyPrunePlan with the store's own remove",
+    'function (the knowledge-graph wiring is not part of this command yet).',
+    '',
+    'Options:',
+    "  --public-key FILE  the owner's Ed25519 public key (PEM)",
+    '  --json             the check as JSON',
+    '',
+    'Exit codes: 0 signed by the owner, 1 not signed or not verifiable, 2 usage.',
+    '',
+  ].join('\n'),
+  options: { 'public-key': { type: 'string' }, json: { type: 'boolean' } },
+  async run({ values, positionals, context }) {
+    const [file, extra] = positionals;
+    if (file === undefined) return usageError(context, this.path, 'name a signed plan file');
+    if (extra !== undefined)
+      return usageError(context, this.path, `unexpected argument '${extra}'`);
+    const keyFile = values['public-key'];
+    if (typeof keyFile !== 'string' || keyFile === '') {
+      return usageError(context, this.path, "--public-key names the owner's public key file");
+    }
+    return guarded(context, this.path, async () => {
+      const { signedPrunePlanSchema, verifyPrunePlan, GraderInputError } = await verdictsModule();
+      const parsed = signedPrunePlanSchema.safeParse(await readJson(context, file));
+      if (!parsed.success) return failure(context, this.path, `${file} is not a signed prune plan`);
+      let key: string;
+      try {
+        key = readFileSync(resolve(context.cwd, keyFile), 'utf8');
+      } catch (error) {
+        throw new GraderInputError(keyFile, `the public key ${keyFile} cannot be read`, {
+          cause: error,
+        });
+      }
+      const signed = verifyPrunePlan(parsed.data, key);
+      const plan = parsed.data.plan;
+      if (flag(values, 'json')) json(context, { signed, plan });
+      else {
+        (signed ? context.stdout : context.stderr)(
+          [
+            signed
+              ? "prune plan: signed by the owner's key"
+              : "prune plan: NOT signed by the owner's key — it cannot be applied",
+            `  remove ${plan.memories.length}: ${plan.memories.join(', ') || '(none)'}`,
+            ...plan.proof.heldBack.map((held) => `  held back ${held.memory}: ${held.reason}`),
+            `  held-out queries right: ${plan.proof.correctBefore} → ${plan.proof.correctAfter} of ${plan.proof.queries}`,
+            '',
+          ].join('\n'),
+        );
+      }
+      return signed ? exitCodes.ok : exitCodes.failure;
+    });
+  },
+};
+
 /** `mecha verdicts`: @mecha/grader-verdicts' graders and guards, loaded only when named. */
 export const verdictsGroup: CommandGroup = {
   name: 'verdicts',
-  summary: 'honest graders: audit, meta bank, drift watch, grade',
-  commands: [audit, meta, freeze, check, verify, grade],
+  summary: 'honest graders: audit, meta bank, drift watch, grade, self-claims, prune',
+  commands: [audit, meta, freeze, check, verify, grade, claims, prune],
 };

@@ -1,4 +1,5 @@
 import { createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
+import { z } from 'zod';
 import { canonicalJson } from '../drift/canonical-json.js';
 import type { AblationEvaluator, MemoryAblation } from '../oracles/memory-ablation.js';
 
@@ -152,3 +153,20 @@ export async function applyPrunePlan(
   }
   return { ok: true, removed };
 }
+
+/** The JSON shape of a signed prune plan, for reading one from a file. */
+export const signedPrunePlanSchema = z.object({
+  plan: z.object({
+    v: z.literal(1),
+    memories: z.array(z.string()),
+    proof: z.object({
+      accepted: z.array(z.string()),
+      heldBack: z.array(z.object({ memory: z.string(), reason: z.string() })),
+      queries: z.number(),
+      correctBefore: z.number(),
+      correctAfter: z.number(),
+    }),
+    bankSeal: z.string(),
+  }),
+  signature: z.string(),
+});
