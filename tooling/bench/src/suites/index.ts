@@ -3,6 +3,7 @@ import { appraisalSuite } from './appraisal.js';
 import { cliSuite } from './cli.js';
 import { distillSuite } from './distill.js';
 import { storesSuite } from './stores.js';
+import { verdictsSuite } from './verdicts.js';
 
 /** A benchmark suite: an id to select it by, a title for its docs section, and its run. */
 export interface Suite {
@@ -12,4 +13,10 @@ export interface Suite {
 }
 
 /** Every suite `pnpm bench` runs, in order. */
-export const suites: readonly Suite[] = [appraisalSuite, storesSuite, cliSuite, distillSuite];
+export const suites: readonly Suite[] = [
+  appraisalSuite,
+  storesSuite,
+  cliSuite,
+  distillSuite,
+  verdictsSuite,
+];
