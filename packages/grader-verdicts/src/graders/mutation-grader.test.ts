@@ -91,6 +91,57 @@ describe('the mutation grader', () => {
     expect(grade.reason).toBe('the test file declares no tests');
   });
 
+  it('counts a timeout as a kill only when it repeats', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'grader-task-'));
+    made.push(dir);
+    // Two mutants matter here. Forcing the loop condition true never ends: it times out twice
+    // and is killed. The boundary flip (>= to >) makes the test hang once only (a marker file
+    // in the run's folder remembers it), then pass: one timeout is not a kill, so it survives.
+    writeFileSync(
+      join(dir, 'limit.ts'),
+      [
+        'export function atLeastTen(x: number): boolean {',
+        '  return x >= 10;',
+        '}',
+        'export function countTo(n: number): number {',
+        '  let i = 0;',
+        '  while (i < n) i += 1;',
+        '  return i;',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(dir, 'limit.test.ts'),
+      [
+        "import assert from 'node:assert/strict';",
+        "import { existsSync, writeFileSync } from 'node:fs';",
+        "import { test } from 'node:test';",
+        "import { atLeastTen, countTo } from './limit.js';",
+        'const boundaryFlipped = !atLeastTen(10) && atLeastTen(11) && !atLeastTen(9);',
+        "if (boundaryFlipped && !existsSync('hung-once')) {",
+        "  writeFileSync('hung-once', '');",
+        '  setInterval(() => {}, 1000);',
+        '  await new Promise(() => {});',
+        '}',
+        "test('limits', () => {",
+        '  assert.equal(atLeastTen(11), true);',
+        '  assert.equal(atLeastTen(3), false);',
+        '  assert.equal(countTo(3), 3);',
+        '});',
+        '',
+      ].join('\n'),
+    );
+    const grade = await gradeByMutation(
+      identity,
+      { dir, source: 'limit.ts', test: 'limit.test.ts' },
+      { concurrency: 1, timeoutMs: 6000 },
+    );
+    expect(grade.verdict).toBe('CORRECT');
+    expect(grade.evidence).toContain('survived: limit.ts:2:12 boundary ">=" → ">"');
+    expect(grade.evidence).toContain('killed: limit.ts:6:10 condition "i < n" → "true"');
+  });
+
   it('never leaves the source modified, wherever it is killed with SIGKILL', async () => {
     const dir = taskCopy('mutation-real-test');
     const before = fingerprint(dir);
