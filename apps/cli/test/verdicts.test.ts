@@ -120,6 +120,10 @@ describe('mecha verdicts claims and prune', () => {
     expect(honest.stdout).toMatch(
       /code +believes 90% · behaves 100% · 4 tries → premature \(ABSTAIN\)/,
     );
+    const history = join(dir, 'gap.jsonl');
+    const recorded = mecha(['verdicts', 'claims', file, '--record', history]);
+    expect(recorded.stdout).toContain('gap trend: too little history');
+    expect(readFileSync(history, 'utf8').trim().split('\n')).toHaveLength(1);
     writeFileSync(file, JSON.stringify({ skills, published: ['news', 'code'] }));
     const flattering = mecha(['verdicts', 'claims', file]);
     expect(flattering.code).toBe(1);

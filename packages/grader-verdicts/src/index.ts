@@ -16,6 +16,8 @@ export {
 } from './bank.js';
 export type { ConfirmResult, Finding, FindVerdict } from './claims/find-verdict.js';
 export { auditFindings, confirmFind, gradeFind } from './claims/find-verdict.js';
+export type { GapHistory, SelfImageOverTime } from './claims/gap-history.js';
+export { auditSelfImageOverTime, readGapHistory, recordGap } from './claims/gap-history.js';
 export type {
   GapReading,
   GapTrend,

@@ -3,8 +3,10 @@ import { dirname, resolve } from 'node:path';
 import type {
   AuditReport,
   DriftReport,
+  GapTrend,
   Grade,
   MetaReport,
+  SelfImageAudit,
   VerifyReport,
 } from '@mecha/grader-verdicts';
 import type { CommandContext } from '../cli-io.js';
@@ -349,7 +351,7 @@ const claims: Command = {
   path: 'verdicts claims',
   summary: 'grade self-claims ("reliable at X") against verified behaviour',
   help: [
-    'Usage: mecha verdicts claims <evidence.json> [--json]',
+    'Usage: mecha verdicts claims <evidence.json> [--record FILE] [--json]',
     '',
     "Grades each skill's soft self-grade against its verified success rate: earned (CORRECT,",
     'over at least the reliability floor of attempts), flattery (UNSOUND), premature (ABSTAIN),',
@@ -360,19 +362,24 @@ const claims: Command = {
     'Without "published", the strengths the badge would publish (same floor) are checked.',
     '',
     'Options:',
+    '  --record FILE   append the belief − behaviour gap to FILE (JSON lines) and show its trend',
+    '                  (the trend abstains below five readings)',
     '  --json          the audit as JSON',
     '',
     'Exit codes: 0 no flattery and an honest portrait, 1 otherwise, 2 usage.',
     '',
   ].join('\n'),
-  options: { json: { type: 'boolean' } },
+  options: { record: { type: 'string' }, json: { type: 'boolean' } },
   async run({ values, positionals, context }) {
     const [file, extra] = positionals;
     if (file === undefined) return usageError(context, this.path, 'name an evidence file');
+    const record = values.record;
+    if (record === '') return usageError(context, this.path, '--record needs a file');
     if (extra !== undefined)
       return usageError(context, this.path, `unexpected argument '${extra}'`);
     return guarded(context, this.path, async () => {
-      const { auditSelfImage, selfImageInputSchema, reliabilityFloor } = await verdictsModule();
+      const { auditSelfImage, auditSelfImageOverTime, selfImageInputSchema, reliabilityFloor } =
+        await verdictsModule();
       const parsed = selfImageInputSchema.safeParse(await readJson(context, file));
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
@@ -382,7 +389,21 @@ const claims: Command = {
           `${file}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim(),
         );
       }
-      const audit = auditSelfImage(parsed.data.skills, parsed.data.published);
+      const { skills, published } = parsed.data;
+      let audit: SelfImageAudit;
+      let trend: GapTrend | null | undefined;
+      if (typeof record === 'string') {
+        const overTime = auditSelfImageOverTime(
+          skills,
+          resolve(context.cwd, record),
+          new Date(),
+          published,
+        );
+        audit = overTime;
+        trend = overTime.trend;
+      } else {
+        audit = auditSelfImage(skills, published);
+      }
       if (flag(values, 'json')) json(context, audit);
       else {
         const width = Math.max(5, ...audit.grades.map((grade) => grade.skill.length));
@@ -397,6 +418,13 @@ const claims: Command = {
               ? '  portrait: every published strength is earned'
               : `  portrait: unearned strengths: ${audit.portrait.unearned.join(', ')}`,
             `  belief − behaviour gap: ${audit.gap === null ? 'n/a' : audit.gap.toFixed(2)}`,
+            ...(trend === undefined
+              ? []
+              : [
+                  trend === null
+                    ? '  gap trend: the history file cannot be read (nothing recorded)'
+                    : `  gap trend: ${trend.status}${trend.slope === null ? '' : ` (${trend.slope >= 0 ? '+' : ''}${trend.slope.toFixed(3)} per reading)`}`,
+                ]),
             '',
           ].join('\n'),
         );
