@@ -73,4 +73,7 @@ export const hiddenReferenceGraderSources = [
   'src/graders/hidden-reference-grader.ts',
   'src/graders/node-test.ts',
   'src/graders/workspace.ts',
+  // How a task is parsed and a grade is shaped change verdicts too.
+  'src/graders/builtin.ts',
+  'src/grade.ts',
 ] as const;

@@ -161,4 +161,7 @@ export const mutationGraderSources = [
   'src/graders/mutants.ts',
   'src/graders/node-test.ts',
   'src/graders/workspace.ts',
+  // How a task is parsed and a grade is shaped change verdicts too.
+  'src/graders/builtin.ts',
+  'src/grade.ts',
 ] as const;

@@ -103,4 +103,7 @@ export const typecheckGraderSources = [
   'src/graders/typecheck-grader.ts',
   'src/graders/escape-hatches.ts',
   'src/graders/workspace.ts',
+  // How a task is parsed and a grade is shaped change verdicts too.
+  'src/graders/builtin.ts',
+  'src/grade.ts',
 ] as const;
