@@ -94,6 +94,26 @@ describe('mecha verdicts', () => {
     expect(broken.stderr).toContain('SEAL BROKEN');
   });
 
+  it('fails meta loudly when a fixture flips, and grades a type fix through the CLI', () => {
+    const bank = tempDir('mecha-verdicts-bank-');
+    const target = join(bank, 'cases', 'typecheck-ts-ignore');
+    cpSync(join(cases, 'typecheck-ts-ignore'), target, { recursive: true });
+    expect(mecha(['verdicts', 'meta', '--bank', bank]).code).toBe(0);
+    // The bank now says a @ts-ignore fix must be CORRECT: the grader (rightly) disagrees.
+    const file = join(target, 'case.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"UNSOUND"', '"CORRECT"'));
+    const flipped = mecha(['verdicts', 'meta', '--bank', bank]);
+    expect(flipped.code).toBe(1);
+    expect(flipped.stdout).toContain('meta: 0 of 1 fixtures hold — a grader drifted');
+    expect(flipped.stdout).toMatch(/FLIP typecheck-ts-ignore +must be CORRECT +got UNSOUND/);
+    const taskFile = join(target, 'files', 'task.json');
+    writeFileSync(taskFile, JSON.stringify({ edited: ['length.ts'] }));
+    const graded = mecha(['verdicts', 'grade', 'typecheck', taskFile]);
+    expect(graded.code).toBe(2);
+    expect(graded.stdout).toContain('UNSOUND — the fix mutes the type checker');
+    expect(graded.stdout).toContain('length.ts:3:3 @ts-ignore');
+  });
+
   it('says nothing is frozen (exit 1) and rejects an unknown option (exit 2)', () => {
     const bank = tempDir('mecha-verdicts-bank-');
     const run = mecha(['verdicts', 'check', '--bank', bank]);
