@@ -11,7 +11,9 @@ export default defineConfig(
     // Every @mecha package is inlined, distill included (as a chunk only `mecha distill`
     // loads), so the bundle holds one copy of stores. The MCP SDK and node-llama-cpp are
     // dependencies of this package and stay real imports, loaded lazily.
-    noExternal: [/^@mecha\//, 'zod', /^fp-ts/, 'smol-toml'],
+    // @mecha/grader-verdicts stays a real import: it reads its shipped bank and hashes its own
+    // grader sources, and brings the TypeScript compiler as its dependency.
+    noExternal: [/^@mecha\/(?!grader-verdicts)/, 'zod', /^fp-ts/, 'smol-toml'],
     splitting: true,
     platform: 'node',
     target: 'node20',

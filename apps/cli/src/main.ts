@@ -57,6 +57,11 @@ const commands: readonly {
     load: async () => (await import('./commands/appraiser.js')).appraiserGroup,
   },
   {
+    name: 'verdicts',
+    summary: 'honest graders: audit, meta bank, drift watch, grade (from @mecha/grader-verdicts)',
+    load: async () => (await import('./commands/verdicts.js')).verdictsGroup,
+  },
+  {
     name: 'demo',
     summary: 'generate a sample home and show every readout on it',
     load: async () => (await import('./commands/demo.js')).demoGroup,

