@@ -115,6 +115,8 @@ const audit: Command = {
     '',
   ].join('\n'),
   options: { json: { type: 'boolean' } },
+  // Grading reads task folders and banks, never a mecha home.
+  homeMayBeMissing: true,
   async run({ values, positionals, context }) {
     if (positionals.length > 0)
       return usageError(context, this.path, `unexpected argument '${positionals[0]}'`);
@@ -143,6 +145,8 @@ const meta: Command = {
     '',
   ].join('\n'),
   options: { bank: { type: 'string' }, json: { type: 'boolean' } },
+  // Grading reads task folders and banks, never a mecha home.
+  homeMayBeMissing: true,
   async run({ values, positionals, context }) {
     if (positionals.length > 0)
       return usageError(context, this.path, `unexpected argument '${positionals[0]}'`);
@@ -175,6 +179,8 @@ const freeze: Command = {
     '',
   ].join('\n'),
   options: { bank: { type: 'string' }, json: { type: 'boolean' } },
+  // Grading reads task folders and banks, never a mecha home.
+  homeMayBeMissing: true,
   async run({ values, positionals, context }) {
     if (positionals.length > 0)
       return usageError(context, this.path, `unexpected argument '${positionals[0]}'`);
@@ -217,6 +223,8 @@ const check: Command = {
     '',
   ].join('\n'),
   options: { bank: { type: 'string' }, json: { type: 'boolean' } },
+  // Grading reads task folders and banks, never a mecha home.
+  homeMayBeMissing: true,
   async run({ values, positionals, context }) {
     if (positionals.length > 0)
       return usageError(context, this.path, `unexpected argument '${positionals[0]}'`);
@@ -251,6 +259,8 @@ const verify: Command = {
     '',
   ].join('\n'),
   options: { bank: { type: 'string' }, json: { type: 'boolean' } },
+  // Grading reads task folders and banks, never a mecha home.
+  homeMayBeMissing: true,
   async run({ values, positionals, context }) {
     if (positionals.length > 0)
       return usageError(context, this.path, `unexpected argument '${positionals[0]}'`);
@@ -308,6 +318,8 @@ const grade: Command = {
     '',
   ].join('\n'),
   options: { json: { type: 'boolean' } },
+  // Grading reads task folders and banks, never a mecha home.
+  homeMayBeMissing: true,
   async run({ values, positionals, context }) {
     const [grader, taskFile, extra] = positionals;
     if (grader === undefined || taskFile === undefined) {
@@ -370,6 +382,8 @@ const claims: Command = {
     '',
   ].join('\n'),
   options: { record: { type: 'string' }, json: { type: 'boolean' } },
+  // Grading reads task folders and banks, never a mecha home.
+  homeMayBeMissing: true,
   async run({ values, positionals, context }) {
     const [file, extra] = positionals;
     if (file === undefined) return usageError(context, this.path, 'name an evidence file');
@@ -455,6 +469,8 @@ const prune: Command = {
     '',
   ].join('\n'),
   options: { 'public-key': { type: 'string' }, json: { type: 'boolean' } },
+  // Grading reads task folders and banks, never a mecha home.
+  homeMayBeMissing: true,
   async run({ values, positionals, context }) {
     const [file, extra] = positionals;
     if (file === undefined) return usageError(context, this.path, 'name a signed plan file');
