@@ -1,16 +1,17 @@
-import { contributionTable, type SignedContributionRow } from './contribution-table.js';
+import { contributionTable } from './contribution-table.js';
 import type { CorpusAppraisal, ProbeReadout } from './corpus-appraisal.js';
 import { expectationCoverage, hasExpectation, scoreExpectation } from './expectations.js';
 import { type PopulationOptions, scanPopulation } from './population.js';
 import type { AppraisalPorts } from './ports.js';
 import { readSession } from './read-session.js';
 import { appraisedEventTypes } from './read-transcript.js';
-import type { GoalError, Label } from './schemas/goal-error.js';
+import type { Label } from './schemas/goal-error.js';
 import { labelSchema } from './schemas/goal-error.js';
 import type { TextAppraisalRecord } from './schemas/learning.js';
 import type { SourceRead } from './schemas/source-read.js';
 import type { TranscriptEvent } from './schemas/transcript.js';
 import type { SessionEvidence } from './session-evidence.js';
+import type { SignedEntry, SignedRowId } from './signed-entry.js';
 import { indexSessionStores, readSessionStores, recordsOrNone } from './store-index.js';
 import {
   comparisonsSection,
@@ -29,29 +30,24 @@ export interface CorpusOptions extends PopulationOptions {
 
 type OwnerAct = keyof CorpusAppraisal['owner_acts'];
 
-// Each owner act is recognised by the row of the contribution table that signed it.
-const actRows: readonly [OwnerAct, 'closure' | 'workflow', SignedContributionRow][] = [
-  ['task_closed', 'closure', contributionTable.taskClosedDone],
-  ['task_dropped', 'closure', contributionTable.taskClosedDropped],
-  ['task_reopened', 'closure', contributionTable.taskReopenedAfterDone],
-  ['workflow_closed', 'workflow', contributionTable.workflowClosed],
-  ['workflow_cancelled', 'workflow', contributionTable.workflowCancelled],
-  ['workflow_reopened', 'workflow', contributionTable.workflowReopenedAfterClose],
-  ['workflow_verify_failed', 'workflow', contributionTable.workflowArtifactCheckFailed],
-];
+// Each owner act is the entry of one row of the contribution table, read off the entry itself.
+const actRows = {
+  taskClosedDone: 'task_closed',
+  taskClosedDropped: 'task_dropped',
+  taskReopenedAfterDone: 'task_reopened',
+  workflowClosed: 'workflow_closed',
+  workflowCancelled: 'workflow_cancelled',
+  workflowReopenedAfterClose: 'workflow_reopened',
+  workflowArtifactCheckFailed: 'workflow_verify_failed',
+} as const satisfies Partial<Record<SignedRowId, OwnerAct>>;
+type ActRow = keyof typeof actRows;
 
-function actOf(error: GoalError): { act: OwnerAct; id: string } | undefined {
-  const cite = error.cite;
-  if (cite.kind !== 'closure' && cite.kind !== 'workflow') return undefined;
-  const match = actRows.find(
-    ([, kind, row]) =>
-      kind === cite.kind &&
-      row.channel === error.channel &&
-      row.sign === error.sign &&
-      row.agency === error.agency,
-  );
-  if (match === undefined) return undefined;
-  return { act: match[0], id: cite.kind === 'closure' ? cite.closure_id : cite.workflow_id };
+function actOf(entry: SignedEntry): { act: OwnerAct; id: string } | undefined {
+  if (!(entry.row in actRows)) return undefined;
+  const cite = entry.error.cite;
+  const id =
+    cite.kind === 'closure' ? cite.closure_id : cite.kind === 'workflow' ? cite.workflow_id : '';
+  return { act: actRows[entry.row as ActRow], id };
 }
 
 function goalQuestions(evidence: SessionEvidence): { put: boolean; confirmed: boolean } {
@@ -185,8 +181,8 @@ export async function appraiseCorpus(
 
     // An act that signs on several sessions of the population is still one act.
     const occurrences = new Map<string, number>();
-    for (const error of reading.errors) {
-      const act = actOf(error);
+    for (const entry of reading.entries) {
+      const act = actOf(entry);
       if (act === undefined) continue;
       const key = `${act.act}|${act.id}`;
       occurrences.set(key, (occurrences.get(key) ?? 0) + 1);
@@ -224,8 +220,8 @@ export async function appraiseCorpus(
   };
 
   const ownerActs = Object.fromEntries(
-    actRows.map(([act, kind]) => {
-      const source = kind === 'closure' ? stores.closures : stores.workflows;
+    (Object.entries(actRows) as [ActRow, OwnerAct][]).map(([row, act]) => {
+      const source = stores[contributionTable[row].source];
       let total = 0;
       for (const [key, n] of actCounts) if (key.startsWith(`${act}|`)) total += n;
       return [act, listed && source.state !== 'unreadable' ? total : null];

@@ -2,6 +2,7 @@ import { deriveLabel } from './derive-label.js';
 import { readTranscript } from './read-transcript.js';
 import type { GoalError, Label } from './schemas/goal-error.js';
 import type { TranscriptEvent } from './schemas/transcript.js';
+import { errorsOf } from './signed-entry.js';
 import { type Valence, valence } from './valence.js';
 
 /** The live readout of one finished run: its signed errors, valence and label. */
@@ -20,10 +21,11 @@ const noCharterLines: ReadonlySet<string> = new Set();
  */
 export function appraiseRun(run: readonly TranscriptEvent[]): RunAppraisal {
   const reading = readTranscript(run);
+  const errors = errorsOf(reading.entries);
   return {
-    errors: reading.errors,
-    valence: valence(reading.errors, { partial: reading.compacted }),
-    label: deriveLabel(reading.errors, {
+    errors,
+    valence: valence(errors, { partial: reading.compacted }),
+    label: deriveLabel(errors, {
       compacted: reading.compacted,
       charterLineIds: noCharterLines,
     }),

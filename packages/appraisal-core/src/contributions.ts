@@ -3,17 +3,39 @@ import {
   type ContributionSource,
   contributionTable,
 } from './contribution-table.js';
+import {
+  closureRow,
+  completedAfter,
+  draftVerdictRow,
+  firstSettlements,
+  firstVerdicts,
+  isClosing,
+  isReopen,
+} from './owner-act-rows.js';
 import { readTranscript, type TranscriptReading } from './read-transcript.js';
+import { chronological } from './record-order.js';
 import type { ClosureRecord } from './schemas/closures.js';
 import { type Channel, channelSchema, type GoalError, type GoalRef } from './schemas/goal-error.js';
 import type { OwnerOutcomeRecord, ReflectionRecord } from './schemas/learning.js';
-import type { DraftOutcome, DraftStaged, OutboxRecord } from './schemas/outbox.js';
+import type { DraftStaged, OutboxRecord } from './schemas/outbox.js';
 import type { QuestionRecord } from './schemas/questions.js';
 import type { RequestRecord } from './schemas/requests.js';
 import type { SourceRead } from './schemas/source-read.js';
 import type { WorkflowRecord } from './schemas/workflows.js';
 import type { SessionEvidence } from './session-evidence.js';
-import { signedError } from './signed-error.js';
+import { errorsOf, type SignedEntry, signEntry } from './signed-entry.js';
+
+/**
+ * What one session's records sign, each entry with the id of the row that signed it, the
+ * channels whose source could not be read whole, whether the reading is partial and whether a
+ * run compacted. {@link Contributions} is the same reading with the entries' errors only.
+ */
+export interface SignedEntries {
+  readonly entries: SignedEntry[];
+  readonly incomplete: Channel[];
+  readonly partial: boolean;
+  readonly compacted: boolean;
+}
 
 /**
  * What one session's records sign: the errors, the channels whose source could not be read
@@ -27,7 +49,6 @@ export interface Contributions {
   readonly compacted: boolean;
 }
 
-const table = contributionTable;
 const rows: readonly ContributionRow[] = Object.values(contributionTable);
 
 /** The channels a source feeds, read off the table: its own rows' and those that also read it. */
@@ -42,7 +63,7 @@ for (const row of rows) {
 }
 
 const emptyTranscript: TranscriptReading = {
-  errors: [],
+  entries: [],
   compacted: false,
   runs: new Map(),
   goal: undefined,
@@ -52,14 +73,6 @@ function records<T>(source: SourceRead<T>): readonly T[] {
   return source.state === 'unreadable' ? [] : source.records;
 }
 
-/** Stable chronological order: by timestamp, ties kept in store order. */
-function chronological<T extends { readonly at: string }>(list: readonly T[]): T[] {
-  return list
-    .map((record, index) => ({ record, index, time: Date.parse(record.at) }))
-    .sort((a, b) => a.time - b.time || a.index - b.index)
-    .map((entry) => entry.record);
-}
-
 function withTask(taskId: string | undefined, fallback: GoalRef | undefined): GoalRef | undefined {
   return taskId === undefined ? fallback : { kind: 'task', id: taskId };
 }
@@ -67,19 +80,17 @@ function withTask(taskId: string | undefined, fallback: GoalRef | undefined): Go
 function draftContributions(
   evidence: SessionEvidence,
   goal: GoalRef | undefined,
-  errors: GoalError[],
+  errors: SignedEntry[],
 ): void {
+  const outbox = records<OutboxRecord>(evidence.outbox);
   const staged = new Map<string, DraftStaged>();
-  const outcomes = new Map<string, DraftOutcome>();
   const foreign = new Set<string>();
-  for (const record of chronological(records<OutboxRecord>(evidence.outbox))) {
-    if (record.type === 'staged') {
-      if (record.session_id !== evidence.sessionId) foreign.add(record.draft_id);
-      else if (!staged.has(record.draft_id)) staged.set(record.draft_id, record);
-    } else if (!outcomes.has(record.draft_id)) {
-      outcomes.set(record.draft_id, record);
-    }
+  for (const record of chronological(outbox)) {
+    if (record.type !== 'staged') continue;
+    if (record.session_id !== evidence.sessionId) foreign.add(record.draft_id);
+    else if (!staged.has(record.draft_id)) staged.set(record.draft_id, record);
   }
+  const outcomes = firstVerdicts(outbox);
   const negativeOutcomes = new Map<string, OwnerOutcomeRecord>();
   for (const record of chronological(records(evidence.ownerOutcomes))) {
     if (record.session_id !== evidence.sessionId || record.kind === 'fine') continue;
@@ -98,8 +109,8 @@ function draftContributions(
     if (linked !== undefined) {
       // A linked negative owner outcome replaces the draft's own contribution.
       errors.push(
-        signedError(
-          table.ownerOutcomeNegative,
+        signEntry(
+          'ownerOutcomeNegative',
           { kind: 'outcome', outcome_id: linked.outcome_id },
           draftGoal,
           reachedUnchanged,
@@ -107,16 +118,9 @@ function draftContributions(
       );
       continue;
     }
-    if (outcome === undefined || outcome.sender === 'run_shell') continue;
-    const cite = { kind: 'draft', draft_id: draftId } as const;
-    if (outcome.outcome === 'sent_unchanged') {
-      if (outcome.sender === 'owner') {
-        errors.push(signedError(table.draftSentUnchanged, cite, draftGoal));
-      }
-    } else if (outcome.outcome === 'sent_edited') {
-      errors.push(signedError(table.draftSentEdited, cite, draftGoal));
-    } else if (outcome.outcome === 'rejected') {
-      errors.push(signedError(table.draftRejected, cite, draftGoal));
+    const row = draftVerdictRow(outcome);
+    if (row !== undefined) {
+      errors.push(signEntry(row, { kind: 'draft', draft_id: draftId }, draftGoal));
     }
   }
 }
@@ -124,35 +128,35 @@ function draftContributions(
 function questionContributions(
   evidence: SessionEvidence,
   transcript: TranscriptReading,
-  errors: GoalError[],
+  errors: SignedEntry[],
 ): void {
+  const questions = records<QuestionRecord>(evidence.questions);
   const parked = new Map<string, GoalRef | undefined>();
-  const settled = new Map<string, QuestionRecord>();
-  for (const record of chronological(records<QuestionRecord>(evidence.questions))) {
-    if (record.type === 'parked') {
-      if (record.session_id === evidence.sessionId && !parked.has(record.question_id)) {
-        parked.set(record.question_id, record.goal ?? transcript.goal);
-      }
-    } else if (!settled.has(record.question_id)) {
-      settled.set(record.question_id, record);
+  for (const record of chronological(questions)) {
+    if (record.type !== 'parked') continue;
+    if (record.session_id === evidence.sessionId && !parked.has(record.question_id)) {
+      parked.set(record.question_id, record.goal ?? transcript.goal);
     }
   }
+  const settled = firstSettlements(questions);
   for (const [questionId, goal] of parked) {
     const settlement = settled.get(questionId);
     const cite = { kind: 'question', question_id: questionId } as const;
     if (settlement?.type === 'abandoned') {
-      errors.push(signedError(table.questionAbandoned, cite, goal));
+      errors.push(signEntry('questionAbandoned', cite, goal));
     } else if (settlement?.type === 'answered') {
-      const answeredAt = Date.parse(settlement.at);
-      const completed = [...transcript.runs.values()].some(
-        (run) => run.startedAt >= answeredAt && run.stopCause === 'completed',
-      );
-      if (completed) errors.push(signedError(table.questionAnsweredCompleted, cite, goal));
+      const finished =
+        evidence.transcript.state === 'unreadable'
+          ? undefined
+          : completedAfter(evidence.transcript.records, Date.parse(settlement.at), true);
+      if (finished !== undefined) {
+        errors.push(signEntry('questionAnsweredCompleted', cite, goal));
+      }
     }
   }
 }
 
-function requestContributions(evidence: SessionEvidence, errors: GoalError[]): void {
+function requestContributions(evidence: SessionEvidence, errors: SignedEntry[]): void {
   const byRequest = new Map<string, RequestRecord[]>();
   for (const record of chronological(records<RequestRecord>(evidence.requests))) {
     const list = byRequest.get(record.request_id) ?? [];
@@ -171,8 +175,8 @@ function requestContributions(evidence: SessionEvidence, errors: GoalError[]): v
       .filter((record) => record.type === 'triaged' || record.type === 'needs_info');
     if (before[before.length - 1]?.type === 'needs_info') continue;
     errors.push(
-      signedError(
-        table.requestClosedWithoutDraft,
+      signEntry(
+        'requestClosedWithoutDraft',
         { kind: 'request', request_id: requestId },
         { kind: 'request', id: requestId },
       ),
@@ -180,21 +184,12 @@ function requestContributions(evidence: SessionEvidence, errors: GoalError[]): v
   }
 }
 
-const closedStatuses = new Set(['done', 'dropped']);
-
-function isReopen(record: ClosureRecord): boolean {
-  return (
-    record.reopens !== undefined ||
-    (closedStatuses.has(record.from) && !closedStatuses.has(record.to))
-  );
-}
-
-function closureContributions(evidence: SessionEvidence, errors: GoalError[]): void {
+function closureContributions(evidence: SessionEvidence, errors: SignedEntry[]): void {
   const sessionId = evidence.sessionId;
   const closures = new Map<string, ClosureRecord>();
   // The standing entry of each closure naming this session; a reopen withdraws it.
-  const standing = new Map<string, GoalError>();
-  const reopens: GoalError[] = [];
+  const standing = new Map<string, SignedEntry>();
+  const reopens: SignedEntry[] = [];
   const seen = new Set<string>();
   for (const record of chronological(records(evidence.closures))) {
     if (seen.has(record.closure_id)) continue;
@@ -207,22 +202,21 @@ function closureContributions(evidence: SessionEvidence, errors: GoalError[]): v
       const named = target?.session_ids ?? record.session_ids;
       if (reopenedFrom === 'done' && named.includes(sessionId)) {
         reopens.push(
-          signedError(
-            table.taskReopenedAfterDone,
+          signEntry(
+            'taskReopenedAfterDone',
             { kind: 'closure', closure_id: record.closure_id },
             goal,
           ),
         );
       }
-    } else if (closedStatuses.has(record.to)) {
+    } else if (isClosing(record)) {
       closures.set(record.closure_id, record);
-      if (!record.session_ids.includes(sessionId)) continue;
-      const cite = { kind: 'closure', closure_id: record.closure_id } as const;
-      if (record.to === 'dropped') {
-        standing.set(record.closure_id, signedError(table.taskClosedDropped, cite, goal));
-      } else if (record.who !== 'unknown') {
-        standing.set(record.closure_id, signedError(table.taskClosedDone, cite, goal));
-      }
+      const row = closureRow(record);
+      if (row === undefined || !record.session_ids.includes(sessionId)) continue;
+      standing.set(
+        record.closure_id,
+        signEntry(row, { kind: 'closure', closure_id: record.closure_id }, goal),
+      );
     }
   }
   errors.push(...standing.values(), ...reopens);
@@ -231,7 +225,7 @@ function closureContributions(evidence: SessionEvidence, errors: GoalError[]): v
 function workflowContributions(
   evidence: SessionEvidence,
   goal: GoalRef | undefined,
-  errors: GoalError[],
+  errors: SignedEntry[],
 ): void {
   const sessionId = evidence.sessionId;
   const tracked = new Map<string, GoalRef | undefined>();
@@ -243,8 +237,8 @@ function workflowContributions(
       }
     }
   }
-  const state = new Map<string, { status: 'open' | 'closed' | 'cancelled'; entry?: GoalError }>();
-  const permanent: GoalError[] = [];
+  const state = new Map<string, { status: 'open' | 'closed' | 'cancelled'; entry?: SignedEntry }>();
+  const permanent: SignedEntry[] = [];
   const failedChecks = new Set<string>();
   for (const record of lifecycle) {
     const workflowId = record.workflow_id;
@@ -258,7 +252,7 @@ function workflowContributions(
       ) {
         failedChecks.add(workflowId);
         permanent.push(
-          signedError(table.workflowArtifactCheckFailed, cite, tracked.get(workflowId) ?? goal),
+          signEntry('workflowArtifactCheckFailed', cite, tracked.get(workflowId) ?? goal),
         );
       }
       continue;
@@ -269,17 +263,17 @@ function workflowContributions(
     if (record.type === 'closed' && current.status === 'open') {
       state.set(workflowId, {
         status: 'closed',
-        entry: signedError(table.workflowClosed, cite, workflowGoal),
+        entry: signEntry('workflowClosed', cite, workflowGoal),
       });
     } else if (record.type === 'cancelled' && current.status === 'open') {
       state.set(workflowId, {
         status: 'cancelled',
-        entry: signedError(table.workflowCancelled, cite, workflowGoal),
+        entry: signEntry('workflowCancelled', cite, workflowGoal),
       });
     } else if (record.type === 'reopened' && current.status !== 'open') {
       // Reopening takes the close or the cancel back; only a reopened close signs.
       if (current.status === 'closed') {
-        permanent.push(signedError(table.workflowReopenedAfterClose, cite, workflowGoal));
+        permanent.push(signEntry('workflowReopenedAfterClose', cite, workflowGoal));
       }
       state.set(workflowId, { status: 'open' });
     }
@@ -291,10 +285,10 @@ function workflowContributions(
 function reflectionContributions(
   evidence: SessionEvidence,
   transcript: TranscriptReading,
-  errors: GoalError[],
+  errors: SignedEntry[],
 ): void {
   const signedTurns = new Set<number>();
-  for (const error of transcript.errors) {
+  for (const { error } of transcript.entries) {
     if (error.channel === 'intervention' && error.cite.kind === 'turn') {
       signedTurns.add(error.cite.turn);
     }
@@ -305,8 +299,8 @@ function reflectionContributions(
     if (signedTurns.has(turn)) continue;
     signedTurns.add(turn);
     errors.push(
-      signedError(
-        table.reflectorCorrection,
+      signEntry(
+        'reflectorCorrection',
         { kind: 'reflection', reflection_id: record.reflection_id },
         transcript.goal,
       ),
@@ -327,22 +321,21 @@ const sources: Record<ContributionSource, ContributionSource> = {
 };
 
 /**
- * Signs one session's recorded outcomes, every constant read from {@link contributionTable}.
- * A source that could not be read whole never reads as zero: its channels are listed in
- * `incomplete` and the reading is `partial`.
+ * Signs one session's recorded outcomes as entries, each carrying the id of the
+ * {@link contributionTable} row that signed it.
  */
-export function contributions(evidence: SessionEvidence): Contributions {
+export function signedEntries(evidence: SessionEvidence): SignedEntries {
   const transcript =
     evidence.transcript.state === 'unreadable'
       ? emptyTranscript
       : readTranscript(evidence.transcript.records);
-  const errors: GoalError[] = [...transcript.errors];
-  draftContributions(evidence, transcript.goal, errors);
-  questionContributions(evidence, transcript, errors);
-  requestContributions(evidence, errors);
-  closureContributions(evidence, errors);
-  workflowContributions(evidence, transcript.goal, errors);
-  reflectionContributions(evidence, transcript, errors);
+  const entries: SignedEntry[] = [...transcript.entries];
+  draftContributions(evidence, transcript.goal, entries);
+  questionContributions(evidence, transcript, entries);
+  requestContributions(evidence, entries);
+  closureContributions(evidence, entries);
+  workflowContributions(evidence, transcript.goal, entries);
+  reflectionContributions(evidence, transcript, entries);
 
   const missing = new Set<Channel>();
   for (const source of Object.values(sources)) {
@@ -353,9 +346,19 @@ export function contributions(evidence: SessionEvidence): Contributions {
   }
   const incomplete = channelSchema.options.filter((channel) => missing.has(channel));
   return {
-    errors,
+    entries,
     incomplete,
     partial: incomplete.length > 0 || transcript.compacted,
     compacted: transcript.compacted,
   };
+}
+
+/**
+ * Signs one session's recorded outcomes, every constant read from {@link contributionTable}:
+ * the errors of {@link signedEntries}. A source that could not be read whole never reads as
+ * zero: its channels are listed in `incomplete` and the reading is `partial`.
+ */
+export function contributions(evidence: SessionEvidence): Contributions {
+  const { entries, ...rest } = signedEntries(evidence);
+  return { errors: errorsOf(entries), ...rest };
 }

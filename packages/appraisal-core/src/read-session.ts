@@ -1,11 +1,12 @@
 import type { CharterLine } from '@mecha/charter';
 import { attributeToCharter } from './charter-attribution.js';
-import { contributions } from './contributions.js';
+import { signedEntries } from './contributions.js';
 import { deriveLabel, type LabelFacts } from './derive-label.js';
 import { labelFactsFor } from './label-facts-for.js';
 import type { Channel, GoalError, Label } from './schemas/goal-error.js';
 import type { SourceRead } from './schemas/source-read.js';
 import type { SessionEvidence } from './session-evidence.js';
+import { errorsOf, type SignedEntry } from './signed-entry.js';
 import { type Valence, valence } from './valence.js';
 
 /** One session's derived reading: its signed errors with cites, label and valence. */
@@ -15,6 +16,8 @@ export interface SessionReading {
   readonly transcriptRead: boolean;
   /** The signed errors, each attributed to the charter where a record or a sensor says so. */
   readonly errors: readonly GoalError[];
+  /** The same errors, each with the id of the contribution-table row that signed it. */
+  readonly entries: readonly SignedEntry[];
   readonly label: Label;
   readonly valence: Valence;
   /** Channels whose source could not be read whole. */
@@ -37,16 +40,21 @@ export function readSession(
   evidence: SessionEvidence,
   charter: SourceRead<CharterLine>,
 ): SessionReading {
-  const signed = contributions(evidence);
+  const signed = signedEntries(evidence);
   const lines = charter.state === 'unreadable' ? [] : charter.records;
-  const attributed = attributeToCharter(signed.errors, lines);
-  const errors = attributed.map((entry) => entry.error);
+  const attributed = attributeToCharter(errorsOf(signed.entries), lines);
+  const entries = signed.entries.map((entry, index) => ({
+    row: entry.row,
+    error: attributed[index]?.error ?? entry.error,
+  }));
+  const errors = errorsOf(entries);
   const charterLineIds = new Set(lines.map((line) => line.id));
   const labelFacts = labelFactsFor(evidence, charterLineIds);
   return {
     sessionId: evidence.sessionId,
     transcriptRead: evidence.transcript.state !== 'unreadable',
     errors,
+    entries,
     label: deriveLabel(errors, labelFacts),
     valence: valence(errors, {
       partial: signed.partial || charter.state !== 'read' || evidence.transcript.state !== 'read',

@@ -1,11 +1,6 @@
-import {
-  type ContributionRow,
-  contributionTable,
-  type SignedContributionRow,
-} from './contribution-table.js';
-import type { Cite, GoalError, GoalRef } from './schemas/goal-error.js';
+import type { Cite, GoalRef } from './schemas/goal-error.js';
 import type { StopCause, TranscriptEvent } from './schemas/transcript.js';
-import { signedError } from './signed-error.js';
+import { type SignedEntry, type SignedRowId, signEntry, signedRows } from './signed-entry.js';
 
 /** One run as the transcript recorded it: when it began and how it ended. */
 export interface RunSummary {
@@ -13,9 +8,9 @@ export interface RunSummary {
   readonly stopCause: StopCause | undefined;
 }
 
-/** What a transcript contributes: its signed errors, whether a run compacted, and its runs. */
+/** What a transcript contributes: its signed entries, whether a run compacted, and its runs. */
 export interface TranscriptReading {
-  readonly errors: readonly GoalError[];
+  readonly entries: readonly SignedEntry[];
   readonly compacted: boolean;
   readonly runs: ReadonlyMap<string, RunSummary>;
   /** The goal the session named: the first run that named one. */
@@ -23,25 +18,20 @@ export interface TranscriptReading {
 }
 
 interface CounterTrigger {
-  readonly row: SignedContributionRow;
+  readonly row: SignedRowId;
   readonly name: string;
 }
-
-const rows: readonly ContributionRow[] = Object.values(contributionTable);
 
 // Counter names and stop causes that sign, read off the table. A stop cause is cited by the
 // counter name at the same position in its row (`loop` → `loop_stop`), or by its own name.
 const counterTriggers = new Map<string, CounterTrigger>();
 const stopTriggers = new Map<StopCause, CounterTrigger>();
-for (const row of rows) {
-  if (row.kind !== 'signed') continue;
-  for (const name of row.counters) counterTriggers.set(name, { row, name });
+for (const [id, row] of signedRows) {
+  for (const name of row.counters) counterTriggers.set(name, { row: id, name });
   row.stopCauses.forEach((cause, index) => {
-    stopTriggers.set(cause, { row, name: row.counters[index] ?? cause });
+    stopTriggers.set(cause, { row: id, name: row.counters[index] ?? cause });
   });
 }
-
-const { steer, deny, ownerStop, stepCheckFailed } = contributionTable;
 
 /**
  * The event types a session's appraisal reads: those {@link readTranscript} signs from, and the
@@ -65,7 +55,7 @@ export const appraisedEventTypes = [
  * once, a step check once per step and turn.
  */
 export function readTranscript(events: readonly TranscriptEvent[]): TranscriptReading {
-  const errors: GoalError[] = [];
+  const entries: SignedEntry[] = [];
   const runGoals = new Map<string, GoalRef>();
   const runs = new Map<string, { startedAt: number; stopCause: StopCause | undefined }>();
   const seen = new Set<string>();
@@ -83,7 +73,7 @@ export function readTranscript(events: readonly TranscriptEvent[]): TranscriptRe
   };
   const counter = (trigger: CounterTrigger, runId: string): void => {
     if (once(`counter:${trigger.name}`)) {
-      errors.push(signedError(trigger.row, { kind: 'counter', name: trigger.name }, goalOf(runId)));
+      entries.push(signEntry(trigger.row, { kind: 'counter', name: trigger.name }, goalOf(runId)));
     }
   };
 
@@ -105,14 +95,14 @@ export function readTranscript(events: readonly TranscriptEvent[]): TranscriptRe
             stop = { runId: stop?.runId ?? event.run_id, turn: event.turn };
           }
         } else if (once(`intervention:${event.turn}:${event.kind}`)) {
-          const row = event.kind === 'steer' ? steer : deny;
-          errors.push(signedError(row, { kind: 'turn', turn: event.turn }, goalOf(event.run_id)));
+          const row = event.kind === 'steer' ? 'steer' : 'deny';
+          entries.push(signEntry(row, { kind: 'turn', turn: event.turn }, goalOf(event.run_id)));
         }
         break;
       case 'step_check':
         if (!event.passed && once(`step:${event.step_id}:${event.turn}`)) {
-          errors.push(
-            signedError(stepCheckFailed, { kind: 'turn', turn: event.turn }, goalOf(event.run_id)),
+          entries.push(
+            signEntry('stepCheckFailed', { kind: 'turn', turn: event.turn }, goalOf(event.run_id)),
           );
         }
         break;
@@ -139,7 +129,9 @@ export function readTranscript(events: readonly TranscriptEvent[]): TranscriptRe
         compacted = true;
         break;
       case 'appraiser_verdict':
-        if (once(`appraiser:${JSON.stringify(event.error)}`)) errors.push({ ...event.error });
+        if (once(`appraiser:${JSON.stringify(event.error)}`)) {
+          entries.push({ row: 'legacyAppraiserVerdict', error: { ...event.error } });
+        }
         break;
       default:
         break;
@@ -151,7 +143,7 @@ export function readTranscript(events: readonly TranscriptEvent[]): TranscriptRe
       stop.turn === undefined
         ? { kind: 'counter', name: 'stopped' }
         : { kind: 'turn', turn: stop.turn };
-    errors.push(signedError(ownerStop, cite, goalOf(stop.runId)));
+    entries.push(signEntry('ownerStop', cite, goalOf(stop.runId)));
   }
-  return { errors, compacted, runs, goal: sessionGoal };
+  return { entries, compacted, runs, goal: sessionGoal };
 }

@@ -1,12 +1,22 @@
+import {
+  closureRow,
+  completedAfter,
+  draftVerdictRow,
+  firstSettlements,
+  firstVerdicts,
+  isClosing,
+} from './owner-act-rows.js';
 import type { AppraisalPorts, SessionListing } from './ports.js';
+import { chronological, firstPerKey } from './record-order.js';
 import type { ClosureRecord } from './schemas/closures.js';
 import type { GoalRef } from './schemas/goal-error.js';
-import type { DraftOutcome, DraftStaged, OutboxRecord } from './schemas/outbox.js';
+import type { DraftStaged, OutboxRecord } from './schemas/outbox.js';
 import type { Taint } from './schemas/primitives.js';
 import type { QuestionRecord } from './schemas/questions.js';
 import type { SourceRead } from './schemas/source-read.js';
 import type { TranscriptEvent } from './schemas/transcript.js';
 import type { WorkflowRecord } from './schemas/workflows.js';
+import type { SignedRowId } from './signed-entry.js';
 import { recordsOrNone } from './store-index.js';
 import { type TranscriptReader, transcriptCache } from './transcript-cache.js';
 
@@ -19,6 +29,17 @@ export const successKinds = [
 ] as const;
 /** One of {@link successKinds}. */
 export type SuccessKind = (typeof successKinds)[number];
+
+/**
+ * The contribution-table row whose positive entry each kind of success is. A workflow close
+ * is a success only after a passing check; the others are every entry their row signs.
+ */
+export const successRows = {
+  draft_sent_unchanged: 'draftSentUnchanged',
+  task_closed_done: 'taskClosedDone',
+  workflow_closed_after_check: 'workflowClosed',
+  question_answered_then_finished: 'questionAnsweredCompleted',
+} as const satisfies Record<SuccessKind, SignedRowId>;
 
 /**
  * Where a success stands: counted; `withdrawn` by a later reopen; `unknown` when it cannot be
@@ -148,36 +169,18 @@ function byTime<T extends { readonly at: string }>(a: T, b: T): number {
   return Date.parse(a.at) - Date.parse(b.at);
 }
 
-// The first of several records by time; ties broken by a key so that store order never matters.
-function first<T extends { readonly at: string }>(
-  records: readonly T[],
-  key: (record: T) => string,
-): T | undefined {
-  let best: T | undefined;
-  let bestTime = Number.POSITIVE_INFINITY;
-  for (const record of records) {
-    const time = Date.parse(record.at);
-    if (time < bestTime || (time === bestTime && best !== undefined && key(record) < key(best))) {
-      best = record;
-      bestTime = time;
-    }
-  }
-  return best;
-}
-
+// Each rule below asks the contribution rules which row a record signs (owner-act-rows.ts) and
+// reads records in the one order they use (record-order.ts): a success is exactly an act whose
+// row is one of the positive rows in `successRows`.
 function draftSuccesses(outbox: SourceRead<OutboxRecord>): Omit<Success, 'status'>[] {
+  const records = recordsOrNone(outbox);
   const staged = new Map<string, DraftStaged>();
-  const outcomes = new Map<string, DraftOutcome[]>();
-  for (const record of recordsOrNone(outbox)) {
-    if (record.type === 'staged') staged.set(record.draft_id, record);
-    else push(outcomes, record.draft_id, record);
-  }
+  for (const record of records) if (record.type === 'staged') staged.set(record.draft_id, record);
   const found: Omit<Success, 'status'>[] = [];
-  for (const [draftId, list] of outcomes) {
-    // The draft's first verdict decides; only the owner's own send is a success, so the set
-    // starts from the first stamped send (a run's shell, or no record of who, is none).
-    const verdict = first(list, (record) => `${record.outcome}:${record.sender}`);
-    if (verdict?.outcome !== 'sent_unchanged' || verdict.sender !== 'owner') continue;
+  // The draft's first verdict decides; only the owner's own send is a success, so the set
+  // starts from the first stamped send (a run's shell, or no record of who, is none).
+  for (const [draftId, verdict] of firstVerdicts(records)) {
+    if (draftVerdictRow(verdict) !== successRows.draft_sent_unchanged) continue;
     const draft = staged.get(draftId);
     found.push({
       kind: 'draft_sent_unchanged',
@@ -192,15 +195,13 @@ function draftSuccesses(outbox: SourceRead<OutboxRecord>): Omit<Success, 'status
 
 function taskSuccesses(closures: SourceRead<ClosureRecord>): Omit<Success, 'status'>[] {
   const records = recordsOrNone(closures);
-  const reopens = new Map<string, ClosureRecord>();
-  for (const record of records) {
-    if (record.reopens === undefined) continue;
-    const known = reopens.get(record.reopens);
-    if (known === undefined || byTime(record, known) < 0) reopens.set(record.reopens, record);
-  }
+  // A closure's withdrawal: the first reopen that names it.
+  const reopens = firstPerKey(records, (record) => record.reopens);
   const found: Omit<Success, 'status'>[] = [];
   for (const record of records) {
-    if (record.to !== 'done' || record.reopens !== undefined) continue;
+    if (!isClosing(record) || record.to !== 'done') continue;
+    // A done by someone this version cannot identify signs nothing: listed, never counted.
+    const confirmed = closureRow(record) === successRows.task_closed_done;
     const reopen = reopens.get(record.closure_id);
     for (const sessionId of new Set(record.session_ids)) {
       found.push({
@@ -212,7 +213,7 @@ function taskSuccesses(closures: SourceRead<ClosureRecord>): Omit<Success, 'stat
         ...(reopen === undefined
           ? {}
           : { withdrawn_by: { kind: 'closure' as const, id: reopen.closure_id, at: reopen.at } }),
-        ...(record.who === 'unknown' ? { unknown_reason: 'closed_by_unknown' as const } : {}),
+        ...(confirmed ? {} : { unknown_reason: 'closed_by_unknown' as const }),
       });
     }
   }
@@ -226,10 +227,7 @@ function workflowSuccesses(workflows: SourceRead<WorkflowRecord>): Omit<Success,
   }
   const found: Omit<Success, 'status'>[] = [];
   for (const [workflowId, list] of events) {
-    const ordered = list
-      .map((record) => ({ record, time: Date.parse(record.at) }))
-      .sort((a, b) => a.time - b.time)
-      .map((entry) => entry.record);
+    const ordered = chronological(list);
     const started = ordered.find((record) => record.type === 'started');
     if (started?.type !== 'started') continue;
     let checkPassed = false;
@@ -260,15 +258,14 @@ interface AnsweredQuestion {
 }
 
 function answeredQuestions(questions: SourceRead<QuestionRecord>): AnsweredQuestion[] {
+  const records = recordsOrNone(questions);
   const parked = new Map<string, QuestionRecord & { type: 'parked' }>();
-  const ends = new Map<string, QuestionRecord[]>();
-  for (const record of recordsOrNone(questions)) {
+  for (const record of records)
     if (record.type === 'parked') parked.set(record.question_id, record);
-    else push(ends, record.question_id, record);
-  }
+  const ends = firstSettlements(records);
   const answered: AnsweredQuestion[] = [];
   for (const [questionId, question] of parked) {
-    const end = first(ends.get(questionId) ?? [], (record) => record.type);
+    const end = ends.get(questionId);
     if (end?.type !== 'answered') continue;
     answered.push({
       questionId,
@@ -278,31 +275,6 @@ function answeredQuestions(questions: SourceRead<QuestionRecord>): AnsweredQuest
     });
   }
   return answered;
-}
-
-// When the work the answer unblocked finished: a run that began at or after the answer and
-// ended `completed`. `undefined` when it has not; `unreadable` when the transcript cannot say.
-function finishedAfter(
-  transcript: SourceRead<TranscriptEvent>,
-  answeredAt: number,
-): string | undefined | 'unreadable' {
-  if (transcript.state === 'unreadable') return 'unreadable';
-  const startedAfter = new Set<string>();
-  let finished: string | undefined;
-  for (const event of transcript.records) {
-    if (event.type === 'run_start' && Date.parse(event.at) >= answeredAt) {
-      startedAfter.add(event.run_id);
-    } else if (
-      event.type === 'run_end' &&
-      event.stop_cause === 'completed' &&
-      startedAfter.has(event.run_id) &&
-      (finished === undefined || Date.parse(event.at) < Date.parse(finished))
-    ) {
-      finished = event.at;
-    }
-  }
-  if (finished === undefined && transcript.state === 'partial') return 'unreadable';
-  return finished;
 }
 
 function statusOf(
@@ -432,7 +404,11 @@ export async function collectSuccesses(
         });
         return;
       }
-      const finished = finishedAfter(await read(question.sessionId), question.answeredAt);
+      const transcript = await read(question.sessionId);
+      const finished =
+        transcript.state === 'unreadable'
+          ? 'unreadable'
+          : completedAfter(transcript.records, question.answeredAt, transcript.state === 'read');
       if (finished === undefined) return;
       place({
         kind: 'question_answered_then_finished',
