@@ -1,69 +1,3 @@
-export type { CorpusOptions } from './appraise-corpus.js';
-export { appraiseCorpus } from './appraise-corpus.js';
-export type { RunAppraisal } from './appraise-run.js';
-export { appraiseRun } from './appraise-run.js';
-export type { SessionAppraisal, TextAppraisalLookup } from './appraise-session.js';
-export { appraiseSession } from './appraise-session.js';
-export type { AttributedError } from './charter-attribution.js';
-export { attributeToCharter } from './charter-attribution.js';
-export type { ClosureAppraisal, ClosureMove } from './closure-appraisal.js';
-export { appraiseClosure, closureAppraisal } from './closure-appraisal.js';
-export type { ClosureTally, UnreadableClosureReason } from './closure-line.js';
-export { closureLine, tallySignals, unreadableClosureLine } from './closure-line.js';
-export type {
-  ContributionRow,
-  ContributionRowId,
-  ContributionSource,
-  RecordedContributionRow,
-  SignedContributionRow,
-  SilentContributionRow,
-} from './contribution-table.js';
-export { contributionTable } from './contribution-table.js';
-export type { Contributions } from './contributions.js';
-export { contributions } from './contributions.js';
-export type { CorpusAppraisal, PredictionGroup, ProbeReadout } from './corpus-appraisal.js';
-export {
-  corpusAppraisalSchema,
-  predictionGroupSchema,
-  probeReadoutSchema,
-} from './corpus-appraisal.js';
-export type {
-  LabelFacts,
-  LabelRule,
-  LabelRuleId,
-  OwnerOutcomeFact,
-  OwnerOutcomeKind,
-} from './derive-label.js';
-export { deriveLabel, labelRules } from './derive-label.js';
-export type {
-  ExpectationContext,
-  ExpectationCoverage,
-  ExpectationScore,
-  ExpectationUnknownReason,
-  OwnerAct,
-} from './expectations.js';
-export {
-  defaultWaitMs,
-  expectationCoverage,
-  hasExpectation,
-  scoreExpectation,
-} from './expectations.js';
-export type { FollowUp } from './follow-up.js';
-export {
-  cutShortCounters,
-  followUpFor,
-  isCutShort,
-  residueLabels,
-  stagesFollowUp,
-} from './follow-up.js';
-export type { ValenceSums } from './format-valence.js';
-export { formatValence } from './format-valence.js';
-export type { BriefFieldState, BriefHealth, CounterHealth, HealthReadout } from './health.js';
-export { briefFields, health, healthCounters } from './health.js';
-export { labelFactsFor } from './label-facts-for.js';
-export { endOfLocalDay, isTimeZone } from './local-day.js';
-export type { Population, PopulationOptions, PopulationStanding } from './population.js';
-export { populationRule, scanPopulation, selectPopulation, wantedBy } from './population.js';
 export type {
   AppraisalPorts,
   BoardPort,
@@ -81,19 +15,121 @@ export type {
   SessionsPort,
   SessionVisitor,
   WorkflowsPort,
-} from './ports.js';
+} from './ports/appraisal-ports.js';
+export type { SessionEvidence } from './ports/session-evidence.js';
+export type { SessionStores } from './ports/session-stores.js';
+export type { SessionStoreIndex } from './ports/store-index.js';
+export { indexSessionStores, readSessionStores } from './ports/store-index.js';
+export type { TranscriptReader } from './ports/transcript-cache.js';
+export {
+  projectTranscript,
+  readTranscripts,
+  scanByListing,
+  transcriptCache,
+} from './ports/transcript-cache.js';
+export type { CorpusOptions } from './readouts/appraise-corpus.js';
+export { appraiseCorpus } from './readouts/appraise-corpus.js';
+export type { RunAppraisal } from './readouts/appraise-run.js';
+export { appraiseRun } from './readouts/appraise-run.js';
+export type { SessionAppraisal, TextAppraisalLookup } from './readouts/appraise-session.js';
+export { appraiseSession } from './readouts/appraise-session.js';
+export type { ClosureAppraisal, ClosureMove } from './readouts/closure-appraisal.js';
+export { appraiseClosure, closureAppraisal } from './readouts/closure-appraisal.js';
+export type { ClosureTally, UnreadableClosureReason } from './readouts/closure-line.js';
+export { closureLine, tallySignals, unreadableClosureLine } from './readouts/closure-line.js';
+export type { ValenceSums } from './readouts/format-valence.js';
+export { formatValence } from './readouts/format-valence.js';
+export type {
+  BriefFieldState,
+  BriefHealth,
+  CounterHealth,
+  HealthReadout,
+} from './readouts/health.js';
+export { briefFields, health, healthCounters } from './readouts/health.js';
 export type {
   ProjectAppraisal,
   ProjectEvidence,
   ProjectUnconfidentReason,
-} from './project-appraisal.js';
-export { appraiseProject, projectAppraisal, projectSessions } from './project-appraisal.js';
-export type { LabelReach, Producer } from './reachability.js';
-export { reachability, reachabilityLine, reachableLabels } from './reachability.js';
-export type { SessionReading } from './read-session.js';
-export { readSession } from './read-session.js';
-export type { RecordSchemaName } from './record-schemas.js';
-export { recordSchemas } from './record-schemas.js';
+} from './readouts/project-appraisal.js';
+export {
+  appraiseProject,
+  projectAppraisal,
+  projectSessions,
+} from './readouts/project-appraisal.js';
+export type { SessionReading } from './readouts/read-session.js';
+export { readSession } from './readouts/read-session.js';
+export type {
+  LendsNoneReason,
+  PlanningExample,
+  PlanningSituation,
+} from './readouts/successes/planning-examples.js';
+export { examplesFor, formatCallTrace } from './readouts/successes/planning-examples.js';
+export type {
+  Success,
+  SuccessCite,
+  SuccessKind,
+  SuccessStatus,
+  SuccessUnknownReason,
+} from './readouts/successes/success.js';
+export { successKinds } from './readouts/successes/success.js';
+export type {
+  SuccessesOptions,
+  SuccessesReadout,
+  SuccessSource,
+  SuccessSources,
+} from './readouts/successes/successes.js';
+export { collectSuccesses, successes } from './readouts/successes/successes.js';
+export type { WritingExemplar } from './readouts/successes/writing-exemplars.js';
+export type { AttributedError } from './rules/charter-attribution.js';
+export { attributeToCharter } from './rules/charter-attribution.js';
+export type {
+  ContributionRow,
+  ContributionRowId,
+  ContributionSource,
+  RecordedContributionRow,
+  SignedContributionRow,
+  SilentContributionRow,
+} from './rules/contribution-table.js';
+export { contributionTable } from './rules/contribution-table.js';
+export type { Contributions } from './rules/contributions.js';
+export { contributions } from './rules/contributions.js';
+export type {
+  LabelFacts,
+  LabelRule,
+  LabelRuleId,
+  OwnerOutcomeFact,
+  OwnerOutcomeKind,
+} from './rules/derive-label.js';
+export { deriveLabel, labelRules } from './rules/derive-label.js';
+export type {
+  ExpectationContext,
+  ExpectationCoverage,
+  ExpectationScore,
+  ExpectationUnknownReason,
+  OwnerAct,
+} from './rules/expectations.js';
+export {
+  defaultWaitMs,
+  expectationCoverage,
+  hasExpectation,
+  scoreExpectation,
+} from './rules/expectations.js';
+export type { FollowUp } from './rules/follow-up.js';
+export {
+  cutShortCounters,
+  followUpFor,
+  isCutShort,
+  residueLabels,
+  stagesFollowUp,
+} from './rules/follow-up.js';
+export { labelFactsFor } from './rules/label-facts-for.js';
+export type { Population, PopulationStanding } from './rules/population.js';
+export { populationRule, scanPopulation, selectPopulation, wantedBy } from './rules/population.js';
+export type { PopulationOptions } from './rules/population-options.js';
+export type { LabelReach, Producer } from './rules/reachability.js';
+export { reachability, reachabilityLine, reachableLabels } from './rules/reachability.js';
+export type { Valence } from './rules/valence.js';
+export { valence } from './rules/valence.js';
 export type {
   BoardProject,
   BoardRecord,
@@ -124,6 +160,12 @@ export {
   conditionsSnapshotSchema,
   situationBriefSchema,
 } from './schemas/conditions.js';
+export type { CorpusAppraisal, PredictionGroup, ProbeReadout } from './schemas/corpus-appraisal.js';
+export {
+  corpusAppraisalSchema,
+  predictionGroupSchema,
+  probeReadoutSchema,
+} from './schemas/corpus-appraisal.js';
 export type { ExpectationScoreRecord } from './schemas/expectation-scores.js';
 export { expectationScoreRecordSchema } from './schemas/expectation-scores.js';
 export type {
@@ -172,6 +214,8 @@ export {
 } from './schemas/primitives.js';
 export type { QuestionRecord } from './schemas/questions.js';
 export { questionRecordSchema } from './schemas/questions.js';
+export type { RecordSchemaName } from './schemas/record-schemas.js';
+export { recordSchemas } from './schemas/record-schemas.js';
 export type { RequestRecord } from './schemas/requests.js';
 export { requestRecordSchema } from './schemas/requests.js';
 export type { SkippedLine, SourceRead } from './schemas/source-read.js';
@@ -203,38 +247,5 @@ export {
 } from './schemas/transcript.js';
 export type { WorkflowRecord } from './schemas/workflows.js';
 export { workflowRecordSchema } from './schemas/workflows.js';
-export type { SessionEvidence } from './session-evidence.js';
-export type { SessionStoreIndex, SessionStores } from './store-index.js';
-export { indexSessionStores, readSessionStores } from './store-index.js';
-export { stripControl, stripControlDeep } from './strip-control.js';
-export type {
-  LendsNoneReason,
-  PlanningExample,
-  PlanningSituation,
-  Success,
-  SuccessCite,
-  SuccessesOptions,
-  SuccessesReadout,
-  SuccessKind,
-  SuccessSource,
-  SuccessSources,
-  SuccessStatus,
-  SuccessUnknownReason,
-  WritingExemplar,
-} from './successes.js';
-export {
-  collectSuccesses,
-  examplesFor,
-  formatCallTrace,
-  successes,
-  successKinds,
-} from './successes.js';
-export type { TranscriptReader } from './transcript-cache.js';
-export {
-  projectTranscript,
-  readTranscripts,
-  scanByListing,
-  transcriptCache,
-} from './transcript-cache.js';
-export type { Valence } from './valence.js';
-export { valence } from './valence.js';
+export { endOfLocalDay, isTimeZone } from './support/local-day.js';
+export { stripControl, stripControlDeep } from './support/strip-control.js';
