@@ -72,7 +72,7 @@ export function wantedBy(
 }
 
 /**
- * Selects the population from the session listing by {@link populationRule}, each session once
+ * Selects the population from the session listing by the population rule, each session once
  * (the first listing of an id counts), members in id order, and the others counted by why.
  */
 export function selectPopulation(

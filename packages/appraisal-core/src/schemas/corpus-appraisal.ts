@@ -20,7 +20,7 @@ export const predictionGroupSchema = z.strictObject({
   /** materialized / scored; `null` when nothing was scored. */
   materialized_rate: z.number().min(0).max(1).nullable(),
 });
-/** See {@link predictionGroupSchema}. */
+/** Counts of one group of predictions (by response, or by concern kind). */
 export type PredictionGroup = z.infer<typeof predictionGroupSchema>;
 
 /** The counterfactual probe's results, when the paid pass ran. */
@@ -34,7 +34,7 @@ export const probeReadoutSchema = z.strictObject({
   /** Draft edits and ordinary follow-up turns have no probe point. */
   unprobeable: count,
 });
-/** See {@link probeReadoutSchema}. */
+/** The counterfactual probe's results, when the paid pass ran. */
 export type ProbeReadout = z.infer<typeof probeReadoutSchema>;
 
 /**

@@ -8,7 +8,7 @@ export const successKinds = [
   'workflow_closed_after_check',
   'question_answered_then_finished',
 ] as const;
-/** One of {@link successKinds}. */
+/** One of the four acts of the owner's that make something a success. */
 export type SuccessKind = (typeof successKinds)[number];
 
 /**
