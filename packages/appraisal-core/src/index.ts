@@ -24,7 +24,7 @@ export type { SessionEvidence } from './ports/session-evidence.js';
 export type { SessionStores } from './ports/session-stores.js';
 export type { SessionStoreIndex } from './ports/store-index.js';
 export { indexSessionStores, readSessionStores } from './ports/store-index.js';
-export { projectTranscript } from './ports/transcript-cache.js';
+export { projectTranscript, scanByListing } from './ports/transcript-cache.js';
 // Entry points: the readouts a harness or a surface calls.
 export type { CorpusOptions } from './readouts/appraise-corpus.js';
 export { appraiseCorpus } from './readouts/appraise-corpus.js';
@@ -48,7 +48,12 @@ export type { ProjectAppraisal, ProjectUnconfidentReason } from './readouts/proj
 export { appraiseProject } from './readouts/project-appraisal.js';
 export type { SessionReading } from './readouts/read-session.js';
 export { readSession } from './readouts/read-session.js';
-export type { LendsNoneReason, PlanningExample } from './readouts/successes/planning-examples.js';
+export type {
+  LendsNoneReason,
+  PlanningExample,
+  PlanningSituation,
+} from './readouts/successes/planning-examples.js';
+export { examplesFor } from './readouts/successes/planning-examples.js';
 export type {
   Success,
   SuccessCite,
@@ -74,7 +79,15 @@ export type { Contributions, SignedEntries } from './rules/contributions.js';
 export { contributions, signedEntries } from './rules/contributions.js';
 export type { LabelFacts, LabelRule, LabelRuleId, OwnerOutcomeFact } from './rules/derive-label.js';
 export { deriveLabel, labelRules } from './rules/derive-label.js';
+export type {
+  ExpectationContext,
+  ExpectationScore,
+  ExpectationUnknownReason,
+  OwnerAct,
+} from './rules/expectations.js';
+export { scoreExpectation } from './rules/expectations.js';
 export type { FollowUp } from './rules/follow-up.js';
+export { labelFactsFor } from './rules/label-facts-for.js';
 export type { Population } from './rules/population.js';
 export { selectPopulation, wantedBy } from './rules/population.js';
 export type { PopulationOptions } from './rules/population-options.js';
