@@ -1,14 +1,7 @@
 import type { AppraisalPorts, SessionListing } from '../../ports/appraisal-ports.js';
 import { recordsOrNone } from '../../ports/store-index.js';
 import { type TranscriptReader, transcriptCache } from '../../ports/transcript-cache.js';
-import {
-  closureRow,
-  completedAfter,
-  draftVerdictRow,
-  firstSettlements,
-  firstVerdicts,
-  isClosing,
-} from '../../rules/owner-act-rows.js';
+import * as rule from '../../rules/owner-act-rows.js';
 import { chronological, firstPerKey } from '../../rules/record-order.js';
 import type { ClosureRecord } from '../../schemas/closures.js';
 import type { GoalRef } from '../../schemas/goal-error.js';
@@ -87,8 +80,8 @@ function draftSuccesses(outbox: SourceRead<OutboxRecord>): Omit<Success, 'status
   const found: Omit<Success, 'status'>[] = [];
   // The draft's first verdict decides; only the owner's own send is a success, so the set
   // starts from the first stamped send (a run's shell, or no record of who, is none).
-  for (const [draftId, verdict] of firstVerdicts(records)) {
-    if (draftVerdictRow(verdict) !== successRows.draft_sent_unchanged) continue;
+  for (const [draftId, verdict] of rule.firstVerdicts(records)) {
+    if (rule.draftVerdictRow(verdict) !== successRows.draft_sent_unchanged) continue;
     const draft = staged.get(draftId);
     found.push({
       kind: 'draft_sent_unchanged',
@@ -107,9 +100,9 @@ function taskSuccesses(closures: SourceRead<ClosureRecord>): Omit<Success, 'stat
   const reopens = firstPerKey(records, (record) => record.reopens);
   const found: Omit<Success, 'status'>[] = [];
   for (const record of records) {
-    if (!isClosing(record) || record.to !== 'done') continue;
+    if (!rule.isClosing(record) || record.to !== 'done') continue;
     // A done by someone this version cannot identify signs nothing: listed, never counted.
-    const confirmed = closureRow(record) === successRows.task_closed_done;
+    const confirmed = rule.closureRow(record) === successRows.task_closed_done;
     const reopen = reopens.get(record.closure_id);
     for (const sessionId of new Set(record.session_ids)) {
       found.push({
@@ -170,7 +163,7 @@ function answeredQuestions(questions: SourceRead<QuestionRecord>): AnsweredQuest
   const parked = new Map<string, QuestionRecord & { type: 'parked' }>();
   for (const record of records)
     if (record.type === 'parked') parked.set(record.question_id, record);
-  const ends = firstSettlements(records);
+  const ends = rule.firstSettlements(records);
   const answered: AnsweredQuestion[] = [];
   for (const [questionId, question] of parked) {
     const end = ends.get(questionId);
@@ -251,7 +244,11 @@ export async function collectSuccesses(
       const finished =
         transcript.state === 'unreadable'
           ? 'unreadable'
-          : completedAfter(transcript.records, question.answeredAt, transcript.state === 'read');
+          : rule.completedAfter(
+              transcript.records,
+              question.answeredAt,
+              transcript.state === 'read',
+            );
       if (finished === undefined) return;
       place({
         kind: 'question_answered_then_finished',
