@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { apiReport, reportPath } from '../scripts/api-report.mjs';
+import { apiReport, reportPath } from '../../../scripts/api-report.mjs';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 
