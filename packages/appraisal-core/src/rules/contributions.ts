@@ -19,6 +19,7 @@ import {
 } from './contribution-table.js';
 import {
   closureRow,
+  closureWithdrawals,
   completedAfter,
   draftVerdictRow,
   firstSettlements,
@@ -192,7 +193,7 @@ function requestContributions(evidence: SessionEvidence, errors: SignedEntry[]):
 function closureContributions(evidence: SessionEvidence, errors: SignedEntry[]): void {
   const sessionId = evidence.sessionId;
   const closures = new Map<string, ClosureRecord>();
-  // The standing entry of each closure naming this session; a reopen withdraws it.
+  // The entry of each closure naming this session, until a reopen withdraws it.
   const standing = new Map<string, SignedEntry>();
   const reopens: SignedEntry[] = [];
   const seen = new Set<string>();
@@ -202,7 +203,6 @@ function closureContributions(evidence: SessionEvidence, errors: SignedEntry[]):
     const goal: GoalRef = { kind: 'task', id: record.task_id };
     if (isReopen(record)) {
       const target = record.reopens === undefined ? undefined : closures.get(record.reopens);
-      if (target !== undefined) standing.delete(target.closure_id);
       const reopenedFrom = target?.to ?? record.from;
       const named = target?.session_ids ?? record.session_ids;
       if (reopenedFrom === 'done' && named.includes(sessionId)) {
@@ -223,6 +223,9 @@ function closureContributions(evidence: SessionEvidence, errors: SignedEntry[]):
         signEntry(row, { kind: 'closure', closure_id: record.closure_id }, goal),
       );
     }
+  }
+  for (const closureId of closureWithdrawals(records(evidence.closures)).keys()) {
+    standing.delete(closureId);
   }
   errors.push(...standing.values(), ...reopens);
 }

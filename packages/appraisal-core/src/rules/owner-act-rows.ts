@@ -2,7 +2,7 @@ import type { ClosureRecord } from '../schemas/closures.js';
 import type { DraftOutcome, OutboxRecord } from '../schemas/outbox.js';
 import type { QuestionRecord } from '../schemas/questions.js';
 import type { TranscriptEvent } from '../schemas/transcript.js';
-import { firstPerKey } from './record-order.js';
+import { chronological, firstPerKey } from './record-order.js';
 import type { SignedRowId } from './signed-entry.js';
 
 /** Each draft's deciding verdict: its first outcome, same-timestamp ties in store order. */
@@ -56,6 +56,23 @@ export function isReopen(record: ClosureRecord): boolean {
 /** Whether a closure record closes a task (done or dropped) rather than reopening it. */
 export function isClosing(record: ClosureRecord): boolean {
   return !isReopen(record) && closedStatuses.has(record.to);
+}
+
+/**
+ * Each closure's withdrawal: the first reopen naming it that comes after it in
+ * {@link chronological} order. A reopen recorded before the closure it names (a clock that
+ * went back) withdraws nothing; a record repeating an earlier closure id is ignored.
+ */
+export function closureWithdrawals(records: readonly ClosureRecord[]): Map<string, ClosureRecord> {
+  const seen = new Set<string>();
+  const found = new Map<string, ClosureRecord>();
+  for (const record of chronological(records)) {
+    if (seen.has(record.closure_id)) continue;
+    seen.add(record.closure_id);
+    const named = record.reopens;
+    if (named !== undefined && seen.has(named) && !found.has(named)) found.set(named, record);
+  }
+  return found;
 }
 
 /**

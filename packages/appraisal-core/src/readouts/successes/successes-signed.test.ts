@@ -5,6 +5,7 @@ import { memoryPorts } from '../../__fixtures__/memory-ports.js';
 import { indexSessionStores, readSessionStores } from '../../ports/store-index.js';
 import { signedEntries } from '../../rules/contributions.js';
 import type { SignedEntry } from '../../rules/signed-entry.js';
+import type { ClosureRecord } from '../../schemas/closures.js';
 import type { Cite } from '../../schemas/goal-error.js';
 import type { OutboxRecord } from '../../schemas/outbox.js';
 import type { QuestionRecord } from '../../schemas/questions.js';
@@ -43,7 +44,8 @@ async function entriesBySession(corpus: GeneratedCorpus): Promise<Map<string, Si
 }
 
 // A rival verdict or settlement at the very same moment as one already in the store, placed
-// before or after it: store order alone decides which is first.
+// before or after it: store order alone decides which is first. A reopen may also carry the
+// same moment as the closure it names, or an earlier one (a clock that went back).
 const tieArbitrary = corpusArbitrary.chain((corpus) =>
   fc
     .record({
@@ -62,8 +64,9 @@ const tieArbitrary = corpusArbitrary.chain((corpus) =>
         }),
         { minLength: 8, maxLength: 8 },
       ),
+      reopenAt: fc.constantFrom('as written', 'same moment', 'earlier'),
     })
-    .map(({ outcomes, settlements }): GeneratedCorpus => {
+    .map(({ outcomes, settlements, reopenAt }): GeneratedCorpus => {
       const outbox: OutboxRecord[] = [];
       corpus.outbox.forEach((record, index) => {
         const tie = outcomes[index];
@@ -89,7 +92,16 @@ const tieArbitrary = corpusArbitrary.chain((corpus) =>
         const rival = { ...record, type: tie.type } as QuestionRecord;
         questions.push(...(tie.before ? [rival, record] : [record, rival]));
       });
-      return { ...corpus, outbox, questions };
+      const originalClosures = (corpus.closures ?? []) as readonly ClosureRecord[];
+      const times = new Map(originalClosures.map((record) => [record.closure_id, record.at]));
+      const closures = originalClosures.map((record): ClosureRecord => {
+        const named = record.reopens === undefined ? undefined : times.get(record.reopens);
+        if (named === undefined || reopenAt === 'as written') return record;
+        const at =
+          reopenAt === 'same moment' ? named : new Date(Date.parse(named) - 60_000).toISOString();
+        return { ...record, at };
+      });
+      return { ...corpus, outbox, questions, closures };
     }),
 );
 

@@ -2,7 +2,7 @@ import type { AppraisalPorts, SessionListing } from '../../ports/appraisal-ports
 import { recordsOrNone } from '../../ports/store-index.js';
 import { type TranscriptReader, transcriptCache } from '../../ports/transcript-cache.js';
 import * as rule from '../../rules/owner-act-rows.js';
-import { chronological, firstPerKey } from '../../rules/record-order.js';
+import { chronological } from '../../rules/record-order.js';
 import type { ClosureRecord } from '../../schemas/closures.js';
 import type { GoalRef } from '../../schemas/goal-error.js';
 import type { DraftStaged, OutboxRecord } from '../../schemas/outbox.js';
@@ -96,8 +96,7 @@ function draftSuccesses(outbox: SourceRead<OutboxRecord>): Omit<Success, 'status
 
 function taskSuccesses(closures: SourceRead<ClosureRecord>): Omit<Success, 'status'>[] {
   const records = recordsOrNone(closures);
-  // A closure's withdrawal: the first reopen that names it.
-  const reopens = firstPerKey(records, (record) => record.reopens);
+  const reopens = rule.closureWithdrawals(records);
   const found: Omit<Success, 'status'>[] = [];
   for (const record of records) {
     if (!rule.isClosing(record) || record.to !== 'done') continue;
