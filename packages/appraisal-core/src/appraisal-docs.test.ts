@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { renderDocument } from '../scripts/write-docs.mjs';
-import { contributionTable } from './contribution-table.js';
-import { labelRules } from './derive-label.js';
-import { reachability, reachabilityLine } from './reachability.js';
+import { contributionTable } from './rules/contribution-table.js';
+import { labelRules } from './rules/derive-label.js';
+import { reachability, reachabilityLine } from './rules/reachability.js';
 
 const path = fileURLToPath(new URL('../../../docs/appraisal.md', import.meta.url));
 const api = { contributionTable, labelRules, reachability, reachabilityLine };

@@ -1,69 +1,7 @@
-export type { CorpusOptions } from './appraise-corpus.js';
-export { appraiseCorpus } from './appraise-corpus.js';
-export type { RunAppraisal } from './appraise-run.js';
-export { appraiseRun } from './appraise-run.js';
-export type { SessionAppraisal, TextAppraisalLookup } from './appraise-session.js';
-export { appraiseSession } from './appraise-session.js';
-export type { AttributedError } from './charter-attribution.js';
-export { attributeToCharter } from './charter-attribution.js';
-export type { ClosureAppraisal, ClosureMove } from './closure-appraisal.js';
-export { appraiseClosure, closureAppraisal } from './closure-appraisal.js';
-export type { ClosureTally, UnreadableClosureReason } from './closure-line.js';
-export { closureLine, tallySignals, unreadableClosureLine } from './closure-line.js';
-export type {
-  ContributionRow,
-  ContributionRowId,
-  ContributionSource,
-  RecordedContributionRow,
-  SignedContributionRow,
-  SilentContributionRow,
-} from './contribution-table.js';
-export { contributionTable } from './contribution-table.js';
-export type { Contributions } from './contributions.js';
-export { contributions } from './contributions.js';
-export type { CorpusAppraisal, PredictionGroup, ProbeReadout } from './corpus-appraisal.js';
-export {
-  corpusAppraisalSchema,
-  predictionGroupSchema,
-  probeReadoutSchema,
-} from './corpus-appraisal.js';
-export type {
-  LabelFacts,
-  LabelRule,
-  LabelRuleId,
-  OwnerOutcomeFact,
-  OwnerOutcomeKind,
-} from './derive-label.js';
-export { deriveLabel, labelRules } from './derive-label.js';
-export type {
-  ExpectationContext,
-  ExpectationCoverage,
-  ExpectationScore,
-  ExpectationUnknownReason,
-  OwnerAct,
-} from './expectations.js';
-export {
-  defaultWaitMs,
-  expectationCoverage,
-  hasExpectation,
-  scoreExpectation,
-} from './expectations.js';
-export type { FollowUp } from './follow-up.js';
-export {
-  cutShortCounters,
-  followUpFor,
-  isCutShort,
-  residueLabels,
-  stagesFollowUp,
-} from './follow-up.js';
-export type { ValenceSums } from './format-valence.js';
-export { formatValence } from './format-valence.js';
-export type { BriefFieldState, BriefHealth, CounterHealth, HealthReadout } from './health.js';
-export { briefFields, health, healthCounters } from './health.js';
-export { labelFactsFor } from './label-facts-for.js';
-export { endOfLocalDay, isTimeZone } from './local-day.js';
-export type { Population, PopulationOptions, PopulationStanding } from './population.js';
-export { populationRule, scanPopulation, selectPopulation, wantedBy } from './population.js';
+// The public surface of @mecha/appraisal-core, frozen by api/appraisal-core.api.md (see
+// README, "The public surface"). Add a name only when another package or a surface needs it.
+
+// The ports a harness implements, and the per-session evidence built from them.
 export type {
   AppraisalPorts,
   BoardPort,
@@ -81,31 +19,89 @@ export type {
   SessionsPort,
   SessionVisitor,
   WorkflowsPort,
-} from './ports.js';
+} from './ports/appraisal-ports.js';
+export type { SessionEvidence } from './ports/session-evidence.js';
+export type { SessionStores } from './ports/session-stores.js';
+export type { SessionStoreIndex } from './ports/store-index.js';
+export { indexSessionStores, readSessionStores } from './ports/store-index.js';
+export { projectTranscript, scanByListing } from './ports/transcript-cache.js';
+// Entry points: the readouts a harness or a surface calls.
+export type { CorpusOptions } from './readouts/appraise-corpus.js';
+export { appraiseCorpus } from './readouts/appraise-corpus.js';
+export type { RunAppraisal } from './readouts/appraise-run.js';
+export { appraiseRun } from './readouts/appraise-run.js';
+export type { SessionAppraisal, TextAppraisalLookup } from './readouts/appraise-session.js';
+export { appraiseSession } from './readouts/appraise-session.js';
+export type { ClosureAppraisal, ClosureMove } from './readouts/closure-appraisal.js';
+export { appraiseClosure } from './readouts/closure-appraisal.js';
+export { closureLine } from './readouts/closure-line.js';
+export type { ValenceSums } from './readouts/format-valence.js';
+export { formatValence } from './readouts/format-valence.js';
 export type {
-  ProjectAppraisal,
-  ProjectEvidence,
-  ProjectUnconfidentReason,
-} from './project-appraisal.js';
-export { appraiseProject, projectAppraisal, projectSessions } from './project-appraisal.js';
-export type { LabelReach, Producer } from './reachability.js';
-export { reachability, reachabilityLine, reachableLabels } from './reachability.js';
-export type { SessionReading } from './read-session.js';
-export { readSession } from './read-session.js';
-export type { RecordSchemaName } from './record-schemas.js';
-export { recordSchemas } from './record-schemas.js';
+  BriefFieldState,
+  BriefHealth,
+  CounterHealth,
+  HealthReadout,
+} from './readouts/health.js';
+export { health } from './readouts/health.js';
+export type { ProjectAppraisal, ProjectUnconfidentReason } from './readouts/project-appraisal.js';
+export { appraiseProject } from './readouts/project-appraisal.js';
+export type { SessionReading } from './readouts/read-session.js';
+export { readSession } from './readouts/read-session.js';
+export type { SessionList, SessionRow } from './readouts/session-list.js';
+export { listSessions } from './readouts/session-list.js';
 export type {
-  BoardProject,
-  BoardRecord,
-  BoardTask,
-  TaskStatus,
-} from './schemas/board.js';
-export {
-  boardProjectSchema,
-  boardRecordSchema,
-  boardTaskSchema,
-  taskStatusSchema,
-} from './schemas/board.js';
+  LendsNoneReason,
+  PlanningExample,
+  PlanningSituation,
+} from './readouts/successes/planning-examples.js';
+export { examplesFor } from './readouts/successes/planning-examples.js';
+export type {
+  Success,
+  SuccessCite,
+  SuccessKind,
+  SuccessStatus,
+  SuccessUnknownReason,
+} from './readouts/successes/success.js';
+export type {
+  SuccessesOptions,
+  SuccessesReadout,
+  SuccessSource,
+} from './readouts/successes/successes.js';
+export { successes } from './readouts/successes/successes.js';
+export type { WritingExemplar } from './readouts/successes/writing-exemplars.js';
+// The rules: the contribution table, signed entries, the label and the valence.
+export type {
+  ContributionRow,
+  ContributionRowId,
+  ContributionSource,
+} from './rules/contribution-table.js';
+export { contributionTable } from './rules/contribution-table.js';
+export type { Contributions, SignedEntries } from './rules/contributions.js';
+export { contributions, signedEntries } from './rules/contributions.js';
+export type { LabelFacts, LabelRule, LabelRuleId, OwnerOutcomeFact } from './rules/derive-label.js';
+export { deriveLabel, labelRules } from './rules/derive-label.js';
+export type {
+  ExpectationContext,
+  ExpectationScore,
+  ExpectationUnknownReason,
+  OwnerAct,
+} from './rules/expectations.js';
+export { scoreExpectation } from './rules/expectations.js';
+export type { FollowUp } from './rules/follow-up.js';
+export { labelFactsFor } from './rules/label-facts-for.js';
+export type { Population } from './rules/population.js';
+export { selectPopulation, wantedBy } from './rules/population.js';
+export type { PopulationOptions } from './rules/population-options.js';
+export type { LabelReach } from './rules/reachability.js';
+export { reachability, reachabilityLine } from './rules/reachability.js';
+export type { RecordedRowId, SignedEntry, SignedRowId } from './rules/signed-entry.js';
+export type { Valence } from './rules/valence.js';
+export { valence } from './rules/valence.js';
+
+// The record schemas of every store the appraisal reads.
+export type { BoardRecord, BoardTask, TaskStatus } from './schemas/board.js';
+export { boardRecordSchema, taskStatusSchema } from './schemas/board.js';
 export type { ClosureRecord } from './schemas/closures.js';
 export { closureRecordSchema } from './schemas/closures.js';
 export type { ComparisonRecord, CounterfactualRecord } from './schemas/comparisons.js';
@@ -119,31 +115,17 @@ export type {
   SituationBriefRecord,
   StoreFlowRecord,
 } from './schemas/conditions.js';
-export {
-  charterReadingStateSchema,
-  conditionsSnapshotSchema,
-  situationBriefSchema,
-} from './schemas/conditions.js';
+export { conditionsSnapshotSchema, situationBriefSchema } from './schemas/conditions.js';
+export type {
+  CorpusAppraisal,
+  PredictionGroup,
+  ProbeReadout,
+} from './schemas/corpus-appraisal.js';
+export { corpusAppraisalSchema } from './schemas/corpus-appraisal.js';
 export type { ExpectationScoreRecord } from './schemas/expectation-scores.js';
 export { expectationScoreRecordSchema } from './schemas/expectation-scores.js';
-export type {
-  Agency,
-  Channel,
-  Cite,
-  Controllable,
-  GoalError,
-  GoalRef,
-  Label,
-} from './schemas/goal-error.js';
-export {
-  agencySchema,
-  channelSchema,
-  citeSchema,
-  controllableSchema,
-  goalErrorSchema,
-  goalRefSchema,
-  labelSchema,
-} from './schemas/goal-error.js';
+export type { Agency, Channel, Cite, GoalError, GoalRef, Label } from './schemas/goal-error.js';
+export { goalRefSchema, labelSchema } from './schemas/goal-error.js';
 export type {
   CurationRecord,
   ExpectedAct,
@@ -158,85 +140,34 @@ export {
   reflectionRecordSchema,
   textAppraisalRecordSchema,
 } from './schemas/learning.js';
-export type { DraftOutcome, DraftStaged, OutboxRecord } from './schemas/outbox.js';
+export type { OutboxRecord } from './schemas/outbox.js';
 export { draftOutcomeSchema, draftStagedSchema, outboxRecordSchema } from './schemas/outbox.js';
 export type { PredictionRecord } from './schemas/predictions.js';
 export { predictionRecordSchema } from './schemas/predictions.js';
 export type { Actor, Taint } from './schemas/primitives.js';
-export {
-  actorSchema,
-  idSchema,
-  nameSchema,
-  taintSchema,
-  timestampSchema,
-} from './schemas/primitives.js';
+export { idSchema, timestampSchema } from './schemas/primitives.js';
 export type { QuestionRecord } from './schemas/questions.js';
 export { questionRecordSchema } from './schemas/questions.js';
+export { recordSchemas } from './schemas/record-schemas.js';
 export type { RequestRecord } from './schemas/requests.js';
 export { requestRecordSchema } from './schemas/requests.js';
 export type { SkippedLine, SourceRead } from './schemas/source-read.js';
-export { isComplete, recordsOf } from './schemas/source-read.js';
-export type {
-  AppraiserVerdictEvent,
-  RunEndEvent,
-  RunStartEvent,
-  SessionKind,
-  StopCause,
-  Surface,
-  TranscriptEvent,
-} from './schemas/transcript.js';
+export { recordsOf } from './schemas/source-read.js';
+export type { SessionKind, StopCause, Surface, TranscriptEvent } from './schemas/transcript.js';
 export {
-  appraiserVerdictEventSchema,
   compactionEventSchema,
   counterEventSchema,
   interventionEventSchema,
   messageEventSchema,
   runEndEventSchema,
   runStartEventSchema,
-  sessionKindSchema,
   stepCheckEventSchema,
-  stopCauseSchema,
-  surfaceSchema,
   toolCallEventSchema,
   toolResultEventSchema,
   transcriptEventSchema,
 } from './schemas/transcript.js';
 export type { WorkflowRecord } from './schemas/workflows.js';
 export { workflowRecordSchema } from './schemas/workflows.js';
-export type { SessionEvidence } from './session-evidence.js';
-export type { SessionList, SessionRow } from './session-list.js';
-export { listSessions } from './session-list.js';
-export type { SessionStoreIndex, SessionStores } from './store-index.js';
-export { indexSessionStores, readSessionStores } from './store-index.js';
-export { stripControl, stripControlDeep } from './strip-control.js';
-export type {
-  LendsNoneReason,
-  PlanningExample,
-  PlanningSituation,
-  Success,
-  SuccessCite,
-  SuccessesOptions,
-  SuccessesReadout,
-  SuccessKind,
-  SuccessSource,
-  SuccessSources,
-  SuccessStatus,
-  SuccessUnknownReason,
-  WritingExemplar,
-} from './successes.js';
-export {
-  collectSuccesses,
-  examplesFor,
-  formatCallTrace,
-  successes,
-  successKinds,
-} from './successes.js';
-export type { TranscriptReader } from './transcript-cache.js';
-export {
-  projectTranscript,
-  readTranscripts,
-  scanByListing,
-  transcriptCache,
-} from './transcript-cache.js';
-export type { Valence } from './valence.js';
-export { valence } from './valence.js';
+
+// Text hygiene for anything a surface prints.
+export { stripControl, stripControlDeep } from './support/strip-control.js';

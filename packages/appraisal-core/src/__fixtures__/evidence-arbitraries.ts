@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { SessionEvidence } from '../ports/session-evidence.js';
 import type { ClosureRecord } from '../schemas/closures.js';
 import type { GoalError, GoalRef } from '../schemas/goal-error.js';
 import type { OwnerOutcomeRecord, ReflectionRecord } from '../schemas/learning.js';
@@ -7,7 +8,6 @@ import type { QuestionRecord } from '../schemas/questions.js';
 import type { RequestRecord } from '../schemas/requests.js';
 import type { StopCause, TranscriptEvent } from '../schemas/transcript.js';
 import type { WorkflowRecord } from '../schemas/workflows.js';
-import type { SessionEvidence } from '../session-evidence.js';
 import {
   closure,
   compaction,

@@ -1,3 +1,4 @@
+import type { SessionEvidence } from '../ports/session-evidence.js';
 import type { ClosureRecord } from '../schemas/closures.js';
 import type { Agency, GoalError, GoalRef } from '../schemas/goal-error.js';
 import type { OwnerOutcomeRecord, ReflectionRecord } from '../schemas/learning.js';
@@ -8,7 +9,6 @@ import type { RequestRecord } from '../schemas/requests.js';
 import type { SourceRead } from '../schemas/source-read.js';
 import type { StopCause, TranscriptEvent } from '../schemas/transcript.js';
 import type { WorkflowRecord } from '../schemas/workflows.js';
-import type { SessionEvidence } from '../session-evidence.js';
 
 /** The session every builder writes for unless told otherwise. */
 export const session = 's-1';

@@ -1,5 +1,11 @@
 import type { CharterLine } from '@mecha/charter';
-import type { AppraisalPorts, CurationTarget, PortRead, SessionListing } from '../ports.js';
+import type {
+  AppraisalPorts,
+  CurationTarget,
+  PortRead,
+  SessionListing,
+} from '../ports/appraisal-ports.js';
+import { scanByListing } from '../ports/transcript-cache.js';
 import type { BoardRecord } from '../schemas/board.js';
 import type { ClosureRecord } from '../schemas/closures.js';
 import type { ComparisonRecord, CounterfactualRecord } from '../schemas/comparisons.js';
@@ -17,7 +23,6 @@ import type { RequestRecord } from '../schemas/requests.js';
 import type { SourceRead } from '../schemas/source-read.js';
 import type { TranscriptEvent } from '../schemas/transcript.js';
 import type { WorkflowRecord } from '../schemas/workflows.js';
-import { scanByListing } from '../transcript-cache.js';
 
 /** A store given to the memory ports: plain records (read whole) or an explicit read state. */
 export type MemorySource<T> = readonly T[] | SourceRead<T>;

@@ -18,7 +18,7 @@ export const boardTaskSchema = z.object({
   /** Who holds it: the agent, the owner, or someone else. */
   holder: z.enum(['agent', 'owner', 'other']).optional(),
 });
-/** See {@link boardTaskSchema}. */
+/** A task on the owner's board. `due` is a date (`2026-09-30`) or a timestamp. */
 export type BoardTask = z.infer<typeof boardTaskSchema>;
 
 /** A project on the board; its tasks point at it by `project_id`. */

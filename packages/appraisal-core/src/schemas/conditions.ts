@@ -66,7 +66,10 @@ export const charterReadingStateSchema = z.enum([
   'partial',
   'unread',
 ]);
-/** See {@link charterReadingStateSchema}. */
+/**
+ * The five states of a charter reading. Only `within` and `no_items` meet the setpoint: a
+ * reading cut short (`partial`) or not taken (`unread`) never counts as meeting it.
+ */
 export type CharterReadingState = z.infer<typeof charterReadingStateSchema>;
 
 /** One sensored charter line as it read when the run began. */

@@ -18,12 +18,12 @@ export const channelSchema = z.enum([
   'commitment',
   'appraisal',
 ]);
-/** See {@link channelSchema}. */
+/** The six signal paths; `setpoint` is reserved and `appraisal` is only read from old records. */
 export type Channel = z.infer<typeof channelSchema>;
 
 /** Who caused an outcome. Agency is read before exposure when deriving a label. */
 export const agencySchema = z.enum(['self', 'owner', 'other', 'world']);
-/** See {@link agencySchema}. */
+/** Who caused an outcome. Agency is read before exposure when deriving a label. */
 export type Agency = z.infer<typeof agencySchema>;
 
 /** Could it have gone otherwise? Unfilled until a counterfactual probe says. */
@@ -49,7 +49,10 @@ export const citeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('comparison'), comparison_id: idSchema }),
   z.object({ kind: z.literal('appraiser') }),
 ]);
-/** See {@link citeSchema}. */
+/**
+ * Where an error came from: always a pointer the harness minted, never prose. Each variant is
+ * a turn index, an id or a name; `appraiser` is the retired counts-only appraiser.
+ */
 export type Cite = z.infer<typeof citeSchema>;
 
 /**
@@ -65,7 +68,10 @@ export const goalErrorSchema = z.object({
   controllable: controllableSchema,
   cite: citeSchema,
 });
-/** See {@link goalErrorSchema}. */
+/**
+ * One signed outcome: negative is worse. `visible` is computed exposure (did it reach anyone),
+ * never a feeling. There is no free-text field anywhere in it.
+ */
 export type GoalError = z.infer<typeof goalErrorSchema>;
 
 /** The eleven labels. `shame` and `excitement` have no producer today and stay variants. */

@@ -26,10 +26,13 @@ export const timestampSchema = z.iso.datetime({ offset: true });
  * when it could not be read. Unknown is never treated as clean.
  */
 export const taintSchema = z.enum(['clean', 'third_party', 'unknown']);
-/** See {@link taintSchema}. */
+/**
+ * Whether third-party content was in the conversation: `clean`, `third_party`, or `unknown`
+ * when it could not be read. Unknown is never treated as clean.
+ */
 export type Taint = z.infer<typeof taintSchema>;
 
 /** Who performed an owner-side act, as the harness recorded it. */
 export const actorSchema = z.enum(['owner', 'run_shell', 'unrecorded']);
-/** See {@link actorSchema}. */
+/** Who performed an owner-side act, as the harness recorded it. */
 export type Actor = z.infer<typeof actorSchema>;

@@ -5,12 +5,12 @@ import { idSchema, nameSchema, taintSchema, timestampSchema } from './primitives
 
 /** Where a run was started from: `tui`, `web`, `slack`, `voice`, `task`, `trigger`, `cli`, … */
 export const surfaceSchema = z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'a surface name');
-/** See {@link surfaceSchema}. */
+/** Where a run was started from: `tui`, `web`, `slack`, `voice`, `task`, `trigger`, `cli`, … */
 export type Surface = z.infer<typeof surfaceSchema>;
 
 /** Development and experiment sessions are kept out of the ordinary corpus. */
 export const sessionKindSchema = z.enum(['ordinary', 'test', 'experiment']);
-/** See {@link sessionKindSchema}. */
+/** Development and experiment sessions are kept out of the ordinary corpus. */
 export type SessionKind = z.infer<typeof sessionKindSchema>;
 
 const base = { v: z.literal(1), at: timestampSchema, run_id: idSchema };
@@ -119,7 +119,7 @@ export const stopCauseSchema = z.enum([
   'failed_call',
   'error',
 ]);
-/** See {@link stopCauseSchema}. */
+/** Why a run stopped, as the harness recorded it (not a verdict on the work). */
 export type StopCause = z.infer<typeof stopCauseSchema>;
 
 /** A run ended, with its stop cause. */

@@ -1,0 +1,828 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  excludedCounterNames,
+  records,
+  sessionShapeArbitrary,
+} from '../__fixtures__/evidence-arbitraries.js';
+import {
+  appraiserVerdict,
+  closure,
+  compaction,
+  counter,
+  end,
+  evidence,
+  intervention,
+  message,
+  outcome,
+  ownerOutcome,
+  parked,
+  partial,
+  reflection,
+  request,
+  settled,
+  staged,
+  start,
+  stepCheck,
+  unreadable,
+  workflow,
+} from '../__fixtures__/evidence-builders.js';
+import type { SessionEvidence } from '../ports/session-evidence.js';
+import type { GoalError } from '../schemas/goal-error.js';
+import { contributionTable } from './contribution-table.js';
+import { contributions } from './contributions.js';
+
+const t = contributionTable;
+
+function errorsOf(parts: Parameters<typeof evidence>[0]): GoalError[] {
+  return contributions(evidence(parts)).errors;
+}
+
+function signs(errors: readonly GoalError[]): number[] {
+  return errors.map((error) => error.sign);
+}
+
+describe('contributions: drafts (edit channel)', () => {
+  it('credits +1.0, self, visible, for a draft the owner sent unchanged', () => {
+    const errors = errorsOf({
+      outbox: [
+        staged('d-1', { goal: { kind: 'charter', id: 'replies' } }),
+        outcome('d-1', 'sent_unchanged'),
+      ],
+    });
+    expect(errors).toEqual([
+      {
+        goal: { kind: 'charter', id: 'replies' },
+        channel: 'edit',
+        sign: t.draftSentUnchanged.sign,
+        agency: 'self',
+        visible: true,
+        controllable: 'unfilled',
+        cite: { kind: 'draft', draft_id: 'd-1' },
+      },
+    ]);
+    expect(t.draftSentUnchanged.sign).toBe(1);
+  });
+
+  it('credits nothing for a send by a run’s shell or one from before the sender was recorded', () => {
+    for (const sender of ['run_shell', 'unrecorded'] as const) {
+      expect(
+        errorsOf({ outbox: [staged('d-1'), outcome('d-1', 'sent_unchanged', sender)] }),
+      ).toEqual([]);
+    }
+  });
+
+  it('signs −1.0, owner agency, not visible, for a draft sent with edits', () => {
+    const [error] = errorsOf({ outbox: [staged('d-1'), outcome('d-1', 'sent_edited')] });
+    expect(error).toMatchObject({ sign: -1, agency: 'owner', channel: 'edit', visible: false });
+  });
+
+  it('signs −1.0, owner agency, for a rejected draft, whether the rejecter was the owner or unrecorded', () => {
+    for (const sender of ['owner', 'unrecorded'] as const) {
+      const [error] = errorsOf({ outbox: [staged('d-1'), outcome('d-1', 'rejected', sender)] });
+      expect(error).toMatchObject({ sign: -1, agency: 'owner', channel: 'edit' });
+    }
+  });
+
+  it('signs nothing for a verdict a run’s shell made', () => {
+    expect(errorsOf({ outbox: [staged('d-1'), outcome('d-1', 'rejected', 'run_shell')] })).toEqual(
+      [],
+    );
+    expect(
+      errorsOf({ outbox: [staged('d-1'), outcome('d-1', 'sent_edited', 'run_shell')] }),
+    ).toEqual([]);
+  });
+
+  it('signs nothing for a pending or a cancelled draft', () => {
+    expect(errorsOf({ outbox: [staged('d-1')] })).toEqual([]);
+    expect(errorsOf({ outbox: [staged('d-1'), outcome('d-1', 'cancelled')] })).toEqual([]);
+  });
+
+  it('counts a draft once however many resumed runs staged it, by its first outcome', () => {
+    const errors = errorsOf({
+      outbox: [
+        staged('d-1'),
+        staged('d-1', { at: 12 }),
+        outcome('d-1', 'rejected', 'owner', 5),
+        outcome('d-1', 'sent_unchanged', 'owner', 6),
+      ],
+    });
+    expect(signs(errors)).toEqual([-1]);
+  });
+
+  it('never counts a draft another session staged', () => {
+    expect(
+      errorsOf({ outbox: [staged('d-1', { sessionId: 's-2' }), outcome('d-1', 'rejected')] }),
+    ).toEqual([]);
+  });
+
+  it('counts an outcome scoped to the session whose staging line was lost, with the session’s goal', () => {
+    const errors = errorsOf({
+      transcript: [start('r-1', 0, { goal: { kind: 'task', id: 'task-7' } })],
+      outbox: partial([outcome('d-1', 'rejected')]),
+    });
+    expect(errors).toEqual([
+      expect.objectContaining({ sign: -1, goal: { kind: 'task', id: 'task-7' } }),
+    ]);
+  });
+});
+
+describe('contributions: linked owner outcomes', () => {
+  it('replaces a sent-unchanged draft’s +1.0 with one visible −1.0, self agency', () => {
+    const errors = errorsOf({
+      outbox: [staged('d-1'), outcome('d-1', 'sent_unchanged')],
+      ownerOutcomes: [ownerOutcome('o-1', 'd-1', 'confirmed_error')],
+    });
+    expect(errors).toEqual([
+      {
+        goal: undefined,
+        channel: 'commitment',
+        sign: -1,
+        agency: 'self',
+        visible: true,
+        controllable: 'unfilled',
+        cite: { kind: 'outcome', outcome_id: 'o-1' },
+      },
+    ]);
+  });
+
+  it('replaces an edited draft’s −1.0 rather than adding a second penalty, and is not visible', () => {
+    const errors = errorsOf({
+      outbox: [staged('d-1'), outcome('d-1', 'sent_edited')],
+      ownerOutcomes: [
+        ownerOutcome('o-1', 'd-1', 'adverse_impact', { commitment: 'req-1' }),
+        ownerOutcome('o-2', 'd-1', 'confirmed_error', { at: 31 }),
+      ],
+    });
+    expect(errors).toEqual([
+      expect.objectContaining({
+        sign: -1,
+        visible: false,
+        cite: { kind: 'outcome', outcome_id: 'o-1' },
+      }),
+    ]);
+  });
+
+  it('leaves the draft’s own contribution standing when the outcome was fine', () => {
+    const errors = errorsOf({
+      outbox: [staged('d-1'), outcome('d-1', 'sent_unchanged')],
+      ownerOutcomes: [ownerOutcome('o-1', 'd-1', 'fine')],
+    });
+    expect(signs(errors)).toEqual([1]);
+  });
+
+  it('ignores an outcome recorded for another session', () => {
+    const errors = errorsOf({
+      outbox: [staged('d-1'), outcome('d-1', 'sent_unchanged')],
+      ownerOutcomes: [ownerOutcome('o-1', 'd-1', 'confirmed_error', { sessionId: 's-2' })],
+    });
+    expect(signs(errors)).toEqual([1]);
+  });
+});
+
+describe('contributions: questions and requests (commitment channel)', () => {
+  it('credits +0.5 for a question answered when the resumed session then completed', () => {
+    const errors = errorsOf({
+      transcript: [
+        start('r-1', 0),
+        end('r-1', 'parked', 1),
+        start('r-2', 3),
+        end('r-2', 'completed', 4),
+      ],
+      questions: [parked('q-1'), settled('q-1', 'answered', 2)],
+    });
+    expect(errors).toEqual([
+      expect.objectContaining({
+        sign: 0.5,
+        channel: 'commitment',
+        agency: 'self',
+        cite: { kind: 'question', question_id: 'q-1' },
+      }),
+    ]);
+  });
+
+  it('credits nothing for an answer the session never completed after', () => {
+    const errors = errorsOf({
+      transcript: [
+        start('r-1', 0),
+        end('r-1', 'completed', 1),
+        start('r-2', 3),
+        end('r-2', 'turn_ceiling', 4),
+      ],
+      questions: [parked('q-1'), settled('q-1', 'answered', 2)],
+    });
+    expect(errors.filter((error) => error.channel === 'commitment')).toEqual([]);
+  });
+
+  it('signs nothing for an unanswered question', () => {
+    expect(errorsOf({ questions: [parked('q-1')] })).toEqual([]);
+  });
+
+  it('signs −0.5, owner agency, for an abandoned question, once', () => {
+    const errors = errorsOf({
+      questions: [parked('q-1'), settled('q-1', 'abandoned', 2), settled('q-1', 'answered', 3)],
+    });
+    expect(errors).toEqual([expect.objectContaining({ sign: -0.5, agency: 'owner' })]);
+  });
+
+  it('signs −0.5, owner agency, for a triaged request closed without a draft', () => {
+    const errors = errorsOf({
+      requests: [
+        request('req-1', 'received', 0),
+        request('req-1', 'triaged', 1),
+        request('req-1', 'closed', 2),
+      ],
+    });
+    expect(errors).toEqual([
+      {
+        goal: { kind: 'request', id: 'req-1' },
+        channel: 'commitment',
+        sign: -0.5,
+        agency: 'owner',
+        visible: false,
+        controllable: 'unfilled',
+        cite: { kind: 'request', request_id: 'req-1' },
+      },
+    ]);
+  });
+
+  it('leaves a request with a linked draft to that draft’s verdict', () => {
+    const errors = errorsOf({
+      requests: [
+        request('req-1', 'triaged', 1),
+        request('req-1', 'draft_linked', 2, { draftId: 'd-1' }),
+        request('req-1', 'closed', 3),
+      ],
+      outbox: [staged('d-1'), outcome('d-1', 'rejected')],
+    });
+    expect(errors).toEqual([expect.objectContaining({ channel: 'edit', sign: -1 })]);
+  });
+
+  it('signs nothing for a request closed while parked on the requester, still open, or triaged elsewhere', () => {
+    expect(
+      errorsOf({
+        requests: [
+          request('r-1', 'triaged', 1),
+          request('r-1', 'needs_info', 2),
+          request('r-1', 'closed', 3),
+        ],
+      }),
+    ).toEqual([]);
+    expect(errorsOf({ requests: [request('r-1', 'triaged', 1)] })).toEqual([]);
+    expect(
+      errorsOf({
+        requests: [request('r-1', 'triaged', 1, { sessionId: 's-2' }), request('r-1', 'closed', 3)],
+      }),
+    ).toEqual([]);
+  });
+
+  it('signs a request re-triaged after needing information and then closed', () => {
+    const errors = errorsOf({
+      requests: [
+        request('r-1', 'triaged', 1),
+        request('r-1', 'needs_info', 2),
+        request('r-1', 'triaged', 3),
+        request('r-1', 'closed', 4),
+      ],
+    });
+    expect(signs(errors)).toEqual([-0.5]);
+  });
+});
+
+describe('contributions: counters and stops (counter channel)', () => {
+  it.each([
+    ['loop_stop', -1, 'self'],
+    ['empty_output', -1, 'self'],
+    ['final_failed_call', -1, 'self'],
+    ['turn_ceiling', -0.5, 'owner'],
+    ['token_ceiling', -0.5, 'owner'],
+    ['cost_ceiling', -0.5, 'owner'],
+    ['boredom_notice', -0.5, 'self'],
+  ] as const)('signs the counter %s as %d, %s agency', (name, sign, agency) => {
+    const errors = errorsOf({ transcript: [start('r-1'), counter('r-1', name, 2)] });
+    expect(errors).toEqual([
+      expect.objectContaining({
+        channel: 'counter',
+        sign,
+        agency,
+        cite: { kind: 'counter', name },
+      }),
+    ]);
+  });
+
+  it.each([
+    ['loop', 'loop_stop', -1],
+    ['empty_output', 'empty_output', -1],
+    ['failed_call', 'final_failed_call', -1],
+    ['turn_ceiling', 'turn_ceiling', -0.5],
+    ['token_ceiling', 'token_ceiling', -0.5],
+    ['cost_ceiling', 'cost_ceiling', -0.5],
+  ] as const)('signs the stop cause %s as the counter %s', (cause, name, sign) => {
+    const errors = errorsOf({ transcript: [start('r-1'), end('r-1', cause)] });
+    expect(errors).toEqual([expect.objectContaining({ sign, cite: { kind: 'counter', name } })]);
+  });
+
+  it('counts each counter kind once per session, across resumed runs and its stop cause', () => {
+    const errors = errorsOf({
+      transcript: [
+        start('r-1', 0),
+        counter('r-1', 'turn_ceiling'),
+        end('r-1', 'turn_ceiling', 1),
+        start('r-2', 2, { resumed: true }),
+        end('r-2', 'turn_ceiling', 3),
+        counter('r-2', 'boredom_notice', 3),
+      ],
+    });
+    expect(errors.map((error) => error.cite)).toEqual([
+      { kind: 'counter', name: 'turn_ceiling' },
+      { kind: 'counter', name: 'boredom_notice' },
+    ]);
+  });
+
+  it('signs nothing for a counter at zero or one no row names', () => {
+    expect(
+      errorsOf({
+        transcript: [start('r-1'), counter('r-1', 'loop_stop', 0), counter('r-1', 'null_steps', 4)],
+      }),
+    ).toEqual([]);
+  });
+
+  it('signs nothing for a change in the owner’s queue size, whatever it is called', () => {
+    expect(
+      errorsOf({
+        transcript: [
+          start('r-1'),
+          counter('r-1', 'backlog', 12),
+          counter('r-1', 'backlog_delta', 3),
+        ],
+      }),
+    ).toEqual([]);
+  });
+
+  it.each(['tool_denied', 'blocked_sends', 'context_overflows', 'tool_errors'])(
+    'never signs the excluded counter %s',
+    (name) => {
+      expect(errorsOf({ transcript: [start('r-1'), counter('r-1', name, 9)] })).toEqual([]);
+    },
+  );
+
+  it.each(['shutdown', 'parked', 'interrupted', 'error', 'completed'] as const)(
+    'does not read a %s stop as the owner rejecting the work',
+    (cause) => {
+      expect(
+        errorsOf({ transcript: [start('r-1'), message('r-1', 0), end('r-1', cause)] }),
+      ).toEqual([]);
+    },
+  );
+
+  it('signs −1.0, self agency, for a declared step check that did not pass, once per step and turn', () => {
+    const errors = errorsOf({
+      transcript: [
+        start('r-1', 0, { goal: { kind: 'task', id: 'task-1' } }),
+        stepCheck('r-1', 'step-a', 4, false),
+        stepCheck('r-1', 'step-a', 4, false),
+        stepCheck('r-1', 'step-b', 5, true),
+        stepCheck('r-1', 'step-a', 8, false),
+      ],
+    });
+    expect(errors).toEqual([
+      expect.objectContaining({
+        sign: -1,
+        agency: 'self',
+        channel: 'counter',
+        cite: { kind: 'turn', turn: 4 },
+      }),
+      expect.objectContaining({
+        cite: { kind: 'turn', turn: 8 },
+        goal: { kind: 'task', id: 'task-1' },
+      }),
+    ]);
+  });
+});
+
+describe('contributions: interventions', () => {
+  it('signs a steer and a denial −1.0, self agency, once per turn across resumed runs', () => {
+    const errors = errorsOf({
+      transcript: [
+        start('r-1', 0, { goal: { kind: 'charter', id: 'replies' } }),
+        intervention('r-1', 'steer', 3),
+        intervention('r-1', 'deny', 4),
+        start('r-2', 2, { resumed: true }),
+        intervention('r-2', 'steer', 3),
+        intervention('r-2', 'steer', 7),
+      ],
+    });
+    expect(errors).toEqual([
+      expect.objectContaining({
+        channel: 'intervention',
+        sign: -1,
+        agency: 'self',
+        cite: { kind: 'turn', turn: 3 },
+      }),
+      expect.objectContaining({ cite: { kind: 'turn', turn: 4 } }),
+      expect.objectContaining({
+        cite: { kind: 'turn', turn: 7 },
+        goal: { kind: 'charter', id: 'replies' },
+      }),
+    ]);
+  });
+
+  it('counts an explicit owner stop once per session, owner agency, cited by the first stop’s turn', () => {
+    const errors = errorsOf({
+      transcript: [
+        start('r-1', 0),
+        intervention('r-1', 'stop', 5),
+        end('r-1', 'stopped', 1),
+        start('r-2', 2),
+        intervention('r-2', 'stop', 9),
+        end('r-2', 'stopped', 3),
+      ],
+    });
+    expect(errors).toEqual([
+      expect.objectContaining({
+        channel: 'intervention',
+        sign: -1,
+        agency: 'owner',
+        cite: { kind: 'turn', turn: 5 },
+      }),
+    ]);
+  });
+
+  it('cites a stop recorded only as a stop cause by its name', () => {
+    const errors = errorsOf({ transcript: [start('r-1'), end('r-1', 'stopped')] });
+    expect(errors).toEqual([
+      expect.objectContaining({ cite: { kind: 'counter', name: 'stopped' } }),
+    ]);
+  });
+
+  it('prefers the turn of a stop intervention recorded after a stopped end', () => {
+    const errors = errorsOf({
+      transcript: [start('r-1'), end('r-1', 'stopped', 1), intervention('r-1', 'stop', 6, 2)],
+    });
+    expect(errors).toEqual([expect.objectContaining({ cite: { kind: 'turn', turn: 6 } })]);
+  });
+});
+
+describe('contributions: reflector corrections', () => {
+  it('signs −1.0, owner agency, for a clean reflection that names a correction turn', () => {
+    const errors = errorsOf({ reflections: [reflection('refl-1', { turn: 6 })] });
+    expect(errors).toEqual([
+      expect.objectContaining({
+        channel: 'intervention',
+        sign: -1,
+        agency: 'owner',
+        cite: { kind: 'reflection', reflection_id: 'refl-1' },
+      }),
+    ]);
+  });
+
+  it('signs nothing for an unclean reflection, one without a correction, or another session’s', () => {
+    expect(
+      errorsOf({
+        reflections: [
+          reflection('refl-1', { turn: 6, clean: false }),
+          reflection('refl-2'),
+          reflection('refl-3', { turn: 2, sessionId: 's-2' }),
+        ],
+      }),
+    ).toEqual([]);
+  });
+
+  it('counts a turn once, and not again where a steer already signed it', () => {
+    const errors = errorsOf({
+      transcript: [start('r-1'), intervention('r-1', 'steer', 4)],
+      reflections: [
+        reflection('refl-1', { turn: 4 }),
+        reflection('refl-2', { turn: 6 }),
+        reflection('refl-3', { turn: 6 }),
+      ],
+    });
+    expect(errors.map((error) => error.cite.kind)).toEqual(['turn', 'reflection']);
+  });
+});
+
+describe('contributions: task closures', () => {
+  it('credits +0.5, owner agency, on each session a done closure names', () => {
+    const errors = errorsOf({
+      closures: [closure('close-1', 'next', 'done', { sessions: ['s-1', 's-2'] })],
+    });
+    expect(errors).toEqual([
+      {
+        goal: { kind: 'task', id: 'task-1' },
+        channel: 'commitment',
+        sign: 0.5,
+        agency: 'owner',
+        visible: false,
+        controllable: 'unfilled',
+        cite: { kind: 'closure', closure_id: 'close-1' },
+      },
+    ]);
+    expect(
+      errorsOf({ closures: [closure('close-1', 'next', 'done', { sessions: ['s-2'] })] }),
+    ).toEqual([]);
+  });
+
+  it('counts a closure made by the agent with the owner’s approval, but not one by someone unknown', () => {
+    expect(
+      signs(
+        errorsOf({
+          closures: [closure('close-1', 'next', 'done', { who: 'agent_with_approval' })],
+        }),
+      ),
+    ).toEqual([0.5]);
+    expect(
+      errorsOf({ closures: [closure('close-1', 'next', 'done', { who: 'unknown' })] }),
+    ).toEqual([]);
+  });
+
+  it('adds a zero-signed entry for a dropped task', () => {
+    expect(signs(errorsOf({ closures: [closure('close-1', 'next', 'dropped')] }))).toEqual([0]);
+  });
+
+  it('withdraws the +0.5 and signs −1.0 on the closing session when a done task is reopened, however long ago', () => {
+    const errors = errorsOf({
+      closures: [
+        closure('close-1', 'next', 'done', { at: 10 }),
+        closure('reopen-1', 'done', 'next', {
+          at: 10 + 24 * 400,
+          reopens: 'close-1',
+          sessions: ['s-9'],
+        }),
+      ],
+    });
+    expect(errors).toEqual([
+      expect.objectContaining({
+        sign: -1,
+        agency: 'owner',
+        cite: { kind: 'closure', closure_id: 'reopen-1' },
+      }),
+    ]);
+  });
+
+  it('signs nothing, and withdraws the zero entry, when a dropped task is reopened', () => {
+    const errors = errorsOf({
+      closures: [
+        closure('close-1', 'next', 'dropped'),
+        closure('reopen-1', 'dropped', 'next', { at: 11, reopens: 'close-1' }),
+      ],
+    });
+    expect(errors).toEqual([]);
+  });
+
+  it('counts each close-and-reopen cycle, and a reopen whose closure record was lost by its own fields', () => {
+    const errors = errorsOf({
+      closures: [
+        closure('close-1', 'next', 'done', { at: 10 }),
+        closure('reopen-1', 'done', 'next', { at: 11, reopens: 'close-1' }),
+        closure('close-2', 'next', 'done', { at: 12 }),
+        closure('reopen-2', 'done', 'next', { at: 13, reopens: 'close-missing' }),
+        closure('reopen-2', 'done', 'next', { at: 13, reopens: 'close-missing' }),
+      ],
+    });
+    expect(signs(errors).sort()).toEqual([-1, -1, 0.5]);
+  });
+});
+
+describe('contributions: workflows', () => {
+  const started = workflow('wf-1', 'started', 0, { task: 'task-5' });
+
+  it('credits +0.5, owner agency, for a closed workflow, on the session it tracked', () => {
+    const errors = errorsOf({ workflows: [started, workflow('wf-1', 'closed', 5)] });
+    expect(errors).toEqual([
+      expect.objectContaining({
+        sign: 0.5,
+        agency: 'owner',
+        channel: 'commitment',
+        goal: { kind: 'task', id: 'task-5' },
+        cite: { kind: 'workflow', workflow_id: 'wf-1' },
+      }),
+    ]);
+    expect(
+      errorsOf({
+        workflows: [
+          workflow('wf-1', 'started', 0, { sessionId: 's-2' }),
+          workflow('wf-1', 'closed', 5),
+        ],
+      }),
+    ).toEqual([]);
+  });
+
+  it('signs −0.5, owner agency, for a cancelled workflow', () => {
+    expect(signs(errorsOf({ workflows: [started, workflow('wf-1', 'cancelled', 5)] }))).toEqual([
+      -0.5,
+    ]);
+  });
+
+  it('takes a cancel back and signs nothing when the workflow is reopened', () => {
+    expect(
+      errorsOf({
+        workflows: [started, workflow('wf-1', 'cancelled', 5), workflow('wf-1', 'reopened', 6)],
+      }),
+    ).toEqual([]);
+  });
+
+  it('withdraws the close and signs −1.0 when a closed workflow is reopened; a later close credits again', () => {
+    const errors = errorsOf({
+      workflows: [
+        started,
+        workflow('wf-1', 'closed', 5),
+        workflow('wf-1', 'reopened', 6),
+        workflow('wf-1', 'reopened', 6.5),
+        workflow('wf-1', 'closed', 7),
+        workflow('wf-1', 'closed', 8),
+      ],
+    });
+    expect(signs(errors).sort()).toEqual([-1, 0.5]);
+  });
+
+  it('signs −1.0, self agency, once per workflow and session for a failing artifact check', () => {
+    const errors = errorsOf({
+      workflows: [
+        started,
+        workflow('wf-1', 'verified', 3, { check: 'artifact', passed: false }),
+        workflow('wf-1', 'verified', 4, { check: 'artifact', passed: false }),
+        workflow('wf-1', 'verified', 4, { check: 'artifact', passed: true }),
+        workflow('wf-2', 'verified', 4, { check: 'artifact', passed: false, sessionId: 's-2' }),
+      ],
+    });
+    expect(errors).toEqual([
+      expect.objectContaining({
+        sign: -1,
+        agency: 'self',
+        channel: 'commitment',
+        goal: { kind: 'task', id: 'task-5' },
+      }),
+    ]);
+  });
+
+  it('leaves a failing delivery check to the draft’s own verdict', () => {
+    expect(
+      errorsOf({
+        workflows: [started, workflow('wf-1', 'verified', 3, { check: 'delivery', passed: false })],
+      }),
+    ).toEqual([]);
+  });
+
+  it('names the session’s goal for a workflow bound to no task', () => {
+    const errors = errorsOf({
+      transcript: [start('r-1', 0, { goal: { kind: 'trigger', id: 'nightly' } })],
+      workflows: [workflow('wf-1', 'started', 0), workflow('wf-1', 'closed', 2)],
+    });
+    expect(errors).toEqual([expect.objectContaining({ goal: { kind: 'trigger', id: 'nightly' } })]);
+  });
+});
+
+describe('contributions: the retired appraiser', () => {
+  it('loads and counts an old appraiser verdict as recorded, on the appraisal channel, once', () => {
+    const errors = errorsOf({
+      transcript: [
+        start('r-1'),
+        appraiserVerdict('r-1', -0.5, 'world'),
+        start('r-2', 2),
+        appraiserVerdict('r-2', -0.5, 'world'),
+      ],
+    });
+    expect(errors).toEqual([
+      {
+        channel: 'appraisal',
+        sign: -0.5,
+        agency: 'world',
+        visible: false,
+        controllable: 'unfilled',
+        cite: { kind: 'appraiser' },
+      },
+    ]);
+  });
+});
+
+describe('contributions: read states', () => {
+  const sources = [
+    ['transcript', ['intervention', 'counter', 'commitment', 'appraisal']],
+    ['outbox', ['edit', 'commitment']],
+    ['questions', ['commitment']],
+    ['requests', ['commitment']],
+    ['closures', ['commitment']],
+    ['workflows', ['commitment']],
+    ['reflections', ['intervention']],
+    ['ownerOutcomes', ['edit', 'commitment']],
+  ] as const;
+
+  it.each(sources)('marks the reading partial when the %s cannot be read', (source, channels) => {
+    const result = contributions({ ...evidence(), [source]: unreadable() });
+    expect(result.partial).toBe(true);
+    expect([...result.incomplete].sort()).toEqual([...channels].sort());
+  });
+
+  it('keeps every intact record of a partly read source, and says it is partial', () => {
+    const result = contributions(
+      evidence({ outbox: partial([staged('d-1'), outcome('d-1', 'rejected')]) }),
+    );
+    expect(signs(result.errors)).toEqual([-1]);
+    expect(result.incomplete).toEqual(['edit', 'commitment']);
+    expect(result.partial).toBe(true);
+  });
+
+  it('is whole, and not partial, when every source was read', () => {
+    expect(contributions(evidence())).toEqual({
+      errors: [],
+      incomplete: [],
+      partial: false,
+      compacted: false,
+    });
+  });
+
+  it('marks a session whose run compacted: partial, with no source incomplete', () => {
+    const result = contributions(
+      evidence({ transcript: [start('r-1'), compaction('r-1'), intervention('r-1', 'steer', 3)] }),
+    );
+    expect(result).toMatchObject({ compacted: true, partial: true, incomplete: [] });
+    expect(signs(result.errors)).toEqual([-1]);
+  });
+
+  it('never reads an unreadable source as a silent zero', () => {
+    const source = fc.constantFrom(...sources.map(([name]) => name));
+    fc.assert(
+      fc.property(sessionShapeArbitrary, source, (shape, name) => {
+        const whole = records(shape, true);
+        const result = contributions({ ...whole, [name]: unreadable() });
+        expect(result.partial).toBe(true);
+        expect(result.incomplete.length).toBeGreaterThan(0);
+      }),
+    );
+  });
+});
+
+describe('contributions: properties', () => {
+  it('is deterministic', () => {
+    fc.assert(
+      fc.property(sessionShapeArbitrary, (shape) => {
+        const once = records(shape, true);
+        expect(contributions(once)).toEqual(contributions(records(shape, true)));
+      }),
+    );
+  });
+
+  it('changes nothing when excluded counters are added anywhere', () => {
+    const extra = fc.array(
+      fc.record({
+        name: fc.constantFrom(...excludedCounterNames),
+        value: fc.nat(50),
+        run: fc.nat(3),
+      }),
+      { minLength: 1, maxLength: 6 },
+    );
+    fc.assert(
+      fc.property(sessionShapeArbitrary, extra, (shape, counters) => {
+        const base = records(shape, true);
+        const events = base.transcript.state === 'read' ? base.transcript.records : [];
+        const noisy: SessionEvidence = {
+          ...base,
+          transcript: {
+            state: 'read',
+            records: [
+              ...events,
+              ...counters.map((item) => counter(`r-${item.run}`, item.name, item.value)),
+            ],
+          },
+        };
+        expect(contributions(noisy)).toEqual(contributions(base));
+      }),
+    );
+  });
+
+  it('counts a session’s drafts and interventions once however many times resumed runs repeat them', () => {
+    fc.assert(
+      fc.property(sessionShapeArbitrary, (shape) => {
+        const base = records(shape, true);
+        const events = base.transcript.state === 'read' ? base.transcript.records : [];
+        const outbox = base.outbox.state === 'read' ? base.outbox.records : [];
+        const replayed = events.filter(
+          (event) => event.type === 'intervention' || event.type === 'step_check',
+        );
+        const repeated: SessionEvidence = {
+          ...base,
+          transcript: { state: 'read', records: [...events, ...replayed] },
+          outbox: {
+            state: 'read',
+            records: [...outbox, ...outbox.filter((record) => record.type === 'staged')],
+          },
+        };
+        expect(contributions(repeated).errors).toEqual(contributions(base).errors);
+      }),
+    );
+  });
+
+  it('only ever signs a constant of the table, with controllable unfilled', () => {
+    const constants = new Set<number>(
+      Object.values(contributionTable).flatMap((row) => (row.kind === 'signed' ? [row.sign] : [])),
+    );
+    fc.assert(
+      fc.property(sessionShapeArbitrary, (shape) => {
+        for (const error of contributions(records(shape, true)).errors) {
+          expect(constants.has(error.sign)).toBe(true);
+          expect(error.controllable).toBe('unfilled');
+        }
+      }),
+    );
+  });
+});

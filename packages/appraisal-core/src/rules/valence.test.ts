@@ -1,0 +1,101 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { goalErrorArbitrary } from '../__fixtures__/evidence-arbitraries.js';
+import { goalError } from '../__fixtures__/evidence-builders.js';
+import { valence } from './valence.js';
+
+describe('valence', () => {
+  it('sums the two sides apart: a sent draft and two rejections read +1.0 and 2.0 negative', () => {
+    const errors = [
+      goalError({ sign: 1, channel: 'edit' }),
+      goalError({ sign: -1 }),
+      goalError({ sign: -1 }),
+    ];
+    expect(valence(errors)).toEqual({ positive: 1, negative: 2, partial: false });
+  });
+
+  it('reads a silent run as zero on both sides', () => {
+    expect(valence([])).toEqual({ positive: 0, negative: 0, partial: false });
+    expect(valence([goalError({ sign: 0 })])).toEqual({ positive: 0, negative: 0, partial: false });
+  });
+
+  it('carries the partial marker it is given', () => {
+    expect(valence([goalError()], { partial: true }).partial).toBe(true);
+  });
+
+  it('sums magnitudes that are no multiple of 2^-20 the same in every order', () => {
+    // Added left to right, 0.1 + 0.2 + 0.3 and 0.3 + 0.2 + 0.1 differ in the last bit.
+    const errors = [0.1, 0.2, 0.3, -0.1, -0.7, 0.5].map((sign) => goalError({ sign }));
+    const reversed = [...errors].reverse();
+    expect(valence(reversed)).toEqual(valence(errors));
+    expect(valence(errors).positive).toBeCloseTo(1.1, 12);
+    expect(valence(errors).negative).toBeCloseTo(0.8, 12);
+  });
+});
+
+const errorsArbitrary = fc.array(goalErrorArbitrary, { maxLength: 20 });
+
+describe('valence: properties', () => {
+  it('is deterministic and exactly the same in every order', () => {
+    const permuted = errorsArbitrary.chain((errors) =>
+      fc.tuple(
+        fc.constant(errors),
+        fc.shuffledSubarray(errors, { minLength: errors.length, maxLength: errors.length }),
+      ),
+    );
+    fc.assert(
+      fc.property(permuted, ([errors, shuffled]) => {
+        expect(valence(shuffled)).toEqual(valence(errors));
+      }),
+    );
+  });
+
+  it('sums decimal magnitudes exactly the same in every order', () => {
+    const decimal = fc
+      .integer({ min: -1000, max: 1000 })
+      .map((units) => goalError({ sign: units / 1000 }));
+    const permuted = fc
+      .array(decimal, { maxLength: 30 })
+      .chain((errors) =>
+        fc.tuple(
+          fc.constant(errors),
+          fc.shuffledSubarray(errors, { minLength: errors.length, maxLength: errors.length }),
+        ),
+      );
+    fc.assert(
+      fc.property(permuted, ([errors, shuffled]) => {
+        expect(valence(shuffled)).toEqual(valence(errors));
+      }),
+    );
+  });
+
+  it('never nets: each side sums only its own signs and neither is ever below zero', () => {
+    fc.assert(
+      fc.property(errorsArbitrary, (errors) => {
+        const result = valence(errors);
+        const positive = errors
+          .filter((error) => error.sign > 0)
+          .reduce((sum, error) => sum + error.sign, 0);
+        const negative = errors
+          .filter((error) => error.sign < 0)
+          .reduce((sum, error) => sum - error.sign, 0);
+        expect(result.positive).toBeGreaterThanOrEqual(0);
+        expect(result.negative).toBeGreaterThanOrEqual(0);
+        expect(result.positive).toBeCloseTo(positive, 9);
+        expect(result.negative).toBeCloseTo(negative, 9);
+      }),
+    );
+  });
+
+  it('grows both sides when a matched positive and negative are added, instead of cancelling', () => {
+    const magnitude = fc.integer({ min: 1, max: 4 }).map((units) => units / 4);
+    fc.assert(
+      fc.property(errorsArbitrary, magnitude, (errors, size) => {
+        const before = valence(errors);
+        const after = valence([...errors, goalError({ sign: size }), goalError({ sign: -size })]);
+        expect(after.positive).toBeCloseTo(before.positive + size, 9);
+        expect(after.negative).toBeCloseTo(before.negative + size, 9);
+      }),
+    );
+  });
+});
