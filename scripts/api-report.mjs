@@ -159,7 +159,21 @@ export function apiReport(packageDir, entry = 'src/index.ts') {
     '',
     ...sections.map((section) => `${section}\n`),
   ].join('\n');
-  return { text, names: exported.map((symbol) => symbol.name), undocumented };
+  return {
+    text: sortLiteralUnions(text),
+    names: exported.map((symbol) => symbol.name),
+    undocumented,
+  };
+}
+
+// The checker prints a union's members in the order it created their types, which depends on
+// the order it happened to check the program in: the same enum can print as 'a' | 'b' in one
+// run and 'b' | 'a' in the next. Runs of string literals are sorted so the report is stable.
+const literalRun = /'(?:[^'\\]|\\.)*'(?: \| '(?:[^'\\]|\\.)*')+/g;
+
+/** Sorts every run of string-literal union members in `text` (`'b' | 'a'` → `'a' | 'b'`). */
+export function sortLiteralUnions(text) {
+  return text.replace(literalRun, (run) => run.split(' | ').sort().join(' | '));
 }
 
 /** Where the report of the package at `packageDir` is checked in. */
