@@ -548,7 +548,7 @@ export const contributionTable = {
     stopCauses: none,
     rule: 'Only clean reflections reach a run.',
   },
-} as const satisfies Record<string, ContributionRow>;
+} satisfies Record<string, ContributionRow>;
 
 /** The name of one row of {@link contributionTable}. */
 export type ContributionRowId = keyof typeof contributionTable;
