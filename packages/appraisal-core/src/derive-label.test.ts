@@ -384,7 +384,12 @@ describe('deriveLabel: pride needs a delivery', () => {
     ],
     [
       'a draft cited on the appraisal channel',
-      goalError({ sign: 1, channel: 'appraisal', goal: replies, cite: { kind: 'draft', draft_id: 'd-1' } }),
+      goalError({
+        sign: 1,
+        channel: 'appraisal',
+        goal: replies,
+        cite: { kind: 'draft', draft_id: 'd-1' },
+      }),
     ],
     [
       'a question cited on the counter channel',
