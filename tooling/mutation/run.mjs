@@ -73,7 +73,8 @@ if (!values.report) {
   for (const target of chosen) {
     console.log(`\n▶ mutation: ${target.name}`);
     const args = [stryker, 'run', join(here, 'stryker.config.mjs')];
-    for (const file of values.mutate ?? []) args.push('--mutate', `src/${file}`);
+    // Stryker reads one --mutate: a comma-separated list.
+    if (values.mutate) args.push('--mutate', values.mutate.map((file) => `src/${file}`).join(','));
     if (values.concurrency) args.push('--concurrency', values.concurrency);
     const status = spawnSync(node22, args, {
       cwd: join(root, target.dir),
