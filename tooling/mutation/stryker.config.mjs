@@ -14,7 +14,10 @@ export default {
   packageManager: 'pnpm',
   plugins: [here('@stryker-mutator/vitest-runner'), here('@stryker-mutator/typescript-checker')],
   testRunner: 'vitest',
-  vitest: { configFile: 'vitest.config.ts', related: false },
+  vitest: {
+    configFile: fileURLToPath(new URL('./vitest.config.mjs', import.meta.url)),
+    related: false,
+  },
   // A mutant that the project's own `tsc` rejects is not a gap in the tests: the checker drops it.
   checkers: ['typescript'],
   tsconfigFile: 'tsconfig.json',
