@@ -1033,3 +1033,24 @@ describe('contributions: a reflector correction beside a failed step check', () 
     expect(signs(errors)).toEqual([-1, -1]);
   });
 });
+
+describe('contributions: records at the same moment keep their store order', () => {
+  it('takes the first of two outcomes stamped at the same time, as the store wrote them', () => {
+    const rejectedFirst = errorsOf({
+      outbox: [
+        staged('d-1'),
+        outcome('d-1', 'rejected', 'owner', 5),
+        outcome('d-1', 'sent_unchanged', 'owner', 5),
+      ],
+    });
+    expect(signs(rejectedFirst)).toEqual([-1]);
+    const sentFirst = errorsOf({
+      outbox: [
+        staged('d-1'),
+        outcome('d-1', 'sent_unchanged', 'owner', 5),
+        outcome('d-1', 'rejected', 'owner', 5),
+      ],
+    });
+    expect(signs(sentFirst)).toEqual([1]);
+  });
+});
