@@ -94,3 +94,33 @@ describe('formatDuration', () => {
     }
   });
 });
+
+describe('parseDuration: amounts of more than one digit, and what is not a string', () => {
+  it('reads every unit with a multi-digit amount', () => {
+    expect(parseDuration('12w')).toEqual(E.right(12 * 7 * 24 * hour));
+    expect(parseDuration('12d')).toEqual(E.right(12 * 24 * hour));
+    expect(parseDuration('12h')).toEqual(E.right(12 * hour));
+    expect(parseDuration('12m')).toEqual(E.right(12 * 60_000));
+    expect(parseDuration('12s')).toEqual(E.right(12_000));
+    expect(parseDuration('1500ms')).toEqual(E.right(1500));
+  });
+
+  it('says a value that is not a string is not a duration string, without throwing', () => {
+    expect(parseDuration(48 as unknown as string)).toEqual(E.left('is not a duration string'));
+  });
+});
+
+describe('formatDuration: a bad number is named in the error', () => {
+  it('names the argument and the value it was given', () => {
+    try {
+      formatDuration(-1);
+      expect.unreachable('formatDuration(-1) returned');
+    } catch (error) {
+      expect(CharterArgumentError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({
+        argument: 'milliseconds',
+        message: 'formatDuration takes a non-negative whole number of milliseconds, not -1',
+      });
+    }
+  });
+});

@@ -9,7 +9,7 @@ export const durationUnits = {
   m: 60 * 1000,
   s: 1000,
   ms: 1,
-} as const;
+} satisfies Record<string, number>;
 
 const unitOrder = ['w', 'd', 'h', 'm', 's', 'ms'] as const;
 

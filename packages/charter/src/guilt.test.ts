@@ -386,3 +386,99 @@ describe('commitmentAge', () => {
     expect(() => commitmentAge(1, Number.NaN)).toThrow(CharterArgumentError);
   });
 });
+
+// ---- rules pinned from the mutation run (docs/testing.md) --------------------------------
+
+/** The argument and message a call throws with, or undefined when it does not throw. */
+function thrown(call: () => unknown): { argument: string; message: string } | undefined {
+  try {
+    call();
+  } catch (error) {
+    if (!CharterArgumentError.isInstance(error)) throw error;
+    return { argument: error.argument, message: error.message };
+  }
+  return undefined;
+}
+
+describe('guilt: bad input gets an error that names the argument and says what was wrong', () => {
+  it.each([
+    [
+      'excess, an unreadable age',
+      () => excess(Number.NaN, hour),
+      'age',
+      'an age must be a finite number, not NaN',
+    ],
+    [
+      'excess, a zero patience',
+      () => excess(hour, 0),
+      'patience',
+      'a patience must be a finite positive number, not 0',
+    ],
+    [
+      'rankWeight, rank 0',
+      () => rankWeight(0),
+      'rank',
+      'a rank is a whole number from 1 (the top line), not 0',
+    ],
+    [
+      'commitmentAge, an unreadable staging time',
+      () => commitmentAge(Number.NaN, 1),
+      'stagedAt',
+      'a staged-at time must be finite, not NaN',
+    ],
+    [
+      'commitmentAge, an unreadable now',
+      () => commitmentAge(1, Number.NaN),
+      'now',
+      'the time now must be finite, not NaN',
+    ],
+    [
+      'appraiseCommitment, a negative age',
+      () => appraiseCommitment(charter, { store: 'outbox', id: 'd-1', age: -1 }),
+      'age',
+      'the age of outbox row "d-1" must be a finite number of milliseconds ≥ 0, not -1',
+    ],
+    [
+      'appraiseCommitment, a store mecha keeps no commitments in',
+      () =>
+        appraiseCommitment(charter, {
+          store: 'inbox',
+          id: 'm-1',
+          age: hour,
+        } as unknown as PendingCommitment),
+      'store',
+      '"inbox" is not a commitment store',
+    ],
+  ])('%s', (_, call, argument, message) => {
+    expect(thrown(call)).toEqual({ argument, message });
+  });
+
+  it('reads a commitment staged this very moment (age 0) as owed and within its patience', () => {
+    const reading = appraiseCommitment(charter, { store: 'outbox', id: 'd-1', age: 0 });
+    expect(reading).toMatchObject({ owed: true, excess: 0, guilt: 0, pastPatience: false });
+  });
+});
+
+describe('guilt: a store no charter line watches', () => {
+  it('weighs a commitment there one rank below the last line, with no line and the default patience', () => {
+    // `charter` has three lines and none watches questions: the weight is 1 / (3 + 1).
+    const reading = appraiseCommitment(charter, {
+      store: 'questions',
+      id: 'q-1',
+      age: 48 * hour,
+    });
+    // Strictly: no `line` key at all, not one holding undefined.
+    expect(reading).toStrictEqual({
+      owed: true,
+      id: 'q-1',
+      store: 'questions',
+      age: 48 * hour,
+      patience: 24 * hour,
+      patienceSource: 'default',
+      pastPatience: true,
+      excess: 0.5,
+      weight: 0.25,
+      guilt: 0.125,
+    });
+  });
+});

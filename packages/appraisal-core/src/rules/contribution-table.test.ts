@@ -1,6 +1,31 @@
 import { describe, expect, it } from 'vitest';
+import {
+  closure,
+  counter,
+  type EvidenceParts,
+  end,
+  evidence,
+  intervention,
+  outcome,
+  ownerOutcome,
+  parked,
+  reflection,
+  request,
+  settled,
+  staged,
+  start,
+  stepCheck,
+  workflow,
+} from '../__fixtures__/evidence-builders.js';
 import { stopCauseSchema } from '../schemas/transcript.js';
-import { type ContributionRow, contributionTable } from './contribution-table.js';
+import {
+  type ContributionRow,
+  type ContributionRowId,
+  contributionTable,
+} from './contribution-table.js';
+import { contributions } from './contributions.js';
+import { deriveLabel } from './derive-label.js';
+import { labelFactsFor } from './label-facts-for.js';
 
 const rows: readonly [string, ContributionRow][] = Object.entries(contributionTable);
 
@@ -104,5 +129,90 @@ describe('contributionTable', () => {
     ]) {
       expect(row.choice?.length ?? 0).toBeGreaterThan(20);
     }
+  });
+});
+
+// Exposure is a computed fact about who the outcome reached. Each row is fired here through
+// `contributions` from the records that produce it, and the signed error it yields must say
+// whether the outcome reached anyone: the generated docs are not the only guard of `visible`.
+describe('contributionTable: exposure, read through the errors each row signs', () => {
+  const reopened = (from: 'done' | 'dropped') => [
+    closure('close-1', 'next', from, { at: 10 }),
+    closure('reopen-1', from, 'next', { at: 11, reopens: 'close-1' }),
+  ];
+  const answeredThenCompleted = {
+    transcript: [
+      start('r-1', 0),
+      end('r-1', 'parked', 1),
+      start('r-2', 3),
+      end('r-2', 'completed', 4),
+    ],
+    questions: [parked('q-1'), settled('q-1', 'answered', 2)],
+  };
+  const wf = workflow('wf-1', 'started', 0);
+  const scenarios: readonly [ContributionRowId, EvidenceParts][] = [
+    ['draftSentEdited', { outbox: [staged('d-1'), outcome('d-1', 'sent_edited')] }],
+    ['draftRejected', { outbox: [staged('d-1'), outcome('d-1', 'rejected')] }],
+    ['questionAnsweredCompleted', answeredThenCompleted],
+    ['questionAbandoned', { questions: [parked('q-1'), settled('q-1', 'abandoned')] }],
+    [
+      'requestClosedWithoutDraft',
+      { requests: [request('r-1', 'triaged', 1), request('r-1', 'closed', 2)] },
+    ],
+    ['loopStop', { transcript: [start('r-1'), counter('r-1', 'loop_stop')] }],
+    ['emptyOutput', { transcript: [start('r-1'), counter('r-1', 'empty_output')] }],
+    ['finalFailedCall', { transcript: [start('r-1'), counter('r-1', 'final_failed_call')] }],
+    ['stepCheckFailed', { transcript: [start('r-1'), stepCheck('r-1', 'step-a', 2, false)] }],
+    ['ceiling', { transcript: [start('r-1'), end('r-1', 'turn_ceiling')] }],
+    ['boredomNotice', { transcript: [start('r-1'), counter('r-1', 'boredom_notice')] }],
+    ['steer', { transcript: [start('r-1'), intervention('r-1', 'steer', 2)] }],
+    ['deny', { transcript: [start('r-1'), intervention('r-1', 'deny', 2)] }],
+    ['ownerStop', { transcript: [start('r-1'), end('r-1', 'stopped')] }],
+    ['reflectorCorrection', { reflections: [reflection('refl-1', { turn: 3 })] }],
+    ['taskClosedDone', { closures: [closure('close-1', 'next', 'done')] }],
+    ['taskClosedDropped', { closures: [closure('close-1', 'next', 'dropped')] }],
+    ['taskReopenedAfterDone', { closures: reopened('done') }],
+    ['workflowClosed', { workflows: [wf, workflow('wf-1', 'closed', 2)] }],
+    ['workflowCancelled', { workflows: [wf, workflow('wf-1', 'cancelled', 2)] }],
+    [
+      'workflowReopenedAfterClose',
+      { workflows: [wf, workflow('wf-1', 'closed', 2), workflow('wf-1', 'reopened', 3)] },
+    ],
+    [
+      'workflowArtifactCheckFailed',
+      { workflows: [wf, workflow('wf-1', 'verified', 2, { check: 'artifact', passed: false })] },
+    ],
+  ];
+
+  it.each(scenarios)('signs %s as reaching nobody (visible false)', (_, parts) => {
+    const { errors } = contributions(evidence(parts));
+    expect(errors.length).toBeGreaterThan(0);
+    for (const error of errors) expect(error.visible).toBe(false);
+  });
+
+  it('covers every signed row whose exposure is fixed, except the one that reached someone', () => {
+    const fixed = rows
+      .filter(([, row]) => row.kind === 'signed' && row.visible !== 'computed')
+      .map(([id]) => id);
+    expect([...scenarios.map(([id]) => id), 'draftSentUnchanged'].sort()).toEqual(fixed.sort());
+  });
+
+  it('signs a draft the owner sent unchanged as reaching its recipient (visible true)', () => {
+    const sent = contributions(
+      evidence({ outbox: [staged('d-1'), outcome('d-1', 'sent_unchanged')] }),
+    );
+    expect(sent.errors.map((error) => error.visible)).toEqual([true]);
+  });
+
+  it('earns embarrassment for a confirmed error only where the draft reached someone unchanged', () => {
+    const label = (result: 'sent_unchanged' | 'sent_edited') => {
+      const session = evidence({
+        outbox: [staged('d-1'), outcome('d-1', result)],
+        ownerOutcomes: [ownerOutcome('o-1', 'd-1', 'confirmed_error')],
+      });
+      return deriveLabel(contributions(session).errors, labelFactsFor(session, new Set()));
+    };
+    expect(label('sent_unchanged')).toBe('embarrassment');
+    expect(label('sent_edited')).toBe('distress');
   });
 });

@@ -181,7 +181,7 @@ export const contributionTable = {
     stopCauses: none,
     rule: 'On the session that triaged it. A request with a linked draft goes through that draft instead.',
     choice:
-      'Agency owner: closing the request is the owner’s act on a commitment, like abandoning a question. A request closed while parked on the requester (`needs_info`) owes nothing and signs nothing.',
+      'Agency owner: closing the request is the owner’s act on a commitment, like abandoning a question. A request closed while parked on the requester (`needs_info`) owes nothing and signs nothing; so does one closed before it was ever triaged (its first record is its close), since the seed signs only a triaged request.',
   },
   loopStop: {
     kind: 'signed',
@@ -548,7 +548,7 @@ export const contributionTable = {
     stopCauses: none,
     rule: 'Only clean reflections reach a run.',
   },
-} as const satisfies Record<string, ContributionRow>;
+} satisfies Record<string, ContributionRow>;
 
 /** The name of one row of {@link contributionTable}. */
 export type ContributionRowId = keyof typeof contributionTable;

@@ -826,3 +826,231 @@ describe('contributions: properties', () => {
     );
   });
 });
+
+// ---- rules pinned from the mutation run (docs/testing.md) --------------------------------
+
+describe('contributions: an unreadable transcript', () => {
+  it('is missing evidence, not a compacted run: partial, with its channels incomplete', () => {
+    const result = contributions(evidence({ transcript: unreadable() }));
+    expect(result.compacted).toBe(false);
+    expect(result.partial).toBe(true);
+    expect(result.incomplete).toContain('intervention');
+  });
+});
+
+describe('contributions: a draft staged more than once keeps its first goal', () => {
+  it('names the goal of the first staging, not of a resumed run’s later one', () => {
+    const errors = errorsOf({
+      outbox: [
+        staged('d-1', { goal: { kind: 'task', id: 'task-first' }, at: 0.3 }),
+        staged('d-1', { goal: { kind: 'task', id: 'task-later' }, at: 3 }),
+        outcome('d-1', 'rejected'),
+      ],
+    });
+    expect(errors).toEqual([expect.objectContaining({ goal: { kind: 'task', id: 'task-first' } })]);
+  });
+});
+
+describe('contributions: a question counts only for the session that parked it', () => {
+  const answeredAndCompleted = [
+    start('r-1', 0),
+    end('r-1', 'parked', 1),
+    start('r-2', 3),
+    end('r-2', 'completed', 4),
+  ];
+
+  it('credits nothing for a question another session parked, answered or abandoned', () => {
+    const foreign = { ...parked('q-1'), session_id: 's-2' };
+    expect(
+      errorsOf({
+        transcript: answeredAndCompleted,
+        questions: [foreign, settled('q-1', 'answered', 2)],
+      }),
+    ).toEqual([]);
+    expect(errorsOf({ questions: [foreign, settled('q-1', 'abandoned', 2)] })).toEqual([]);
+  });
+
+  it('keeps the goal of the first parking when a resumed run parks the same question again', () => {
+    const errors = errorsOf({
+      questions: [
+        parked('q-1', 0.4, { kind: 'task', id: 'task-first' }),
+        parked('q-1', 3, { kind: 'task', id: 'task-later' }),
+        settled('q-1', 'abandoned', 5),
+      ],
+    });
+    expect(errors).toEqual([expect.objectContaining({ goal: { kind: 'task', id: 'task-first' } })]);
+  });
+});
+
+describe('contributions: an answered question completes at or after the answer', () => {
+  it('credits a resumed run that started at the very moment of the answer and completed', () => {
+    const errors = errorsOf({
+      transcript: [
+        start('r-1', 0),
+        end('r-1', 'parked', 1),
+        start('r-2', 2),
+        end('r-2', 'completed', 4),
+      ],
+      questions: [parked('q-1'), settled('q-1', 'answered', 2)],
+    });
+    expect(signs(errors)).toEqual([0.5]);
+  });
+
+  it('credits nothing for a run that started before the answer, even one that completed', () => {
+    const errors = errorsOf({
+      transcript: [start('r-1', 0), end('r-1', 'completed', 4)],
+      questions: [parked('q-1'), settled('q-1', 'answered', 2)],
+    });
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('contributions: a request closed without a draft', () => {
+  it('reads only the records before the close: a later needs_info does not undo the −0.5', () => {
+    const errors = errorsOf({
+      requests: [
+        request('r-1', 'triaged', 1),
+        request('r-1', 'closed', 2),
+        request('r-1', 'needs_info', 3),
+      ],
+    });
+    expect(signs(errors)).toEqual([-0.5]);
+  });
+
+  it('reads a request received again after needs_info, then closed untriaged, as still parked: nothing', () => {
+    expect(
+      errorsOf({
+        requests: [
+          request('r-1', 'triaged', 1),
+          request('r-1', 'needs_info', 2),
+          request('r-1', 'received', 3),
+          request('r-1', 'closed', 4),
+        ],
+      }),
+    ).toEqual([]);
+  });
+
+  it('still signs a triaged request that received another message before it closed', () => {
+    const errors = errorsOf({
+      requests: [
+        request('r-1', 'received', 0),
+        request('r-1', 'triaged', 1),
+        request('r-1', 'received', 2),
+        request('r-1', 'closed', 3),
+      ],
+    });
+    expect(signs(errors)).toEqual([-0.5]);
+  });
+
+  it('signs nothing for a request whose first record is its close: it was never triaged when it closed', () => {
+    expect(
+      errorsOf({
+        requests: [request('r-1', 'closed', 1), request('r-1', 'triaged', 2)],
+      }),
+    ).toEqual([]);
+  });
+});
+
+describe('contributions: what marks a task reopen', () => {
+  it('reads a legacy reopen with no `reopens` field by its statuses: done → open signs −1.0', () => {
+    const errors = errorsOf({
+      closures: [
+        closure('close-1', 'next', 'done', { at: 10 }),
+        closure('reopen-1', 'done', 'next', { at: 11 }),
+      ],
+    });
+    expect(errors).toEqual([
+      expect.objectContaining({ sign: 0.5, cite: { kind: 'closure', closure_id: 'close-1' } }),
+      expect.objectContaining({ sign: -1, cite: { kind: 'closure', closure_id: 'reopen-1' } }),
+    ]);
+  });
+
+  it('does not read a done → dropped re-close as a reopen: it signs the drop’s zero, no −1.0', () => {
+    const errors = errorsOf({
+      closures: [
+        closure('close-1', 'next', 'done', { at: 10 }),
+        closure('close-2', 'done', 'dropped', { at: 11 }),
+      ],
+    });
+    expect(signs(errors)).toEqual([0.5, 0]);
+  });
+
+  it('reads a record that names the closure it reopens as a reopen, whatever status it moves to', () => {
+    const errors = errorsOf({
+      closures: [
+        closure('close-1', 'next', 'done', { at: 10 }),
+        closure('reopen-1', 'next', 'dropped', { at: 11, reopens: 'close-1' }),
+      ],
+    });
+    expect(errors).toEqual([
+      expect.objectContaining({ sign: -1, cite: { kind: 'closure', closure_id: 'reopen-1' } }),
+    ]);
+  });
+
+  it('signs nothing for a move between two open statuses', () => {
+    expect(errorsOf({ closures: [closure('move-1', 'next', 'waiting')] })).toEqual([]);
+  });
+});
+
+describe('contributions: a workflow', () => {
+  it('keeps the task of its first start when it is started again', () => {
+    const errors = errorsOf({
+      workflows: [
+        workflow('wf-1', 'started', 0, { task: 'task-first' }),
+        workflow('wf-1', 'started', 1, { task: 'task-later' }),
+        workflow('wf-1', 'closed', 5),
+      ],
+    });
+    expect(errors).toEqual([expect.objectContaining({ goal: { kind: 'task', id: 'task-first' } })]);
+  });
+
+  it('keeps a cancel’s −0.5 when a close follows it, and a close’s +0.5 when a cancel follows it', () => {
+    const started = workflow('wf-1', 'started', 0);
+    expect(
+      signs(
+        errorsOf({
+          workflows: [started, workflow('wf-1', 'cancelled', 5), workflow('wf-1', 'closed', 6)],
+        }),
+      ),
+    ).toEqual([-0.5]);
+    expect(
+      signs(
+        errorsOf({
+          workflows: [started, workflow('wf-1', 'closed', 5), workflow('wf-1', 'cancelled', 6)],
+        }),
+      ),
+    ).toEqual([0.5]);
+  });
+});
+
+describe('contributions: a reflector correction beside a failed step check', () => {
+  it('still signs a correction on the turn of a failed step check: only an intervention takes the turn', () => {
+    const errors = errorsOf({
+      transcript: [start('r-1'), stepCheck('r-1', 'step-a', 4, false)],
+      reflections: [reflection('refl-1', { turn: 4 })],
+    });
+    expect(errors.map((error) => error.cite.kind)).toEqual(['turn', 'reflection']);
+    expect(signs(errors)).toEqual([-1, -1]);
+  });
+});
+
+describe('contributions: records at the same moment keep their store order', () => {
+  it('takes the first of two outcomes stamped at the same time, as the store wrote them', () => {
+    const rejectedFirst = errorsOf({
+      outbox: [
+        staged('d-1'),
+        outcome('d-1', 'rejected', 'owner', 5),
+        outcome('d-1', 'sent_unchanged', 'owner', 5),
+      ],
+    });
+    expect(signs(rejectedFirst)).toEqual([-1]);
+    const sentFirst = errorsOf({
+      outbox: [
+        staged('d-1'),
+        outcome('d-1', 'sent_unchanged', 'owner', 5),
+        outcome('d-1', 'rejected', 'owner', 5),
+      ],
+    });
+    expect(signs(sentFirst)).toEqual([1]);
+  });
+});

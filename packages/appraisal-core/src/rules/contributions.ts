@@ -179,7 +179,9 @@ function requestContributions(evidence: SessionEvidence, errors: SignedEntry[]):
     const before = lifecycle
       .slice(0, closedAt)
       .filter((record) => record.type === 'triaged' || record.type === 'needs_info');
-    if (before[before.length - 1]?.type === 'needs_info') continue;
+    // Only a close that finds the request triaged signs: not one while it is parked on the
+    // requester (needs_info), nor one before it was ever triaged.
+    if (before[before.length - 1]?.type !== 'triaged') continue;
     errors.push(
       signEntry(
         'requestClosedWithoutDraft',

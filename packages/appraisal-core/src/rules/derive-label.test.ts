@@ -337,6 +337,114 @@ describe('labelRules', () => {
   });
 });
 
+describe('deriveLabel: frustration is repetition of one kind, by self, on one goal', () => {
+  const goal = { kind: 'task', id: 'task-1' } as const;
+
+  it('reads one cite written with its keys in another order as one error: regret, not frustration', () => {
+    const first = goalError({ goal, controllable: true, cite: { kind: 'turn', turn: 2 } });
+    // The same pointer as a record read back from another store may spell it: keys reordered.
+    const reordered = goalError({ goal, controllable: true, cite: { turn: 2, kind: 'turn' } });
+    expect(deriveLabel([first, reordered], facts)).toBe('regret');
+  });
+
+  it('tells setpoints apart by name: two different setpoints are two kinds, not a repetition', () => {
+    const errors = [
+      goalError({
+        goal,
+        channel: 'setpoint',
+        controllable: true,
+        cite: { kind: 'setpoint', name: 'outbox_age' },
+      }),
+      goalError({
+        goal,
+        channel: 'setpoint',
+        controllable: true,
+        cite: { kind: 'setpoint', name: 'question_latency' },
+      }),
+    ];
+    expect(deriveLabel(errors, facts)).toBe('regret');
+  });
+
+  it('does not call repeated owner-caused errors frustration: with no alternative they disappoint', () => {
+    const errors = [
+      goalError({ goal, agency: 'owner', controllable: false, cite: { kind: 'turn', turn: 2 } }),
+      goalError({ goal, agency: 'owner', controllable: false, cite: { kind: 'turn', turn: 5 } }),
+    ];
+    expect(deriveLabel(errors, facts)).toBe('disappointment');
+  });
+});
+
+describe('deriveLabel: pride needs a delivery', () => {
+  // A delivery is a draft on the edit channel or a question on the commitment channel; the same
+  // cite on another channel, or another cite on the same channel, delivered nothing.
+  const notDeliveries: readonly [string, GoalError][] = [
+    [
+      'an edit-channel credit citing a turn',
+      goalError({ sign: 1, channel: 'edit', goal: replies, cite: { kind: 'turn', turn: 3 } }),
+    ],
+    [
+      'a draft cited on the appraisal channel',
+      goalError({
+        sign: 1,
+        channel: 'appraisal',
+        goal: replies,
+        cite: { kind: 'draft', draft_id: 'd-1' },
+      }),
+    ],
+    [
+      'a question cited on the counter channel',
+      goalError({
+        sign: 0.5,
+        channel: 'counter',
+        goal: replies,
+        cite: { kind: 'question', question_id: 'q-1' },
+      }),
+    ],
+    [
+      'a commitment-channel credit citing a workflow',
+      goalError({
+        sign: 0.5,
+        channel: 'commitment',
+        goal: replies,
+        cite: { kind: 'workflow', workflow_id: 'w-1' },
+      }),
+    ],
+  ];
+
+  it.each(notDeliveries)('reads %s against an existing charter line neutral', (_, error) => {
+    expect(deriveLabel([error], facts)).toBe('neutral');
+  });
+
+  it('reads a question delivered on the commitment channel against a charter line pride', () => {
+    const answered = goalError({
+      sign: 0.5,
+      channel: 'commitment',
+      agency: 'owner',
+      goal: replies,
+      cite: { kind: 'question', question_id: 'q-1' },
+    });
+    expect(deriveLabel([answered], facts)).toBe('pride');
+  });
+
+  it('does not let a zero-signed delivery lend pride to another positive', () => {
+    const zeroDelivery = goalError({
+      sign: 0,
+      channel: 'edit',
+      goal: replies,
+      cite: { kind: 'draft', draft_id: 'd-1' },
+    });
+    const closureCredit = goalError({
+      sign: 0.5,
+      channel: 'commitment',
+      agency: 'owner',
+      goal: replies,
+      cite: { kind: 'closure', closure_id: 'c-1' },
+    });
+    expect(deriveLabel([zeroDelivery, closureCredit], facts)).toBe('neutral');
+    expect(deriveLabel([closureCredit, zeroDelivery], facts)).toBe('neutral');
+  });
+});
+
 // ---- properties ------------------------------------------------------------------------
 
 const factsArbitrary: fc.Arbitrary<LabelFacts> = fc.record({

@@ -89,6 +89,22 @@ describe('followUpFor', () => {
     });
   });
 
+  it('names only the channels that carried a negative signal, not a credit or a zero entry', () => {
+    const closed: GoalError = {
+      channel: 'commitment',
+      sign: 0.5,
+      agency: 'owner',
+      visible: false,
+      controllable: 'unfilled',
+      cite: { kind: 'closure', closure_id: 'c-1' },
+    };
+    const dropped: GoalError = { ...closed, sign: 0 };
+    const sent: GoalError = { ...rejected, channel: 'intervention', sign: 1 };
+    const followUp = followUpFor({ id: 'task-3' }, 'regret', [closed, dropped, sent, rejected]);
+    expect(followUp.channels).toEqual(['edit']);
+    expect(followUp.title).toBe('Follow up on task-3: regret (edit)');
+  });
+
   it('names residue when the label is neutral and nothing else says more', () => {
     expect(followUpFor({ id: 'task-2' }, 'neutral', []).title).toBe('Follow up on task-2: residue');
   });

@@ -57,7 +57,7 @@ export const reachability = {
   },
   shame: { producers: ['none'], how: 'No cross-run harm aggregate yet.' },
   excitement: { producers: ['none'], how: 'No anticipatory appraisal yet.' },
-} as const satisfies Record<Label, LabelReach>;
+} satisfies Record<Label, LabelReach>;
 
 /** The labels some producer in `producers` reaches, in the order the label enum declares. */
 export function reachableLabels(producers: readonly Producer[]): Label[] {

@@ -33,6 +33,16 @@ describe('valence', () => {
   });
 });
 
+describe('valence: the table’s constants are summed exactly', () => {
+  it('keeps the halves exact beside decimal magnitudes: 0.5 with 0.3, 0.6, 0.7 and 0.9 reads 3', () => {
+    // The decimals sum to 2.5 in ascending order; the table's 0.5 is added to that exactly. Fed
+    // through one floating-point sum with the decimals, the same five read 2.9999999999999996.
+    const errors = [0.3, 0.5, 0.9, 0.7, 0.6].map((sign) => goalError({ sign }));
+    expect(valence(errors).positive).toBe(3);
+    expect(valence(errors.map((error) => ({ ...error, sign: -error.sign }))).negative).toBe(3);
+  });
+});
+
 const errorsArbitrary = fc.array(goalErrorArbitrary, { maxLength: 20 });
 
 describe('valence: properties', () => {
