@@ -1,7 +1,8 @@
 export { withLock } from './advisory-lock.js';
+export { maxRecordBytes } from './append-lines.js';
 export type { BoardRecordInput, BoardStore } from './board-store.js';
 export { foldBoard } from './board-store.js';
-export type { CharterRead } from './charter-file.js';
+export type { CharterFileEdit, CharterRead } from './charter-file.js';
 export type { CloseTaskRequest, ClosureActor, ReopenTaskRequest } from './close-task.js';
 export { closeTask, reopenTask } from './close-task.js';
 export type {
@@ -50,6 +51,31 @@ export type {
   OpenHomeOptions,
 } from './open-home.js';
 export { openHome } from './open-home.js';
+export type { AddedTask, AddTaskRequest, NewTaskStatus, TaskHolder } from './owner/add-task.js';
+export { addTask, newTaskStatuses, taskHolders } from './owner/add-task.js';
+export type { AnsweredQuestion } from './owner/answer-question.js';
+export { answerParkedQuestion } from './owner/answer-question.js';
+export type {
+  DraftVerdict,
+  DraftVerdictKind,
+  DraftVerdictRequest,
+} from './owner/draft-verdict.js';
+export { decideDraft } from './owner/draft-verdict.js';
+export type { CharterChange, EditedCharter } from './owner/edit-charter.js';
+export { editCharter } from './owner/edit-charter.js';
+export type { PrefixMatch } from './owner/find-by-prefix.js';
+export { findByPrefix } from './owner/find-by-prefix.js';
+export { findTask } from './owner/find-task.js';
+export type { MovedTask, MoveTaskRequest, TaskMove } from './owner/move-task.js';
+export { moveTask } from './owner/move-task.js';
+export type { OwnerRefusal } from './owner/owner-refusal.js';
+export type { ReadProblem } from './readouts/read-log.js';
+export { withReadLog } from './readouts/read-log.js';
+export { sessionReadout } from './readouts/session-readout.js';
+export type { TaskFilter, TaskList } from './readouts/task-list.js';
+export { listTasks } from './readouts/task-list.js';
+export type { TextAppraisalReadout } from './readouts/text-appraisals.js';
+export { textAppraisalReadout } from './readouts/text-appraisals.js';
 export type { RecordValidator } from './record-validator.js';
 export { recordValidator } from './record-validator.js';
 export type { HomeLocation } from './resolve-home.js';
@@ -82,5 +108,4 @@ export type {
   OutboxRecordInput,
   TranscriptEventInput,
 } from './store-schemas.js';
-export { maxRecordBytes } from './append-lines.js';
 export type { WriteFailure } from './write-failure.js';
