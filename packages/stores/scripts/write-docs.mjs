@@ -3,6 +3,7 @@
 // docs/integrating.md. `node scripts/write-docs.mjs` after `build`; tests fail when a page is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { MechaError } from '@mecha/errors';
 import { jsonSchemaOf, ownSchemas } from './emit-json-schemas.mjs';
 
 const page = fileURLToPath(new URL('../../../docs/store-format.md', import.meta.url));
@@ -49,7 +50,7 @@ export function schemasSection() {
 export function renderedPage(text) {
   const from = text.indexOf(start);
   const to = text.indexOf(end);
-  if (from === -1 || to === -1) throw new Error(`${page} has no ${start} … ${end} section`);
+  if (from === -1 || to === -1) throw new MechaError(`${page} has no ${start} … ${end} section`);
   return `${text.slice(0, from)}${schemasSection()}${text.slice(to + end.length)}`;
 }
 
@@ -61,7 +62,7 @@ export function renderedIntegrating(text) {
   const from = text.indexOf(exampleStart);
   const to = text.indexOf(exampleEnd);
   if (from === -1 || to === -1)
-    throw new Error(`${integrating} has no ${exampleStart} … ${exampleEnd} section`);
+    throw new MechaError(`${integrating} has no ${exampleStart} … ${exampleEnd} section`);
   const code = readFileSync(example, 'utf8');
   return `${text.slice(0, from)}${exampleStart}\n\`\`\`js\n${code}\`\`\`\n${exampleEnd}${text.slice(to + exampleEnd.length)}`;
 }

@@ -25,7 +25,6 @@ describe('the built @mecha/stores', () => {
       'findByPrefix',
       'findTask',
       'foldBoard',
-      'generateHome',
       'guardTaskTool',
       'homeLayout',
       'homePorts',
@@ -43,7 +42,6 @@ describe('the built @mecha/stores', () => {
       'openHome',
       'parseConfig',
       'readConfig',
-      'recordValidator',
       'registrationVariables',
       'reopenTask',
       'reopenTaskFromSurface',
@@ -59,6 +57,11 @@ describe('the built @mecha/stores', () => {
       'withLock',
       'withReadLog',
     ]);
+  });
+
+  it('keeps the home generator and the record validator on the testing subpath', async () => {
+    const testing = await import(new URL('../dist/testing.js', import.meta.url).href);
+    expect(Object.keys(testing).sort()).toEqual(['generateHome', 'recordValidator']);
   });
 
   it('emits the JSON Schemas of its own records', async () => {

@@ -27,15 +27,12 @@ export {
 } from './config.js';
 export type { DistilledOutcome, DistillLedger } from './distill-ledger.js';
 export { withDistillLedger } from './distill-ledger.js';
-export type { GeneratedHome, GenerateHomeOptions } from './generate-home.js';
-export { generateHome } from './generate-home.js';
 export type { GuardedCall, GuardedTaskTool, TaskTool } from './guard-task-tool.js';
 export {
   assertTaskToolsGuarded,
   closeRefusal,
   guardTaskTool,
   isGuardedTaskTool,
-  UnguardedTaskToolError,
 } from './guard-task-tool.js';
 export type { HomeEntry } from './home-layout.js';
 export { homeLayout } from './home-layout.js';
@@ -76,8 +73,6 @@ export type { TaskFilter, TaskList } from './readouts/task-list.js';
 export { listTasks } from './readouts/task-list.js';
 export type { TextAppraisalReadout } from './readouts/text-appraisals.js';
 export { textAppraisalReadout } from './readouts/text-appraisals.js';
-export type { RecordValidator } from './record-validator.js';
-export { recordValidator } from './record-validator.js';
 export type { HomeLocation } from './resolve-home.js';
 export { resolveHome } from './resolve-home.js';
 export type { Mover, RunPresence } from './run-registration.js';
@@ -108,4 +103,5 @@ export type {
   OutboxRecordInput,
   TranscriptEventInput,
 } from './store-schemas.js';
+export { UnguardedTaskToolError } from './unguarded-task-tool-error.js';
 export type { WriteFailure } from './write-failure.js';

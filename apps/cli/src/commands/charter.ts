@@ -10,6 +10,7 @@ import {
   patienceOf,
 } from '@mecha/charter';
 import { mintOwnerEdit } from '@mecha/charter/owner';
+import { isLeft } from '@mecha/errors';
 import { type CharterChange, editCharter } from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
 import {
@@ -20,7 +21,6 @@ import {
   failure,
   usageError,
 } from '../command.js';
-import { isLeft } from '../either.js';
 import { openCommandHome } from '../home.js';
 import { flag, stringOption, wholeNumber } from '../parse-command.js';
 import { styleFor } from '../style.js';
