@@ -46,6 +46,7 @@ describe('the built @mecha/stores', () => {
       'reopenTask',
       'reopenTaskFromSurface',
       'resolveHome',
+      'rightOrThrow',
       'ruleRecordSchema',
       'runHook',
       'runPresence',

@@ -1,3 +1,5 @@
+// The one unwrap for writers' Eithers, from @mecha/errors, so a harness needs no second import.
+export { rightOrThrow } from '@mecha/errors';
 export { withLock } from './advisory-lock.js';
 export { maxRecordBytes } from './append-lines.js';
 export type { BoardRecordInput, BoardStore } from './board-store.js';
