@@ -7,7 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readGraph, tempFolder, writeGraphConfig } from './__fixtures__/graph-home.js';
 import { scriptedDistiller } from './__fixtures__/scripted-distiller.js';
 import { testNow } from './__fixtures__/test-home.js';
-import { type DistillOptions, type DistillReport, distill } from './distill.js';
+import { distill } from './distill/distill.js';
+import type { DistillOptions } from './distill/distill-options.js';
+import type { DistillReport } from './distill/distill-report.js';
 
 // The whole path with real parts: a generated home on disk, a real mecha-graph-mcp process
 // spoken to by the MCP SDK's client, the stores' ledger under its lock, and the scripted model.
