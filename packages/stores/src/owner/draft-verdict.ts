@@ -7,13 +7,13 @@ import { findByPrefix } from './find-by-prefix.js';
 import { type OwnerRefusal, ownerRefusal } from './owner-refusal.js';
 
 /** What the owner decides about a staged draft. */
-export type DraftVerdictKind = 'send' | 'send_edited' | 'reject';
+export type DraftChoice = 'send' | 'send_edited' | 'reject';
 
 /** A verdict on a draft from any surface. */
 export interface DraftVerdictRequest {
   /** The draft's id, or a unique prefix of one. */
   readonly query: string;
-  readonly verdict: DraftVerdictKind;
+  readonly verdict: DraftChoice;
   /** Why it was rejected, in the owner's words (for the reflector; never part of a score). */
   readonly reason?: string;
   /** The environment the request came from (a run's shell names its run there). */
