@@ -2,8 +2,9 @@
 // 1. `pnpm pack` every publishable package (pnpm rewrites workspace: and catalog: specifiers).
 // 2. publint --strict and attw --profile esm-only on each tarball.
 // 3. A consumer project outside the repository `npm install`s the tarballs (no workspace
-//    links), imports every entry with plain Node and type-checks a consumer file against the
-//    published .d.ts with skipLibCheck off.
+//    links), imports every entry (subpaths too) with plain Node and type-checks a consumer file
+//    against the published .d.ts with skipLibCheck off, together with the example of
+//    docs/integrating.md under --strict and module nodenext.
 import { spawnSync } from 'node:child_process';
 import {
   existsSync,
@@ -39,6 +40,22 @@ export function publishablePackages(root) {
       }))
       .filter(({ manifest }) => !manifest.private),
   );
+}
+
+/** Every import specifier a package publishes: its root and each subpath without a wildcard. */
+export function publicEntries(manifest) {
+  const subpaths = Object.keys(manifest.exports ?? { '.': null }).filter(
+    (key) => key !== './package.json' && !key.includes('*'),
+  );
+  return subpaths.map((key) => (key === '.' ? manifest.name : `${manifest.name}${key.slice(1)}`));
+}
+
+/** The ```ts block between the example markers of docs/integrating.md, or null. */
+export function integratingExample(root) {
+  const text = readFileSync(join(root, 'docs', 'integrating.md'), 'utf8');
+  const found =
+    /<!-- example:harness:start -->\n```ts\n([\s\S]*?)```\n<!-- example:harness:end -->/.exec(text);
+  return found ? found[1] : null;
 }
 
 /** Runs the whole check; returns { ok, lines } with one line per finding for the summary. */
@@ -125,8 +142,11 @@ export async function packCheck({ root, keep = false }) {
     fail('consumer: npm install of the tarballs failed', installed.output);
   } else {
     const names = Object.keys(dependencies);
+    const entries = packages
+      .filter(({ manifest }) => names.includes(manifest.name))
+      .flatMap(({ manifest }) => publicEntries(manifest));
     // (a) every public entry imports with plain Node.
-    const importer = names.map(
+    const importer = entries.map(
       (name) =>
         `import(${JSON.stringify(name)}).then((m) => console.log(${JSON.stringify(name)}, Object.keys(m).length + ' exports'))`,
     );
@@ -137,9 +157,16 @@ export async function packCheck({ root, keep = false }) {
     const imported = run(process.execPath, ['import-all.mjs'], { cwd: consumer });
     if (imported.status !== 0)
       fail('consumer: importing a public entry with plain Node failed', imported.output);
-    else lines.push(`consumer: ${names.length} packages import with plain Node`);
-    // (b) a consumer .ts file type-checks against the published declarations.
-    const source = names.map(
+    else
+      lines.push(
+        `consumer: ${entries.length} entries of ${names.length} packages import with plain Node`,
+      );
+    // (b) a consumer .ts file type-checks against the published declarations, and so does the
+    // example of docs/integrating.md, as a new user would paste it (strict, module nodenext).
+    const example = integratingExample(root);
+    if (example === null) fail('consumer: docs/integrating.md has no ```ts example block');
+    else writeFileSync(join(consumer, 'example.ts'), example);
+    const source = entries.map(
       (name, index) =>
         `import * as package${index} from ${JSON.stringify(name)};\nexport const surface${index}: typeof package${index} = package${index};`,
     );
@@ -156,19 +183,19 @@ export async function packCheck({ root, keep = false }) {
           noEmit: true,
           types: ['node'],
         },
-        files: ['consumer.ts'],
+        files: ['consumer.ts', ...(example === null ? [] : ['example.ts'])],
       }),
     );
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
     const typed = run(process.execPath, [tsc, '-p', consumer]);
     if (typed.status !== 0)
       fail(
-        'consumer: type-checking against the published .d.ts failed (skipLibCheck: false)',
+        'consumer: type-checking against the published .d.ts (or the integrating example) failed (strict, skipLibCheck: false)',
         typed.output,
       );
     else
       lines.push(
-        `consumer: the published .d.ts of ${names.length} packages type-check with skipLibCheck: false`,
+        `consumer: the published .d.ts of ${names.length} packages and the integrating example type-check (strict, nodenext, skipLibCheck: false)`,
       );
   }
   lines.unshift(

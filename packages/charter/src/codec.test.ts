@@ -1,9 +1,10 @@
+import { leftOrThrow, rightOrThrow } from '@mecha/errors';
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import type { Charter } from './charter.js';
+import { CharterArgumentError } from './charter-argument-error.js';
 import { charterTomlHeader, parseCharter, stringifyCharter, validateCharter } from './codec.js';
-import { CharterArgumentError } from './errors.js';
 import type { CharterIssue } from './issues.js';
 import { charterArb } from './test-arbitraries.js';
 
@@ -28,9 +29,7 @@ text = "Sleep before midnight."
 `;
 
 function issuesOf(text: string): readonly CharterIssue[] {
-  const result = parseCharter(text);
-  if (E.isRight(result)) throw new Error(`expected issues, got ${JSON.stringify(result.right)}`);
-  return result.left;
+  return leftOrThrow(parseCharter(text), 'parsing the charter');
 }
 
 function line(fields: string): string {
@@ -359,8 +358,8 @@ text = "Sleep."
 
   it('round-trips the example file', () => {
     const parsed = parseCharter(example);
-    if (E.isLeft(parsed)) throw new Error('example must parse');
-    expect(parseCharter(stringifyCharter(parsed.right))).toEqual(parsed);
+    const charter = rightOrThrow(parsed, 'the example');
+    expect(parseCharter(stringifyCharter(charter))).toEqual(parsed);
   });
 });
 

@@ -7,8 +7,8 @@ import {
   charterLineTomlSchema,
   invariantBreaches,
 } from './charter.js';
+import { CharterArgumentError } from './charter-argument-error.js';
 import { formatDuration } from './duration.js';
-import { CharterArgumentError } from './errors.js';
 import { type CharterIssue, issuesFromBreaches, issuesFromZod, sortIssues } from './issues.js';
 
 /** What `parseCharter` and `validateCharter` return: every issue found, or the charter. */

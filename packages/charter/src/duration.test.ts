@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
+import { CharterArgumentError } from './charter-argument-error.js';
 import { formatDuration, parseDuration } from './duration.js';
-import { CharterArgumentError } from './errors.js';
 
 const hour = 3_600_000;
 

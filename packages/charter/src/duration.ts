@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { CharterArgumentError } from './errors.js';
+import { CharterArgumentError } from './charter-argument-error.js';
 
 /** One millisecond, and the units a setpoint is written in, each in milliseconds. */
 export const durationUnits = {

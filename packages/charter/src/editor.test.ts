@@ -1,3 +1,4 @@
+import { leftOrThrow, rightOrThrow } from '@mecha/errors';
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
@@ -28,15 +29,8 @@ const charter: Charter = deepFreeze([
   { id: 'health', text: 'Sleep.' },
 ]);
 
-function ok(result: CharterEdit): Charter {
-  if (E.isLeft(result)) throw new Error(`expected a charter, got ${result.left.message}`);
-  return result.right;
-}
-
-function refused(result: CharterEdit) {
-  if (E.isRight(result)) throw new Error(`expected a refusal, got ${JSON.stringify(result.right)}`);
-  return result.left;
-}
+const ok = (result: CharterEdit): Charter => rightOrThrow(result, 'the edit');
+const refused = (result: CharterEdit) => leftOrThrow(result, 'the edit');
 
 const ids = (edited: Charter) => edited.map((line) => line.id);
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import * as O from 'fp-ts/lib/Option.js';
 import { describe, expect, it } from 'vitest';
 import type { Charter } from './charter.js';
-import { CharterArgumentError } from './errors.js';
+import { CharterArgumentError } from './charter-argument-error.js';
 import {
   anticipatedGuilt,
   appraiseCommitment,

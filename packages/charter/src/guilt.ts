@@ -1,7 +1,7 @@
 import * as O from 'fp-ts/lib/Option.js';
 import type { Charter } from './charter.js';
+import { CharterArgumentError } from './charter-argument-error.js';
 import type { CharterSensor } from './charter-sensor.js';
-import { CharterArgumentError } from './errors.js';
 
 /**
  * The three stores a commitment can sit in, the same ones the backlog reads: staged drafts in

@@ -1,5 +1,6 @@
 export type { Charter, CharterLine, CharterLineField } from './charter.js';
 export { charterLineSchema, charterSchema } from './charter.js';
+export { CharterArgumentError } from './charter-argument-error.js';
 export type { CharterSensor } from './charter-sensor.js';
 export { charterSensors, isCharterSensor } from './charter-sensor.js';
 export type { CharterResult } from './codec.js';
@@ -16,7 +17,6 @@ export {
   setLineSetpoint,
   setLineText,
 } from './editor.js';
-export { CharterArgumentError } from './errors.js';
 export type {
   CommitmentReading,
   CommitmentStore,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CharterArgumentError } from './errors.js';
+import { CharterArgumentError } from './charter-argument-error.js';
 import { mintOwnerEdit } from './owner.js';
 import { isOwnerEdit, type OwnerEdit, ownerSurfaces } from './owner-edit.js';
 

@@ -1,4 +1,4 @@
-import { CharterArgumentError } from './errors.js';
+import { CharterArgumentError } from './charter-argument-error.js';
 
 /**
  * The surfaces a person edits the charter from. There is deliberately no `tool` (nor `model`,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversation, events } from './__fixtures__/events.js';
 import { tempFolder } from './__fixtures__/graph-home.js';
 import { type TestHome, testHome, testNow } from './__fixtures__/test-home.js';
-import { distill } from './distill.js';
+import { distill } from './distill/distill.js';
 import { distillGrammar } from './distill-grammar.js';
 import { parseDistillReply } from './distill-reply.js';
 import { appraisalGrammarSchema, parseAppraisalAnswer } from './text-appraisal.js';

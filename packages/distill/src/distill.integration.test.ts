@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { textAppraisalRecordSchema } from '@mecha/appraisal-core';
-import { generateHome, openHome } from '@mecha/stores';
+import { openHome } from '@mecha/stores';
+import { generateHome } from '@mecha/stores/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readGraph, tempFolder, writeGraphConfig } from './__fixtures__/graph-home.js';
 import { scriptedDistiller } from './__fixtures__/scripted-distiller.js';
 import { testNow } from './__fixtures__/test-home.js';
-import { type DistillOptions, type DistillReport, distill } from './distill.js';
+import { distill } from './distill/distill.js';
+import type { DistillOptions } from './distill/distill-options.js';
+import type { DistillReport } from './distill/distill-report.js';
 
 // The whole path with real parts: a generated home on disk, a real mecha-graph-mcp process
 // spoken to by the MCP SDK's client, the stores' ledger under its lock, and the scripted model.

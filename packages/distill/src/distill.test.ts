@@ -6,7 +6,9 @@ import { conversation, events } from './__fixtures__/events.js';
 import { readGraph } from './__fixtures__/graph-home.js';
 import { scriptedDistiller } from './__fixtures__/scripted-distiller.js';
 import { type TestHome, testHome, testNow } from './__fixtures__/test-home.js';
-import { type DistillOptions, type DistillReport, distill } from './distill.js';
+import { distill } from './distill/distill.js';
+import type { DistillOptions } from './distill/distill-options.js';
+import type { DistillReport } from './distill/distill-report.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DistillReport } from './distill.js';
+import type { DistillReport } from './distill/distill-report.js';
 import { formatDistillReport } from './format-distill-report.js';
 
 const report = (overrides: Partial<DistillReport> = {}): DistillReport => ({

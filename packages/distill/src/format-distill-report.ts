@@ -1,4 +1,4 @@
-import type { DistillReport, DistillResult } from './distill.js';
+import type { DistillReport, DistillResult } from './distill/distill-report.js';
 
 const plural = (count: number, one: string, many = `${one}s`) =>
   `${count} ${count === 1 ? one : many}`;

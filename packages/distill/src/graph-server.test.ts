@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { rightOrThrow } from '@mecha/errors';
 import { parseConfig } from '@mecha/stores';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -104,9 +105,8 @@ describe('the default graph server entry', () => {
 
 describe('findMcpServer', () => {
   it('says why distillation cannot run without the named server', () => {
-    const config = parseConfig('');
-    if (config._tag === 'Left') throw new Error('the empty config should parse');
-    expect(findMcpServer(config.right, 'graph')).toEqual({
+    const config = rightOrThrow(parseConfig(''), 'the empty config');
+    expect(findMcpServer(config, 'graph')).toEqual({
       ok: false,
       message: missingServerMessage('graph'),
     });

@@ -4,19 +4,18 @@ export type { Episode, EpisodeGoalError, EpisodeMeta } from './build-episode.js'
 export { episodeSource } from './build-episode.js';
 export type { ClassifyOptions } from './classify-session.js';
 export { defaultClassifyOptions } from './classify-session.js';
+export { distill } from './distill/distill.js';
+export type { DistillOptions, ModelSource } from './distill/distill-options.js';
 export type {
-  DistillOptions,
   DistillProgress,
   DistillRefusal,
   DistillReport,
   DistillResult,
   DistillStop,
-  ModelSource,
   PrintedSurprise,
-  SessionOutcome,
-  SessionResult,
-} from './distill.js';
-export { distill, sessionOutcomes } from './distill.js';
+} from './distill/distill-report.js';
+export type { SessionOutcome, SessionResult } from './distill/session-outcome.js';
+export { sessionOutcomes } from './distill/session-outcome.js';
 export type { DistillBounds } from './distill-grammar.js';
 export { defaultDistillBounds, distillGrammar } from './distill-grammar.js';
 export type {

@@ -7,7 +7,15 @@ const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 describe('the built @mecha/errors', () => {
   it('exposes exactly its public surface', async () => {
     const api = await import(entry);
-    expect(Object.keys(api).sort()).toEqual(['MechaError', 'errorBrand', 'errorGuard']);
+    expect(Object.keys(api).sort()).toEqual([
+      'MechaError',
+      'UnexpectedLeftError',
+      'errorBrand',
+      'errorGuard',
+      'isLeft',
+      'leftOrThrow',
+      'rightOrThrow',
+    ]);
   });
 
   it('bundles for a browser with no Node module', async () => {

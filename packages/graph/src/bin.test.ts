@@ -7,7 +7,8 @@ import { binPath, callOk, callTool, spawnGraphServer } from './__fixtures__/spaw
 import { episode, tempFolder } from './__fixtures__/temp-graph.js';
 import type { CorrectionReport } from './apply-corrections.js';
 import { graphTools } from './create-graph-server.js';
-import type { EpisodeDetail, EpisodeItem, FactItem, Page } from './read-graph.js';
+import type { EpisodeDetail, EpisodeItem, FactItem } from './read-graph/items.js';
+import type { Page } from './read-graph/page.js';
 import type { UpsertResult } from './upsert-episode.js';
 
 const cleanups: (() => unknown)[] = [];

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDatabase } from './__fixtures__/temp-graph.js';
 import type { JsonValue } from './content-hash.js';
 import { type GraphStore, openGraphStore } from './open-graph-store.js';
-import type { FactItem } from './read-graph.js';
+import type { FactItem } from './read-graph/items.js';
 
 // One real SQLite file for every run; each run works under its own source and names, so runs
 // cannot see each other's rows and a failure shrinks to one run's operations.

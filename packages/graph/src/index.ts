@@ -25,11 +25,10 @@ export type {
   FactDetail,
   FactItem,
   FactProvenance,
-  Page,
   ReviewFactItem,
   SourceTrust,
-  Suppressed,
-} from './read-graph.js';
+} from './read-graph/items.js';
+export type { Page, Suppressed } from './read-graph/page.js';
 export type { RedactionReport } from './redact-source.js';
 export type {
   CorrectInput,

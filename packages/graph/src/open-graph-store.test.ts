@@ -6,7 +6,8 @@ import { GraphInputError } from './graph-input-error.js';
 import { graphLimits } from './limits.js';
 import type { Extractor } from './metadata-extractor.js';
 import { type GraphStore, openGraphStore } from './open-graph-store.js';
-import type { CorrectionItem, EpisodeDetail, FactDetail, FactItem, Page } from './read-graph.js';
+import type { CorrectionItem, EpisodeDetail, FactDetail, FactItem } from './read-graph/items.js';
+import type { Page } from './read-graph/page.js';
 
 let database: ReturnType<typeof tempDatabase>;
 let store: GraphStore;

@@ -13,19 +13,19 @@ import { graphLimits } from './limits.js';
 import { type Extractor, metadataExtractor } from './metadata-extractor.js';
 import { migrate } from './migrate.js';
 import { parseInput } from './parse-input.js';
-import {
-  type CorrectionItem,
-  type EpisodeDetail,
-  type EpisodeItem,
-  type FactDetail,
-  type FactItem,
-  getItem,
-  listEpisodes,
-  listReview,
-  type Page,
-  type ReviewFactItem,
-  searchFacts,
-} from './read-graph.js';
+import { getItem } from './read-graph/get-item.js';
+import type {
+  CorrectionItem,
+  EpisodeDetail,
+  EpisodeItem,
+  FactDetail,
+  FactItem,
+  ReviewFactItem,
+} from './read-graph/items.js';
+import { listEpisodes } from './read-graph/list-episodes.js';
+import { listReview } from './read-graph/list-review.js';
+import type { Page } from './read-graph/page.js';
+import { searchFacts } from './read-graph/search-facts.js';
 import { type RedactionReport, redactSource } from './redact-source.js';
 import {
   type CorrectInput,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { MechaError } from '@mecha/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveModelPath } from './config.js';
-import { ModelConfigError } from './errors.js';
+import { ModelConfigError } from './model-config-error.js';
 
 let home: string;
 let configFile: string;

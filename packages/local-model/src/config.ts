@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import { ModelConfigError } from './errors.js';
+import { ModelConfigError } from './model-config-error.js';
 
 /** The resolved model path, or why there is none. */
 export type ModelPathResult =

@@ -1,5 +1,5 @@
 import type { CompletionModel, CompletionRequest, CompletionResult } from './completion-model.js';
-import { ModelDisposedError } from './errors.js';
+import { ModelDisposedError } from './model-disposed-error.js';
 
 /** Who is asking for the device: a person waiting (foreground) or work that can wait (background). */
 export type DevicePriority = 'foreground' | 'background';

@@ -11,26 +11,23 @@ export type { ModelPathOptions, ModelPathResult } from './config.js';
 export { resolveModelPath } from './config.js';
 export type { DevicePriority, DeviceScheduler, ScheduledResult } from './device-scheduler.js';
 export { createDeviceScheduler } from './device-scheduler.js';
-export type { ModelConfigProblem } from './errors.js';
-export {
-  GrammarError,
-  ModelConfigError,
-  ModelDisposedError,
-  ModelLoadError,
-  modelPathKey,
-  PromptTooLongError,
-  ScriptExhaustedError,
-} from './errors.js';
+export { GrammarError } from './grammar-error.js';
 export type { GpuChoice, LocalModel, LocalModelInfo, LocalModelOptions } from './local-model.js';
 export { createLocalModel, defaultThreads } from './local-model.js';
+export type { ModelConfigProblem } from './model-config-error.js';
+export { ModelConfigError, modelPathKey } from './model-config-error.js';
+export { ModelDisposedError } from './model-disposed-error.js';
 export type { ModelIdentity } from './model-identity.js';
 export { modelIdentity } from './model-identity.js';
+export { ModelLoadError } from './model-load-error.js';
 export type {
   ModelSettingProblem,
   ModelSettings,
   ModelSettingsResult,
 } from './model-settings.js';
 export { resolveModelSettings } from './model-settings.js';
+export { PromptTooLongError } from './prompt-too-long-error.js';
+export { ScriptExhaustedError } from './script-exhausted-error.js';
 export type {
   RecordedRequest,
   Script,

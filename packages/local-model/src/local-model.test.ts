@@ -5,8 +5,11 @@ import { join } from 'node:path';
 import { writeTinyLlamaGguf } from '@mecha/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompletionResult } from './completion-model.js';
-import { GrammarError, ModelDisposedError, ModelLoadError, PromptTooLongError } from './errors.js';
+import { GrammarError } from './grammar-error.js';
 import { createLocalModel, defaultThreads, type LocalModel } from './local-model.js';
+import { ModelDisposedError } from './model-disposed-error.js';
+import { ModelLoadError } from './model-load-error.js';
+import { PromptTooLongError } from './prompt-too-long-error.js';
 
 // The real path: node-llama-cpp loads a tiny random-weight llama GGUF generated here (never
 // committed), decodes with and without a grammar, and aborts. One thread: the model is so

@@ -16,8 +16,11 @@ import type {
   CompletionResult,
   StopReason,
 } from './completion-model.js';
-import { GrammarError, ModelDisposedError, ModelLoadError, PromptTooLongError } from './errors.js';
+import { GrammarError } from './grammar-error.js';
+import { ModelDisposedError } from './model-disposed-error.js';
 import { type ModelIdentity, modelIdentity } from './model-identity.js';
+import { ModelLoadError } from './model-load-error.js';
+import { PromptTooLongError } from './prompt-too-long-error.js';
 import { Turns } from './turns.js';
 
 /** Which compute backend node-llama-cpp may use. */

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CompletionModel } from './completion-model.js';
-import { ModelDisposedError, ScriptExhaustedError } from './errors.js';
+import { ModelDisposedError } from './model-disposed-error.js';
+import { ScriptExhaustedError } from './script-exhausted-error.js';
 import { createScriptedModel } from './scripted-model.js';
 
 describe('createScriptedModel', () => {

@@ -6,8 +6,9 @@ import type {
   CompletionResult,
   StopReason,
 } from './completion-model.js';
-import { ModelDisposedError, ScriptExhaustedError } from './errors.js';
+import { ModelDisposedError } from './model-disposed-error.js';
 import type { ModelIdentity } from './model-identity.js';
+import { ScriptExhaustedError } from './script-exhausted-error.js';
 import { Turns } from './turns.js';
 
 /** The replies of a scripted model: in order, or computed from each request. */

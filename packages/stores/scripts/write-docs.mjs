@@ -1,13 +1,14 @@
 // Rewrites the generated parts of the docs: the JSON Schemas of the records this package owns in
-// docs/store-format.md (from the built package), and examples/harness.mjs as shown in
+// docs/store-format.md (from the built package), and examples/harness.ts as shown in
 // docs/integrating.md. `node scripts/write-docs.mjs` after `build`; tests fail when a page is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { MechaError } from '@mecha/errors';
 import { jsonSchemaOf, ownSchemas } from './emit-json-schemas.mjs';
 
 const page = fileURLToPath(new URL('../../../docs/store-format.md', import.meta.url));
 const integrating = fileURLToPath(new URL('../../../docs/integrating.md', import.meta.url));
-const example = fileURLToPath(new URL('../examples/harness.mjs', import.meta.url));
+const example = fileURLToPath(new URL('../examples/harness.ts', import.meta.url));
 const exampleStart = '<!-- example:harness:start -->';
 const exampleEnd = '<!-- example:harness:end -->';
 const start = '<!-- stores:schemas:start -->';
@@ -49,21 +50,21 @@ export function schemasSection() {
 export function renderedPage(text) {
   const from = text.indexOf(start);
   const to = text.indexOf(end);
-  if (from === -1 || to === -1) throw new Error(`${page} has no ${start} … ${end} section`);
+  if (from === -1 || to === -1) throw new MechaError(`${page} has no ${start} … ${end} section`);
   return `${text.slice(0, from)}${schemasSection()}${text.slice(to + end.length)}`;
 }
 
 export const storeFormatPage = page;
 export const integratingPage = integrating;
 
-/** docs/integrating.md with the example as it is in examples/harness.mjs. */
+/** docs/integrating.md with the example as it is in examples/harness.ts. */
 export function renderedIntegrating(text) {
   const from = text.indexOf(exampleStart);
   const to = text.indexOf(exampleEnd);
   if (from === -1 || to === -1)
-    throw new Error(`${integrating} has no ${exampleStart} … ${exampleEnd} section`);
+    throw new MechaError(`${integrating} has no ${exampleStart} … ${exampleEnd} section`);
   const code = readFileSync(example, 'utf8');
-  return `${text.slice(0, from)}${exampleStart}\n\`\`\`js\n${code}\`\`\`\n${exampleEnd}${text.slice(to + exampleEnd.length)}`;
+  return `${text.slice(0, from)}${exampleStart}\n\`\`\`ts\n${code}\`\`\`\n${exampleEnd}${text.slice(to + exampleEnd.length)}`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

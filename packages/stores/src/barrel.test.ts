@@ -8,7 +8,9 @@ describe('the built @mecha/stores', () => {
     const api = await import(entry);
     expect(Object.keys(api).sort()).toEqual([
       'UnguardedTaskToolError',
+      'addTask',
       'agentConfigSchema',
+      'answerParkedQuestion',
       'assertTaskToolsGuarded',
       'checkHome',
       'closeRefusal',
@@ -17,38 +19,53 @@ describe('the built @mecha/stores', () => {
       'configSchema',
       'createOutcomeRecorder',
       'createSessionRecorder',
+      'decideDraft',
       'defaultConfig',
       'distilledRecordSchema',
+      'editCharter',
+      'findByPrefix',
+      'findTask',
       'foldBoard',
-      'generateHome',
       'guardTaskTool',
       'homeLayout',
       'homePorts',
       'hookTimeoutMs',
       'initHome',
       'isGuardedTaskTool',
+      'listTasks',
       'manifestSchema',
       'maxRecordBytes',
       'mcpServerConfigSchema',
       'modelConfigSchema',
+      'moveTask',
       'moverFor',
       'newSessionId',
+      'newTaskStatuses',
       'openHome',
       'parseConfig',
       'readConfig',
-      'recordValidator',
       'registrationVariables',
       'reopenTask',
       'reopenTaskFromSurface',
       'repairStore',
       'resolveHome',
+      'rightOrThrow',
       'ruleRecordSchema',
       'runHook',
       'runPresence',
+      'sessionReadout',
       'sessionsForTask',
+      'taskHolders',
+      'textAppraisalReadout',
       'withDistillLedger',
       'withLock',
+      'withReadLog',
     ]);
+  });
+
+  it('keeps the home generator and the record validator on the testing subpath', async () => {
+    const testing = await import(new URL('../dist/testing.js', import.meta.url).href);
+    expect(Object.keys(testing).sort()).toEqual(['generateHome', 'recordValidator']);
   });
 
   it('emits the JSON Schemas of its own records', async () => {

@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GoalRef } from '@mecha/appraisal-core';
+import { rightOrThrow } from '@mecha/errors';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from './__fixtures__/temp-dir.js';
@@ -32,8 +33,7 @@ async function recordRun(
     ...(options.goal === undefined ? {} : { goal: options.goal }),
     ...(options.personPresent === undefined ? {} : { personPresent: options.personPresent }),
   });
-  if (E.isLeft(run)) throw new Error(run.left.message);
-  return run.right.runId;
+  return rightOrThrow(run, 'starting the run').runId;
 }
 
 function hook(path: string, name: string, script: string): void {
@@ -194,7 +194,7 @@ describe('reopenTaskFromSurface', () => {
       env: {},
       sessionIds: ['20260925T090000-abab0001'],
     });
-    if (closed.state !== 'closed') throw new Error(closed.message);
+    if (closed.state !== 'closed') expect.unreachable(closed.message);
     const reopened = await reopenTaskFromSurface(home, {
       taskId: 'task-1',
       to: 'next',

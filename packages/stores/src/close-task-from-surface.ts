@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   appraiseClosure,
   appraiseProject,
@@ -13,6 +12,7 @@ import { closeTask, reopenTask } from './close-task.js';
 import type { MechaHome } from './home-context.js';
 import { homePorts } from './home-ports.js';
 import { type HookName, runHook } from './hooks.js';
+import { newTaskId } from './owner/new-task-id.js';
 import { moverFor, runPresence } from './run-registration.js';
 import { sessionsForTask } from './sessions-for-task.js';
 
@@ -94,14 +94,6 @@ export interface ReopenedFromSurface {
 
 const isOpen = (row: BoardRecord): row is BoardTask =>
   row.kind === 'task' && !isClosedStatus(row.status);
-
-function newTaskId(board: readonly BoardRecord[]): string {
-  const taken = new Set(board.map((row) => row.id));
-  for (;;) {
-    const id = `task-${randomBytes(4).toString('hex')}`;
-    if (!taken.has(id)) return id;
-  }
-}
 
 const refusal = (reason: SurfaceRefusal['reason'], message: string): SurfaceRefusal => ({
   state: 'refused',

@@ -16,8 +16,8 @@ import {
   toolResultEventSchema,
   workflowRecordSchema,
 } from '@mecha/appraisal-core';
+import { rightOrThrow } from '@mecha/errors';
 import fc from 'fast-check';
-import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { tempDir } from './__fixtures__/temp-dir.js';
@@ -175,9 +175,8 @@ describe('readers of a damaged home', () => {
             records: unknown[];
             damage?: Damage;
           };
-          const rendered = renderRecords(store.schema, records);
-          if (E.isLeft(rendered)) throw new Error(rendered.left.message);
-          const lines = rendered.right.toString('utf8').trimEnd().split('\n');
+          const rendered = rightOrThrow(renderRecords(store.schema, records), 'rendering');
+          const lines = rendered.toString('utf8').trimEnd().split('\n');
           writeDamaged(join(path, store.file), lines, hurt);
           if (!store.file.startsWith(homeLayout.sessions)) created.push(store.file);
           return expected(lines, hurt);

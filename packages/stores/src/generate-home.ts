@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from
 import { dirname, join, resolve } from 'node:path';
 import type { GoalRef, StopCause } from '@mecha/appraisal-core';
 import { type Charter, stringifyCharter } from '@mecha/charter';
+import { MechaError } from '@mecha/errors';
 import { homeLayout, sessionsEntry } from './home-layout.js';
 import type { RecordValidator } from './record-validator.js';
 import { type SeededRandom, seededRandom } from './seeded-random.js';
@@ -311,7 +312,7 @@ export function generateHome(options: GenerateHomeOptions): GeneratedHome {
 
   const emit = (store: StoreKey, record: Record<string, unknown>) => {
     if (validators[store].validate(record) === undefined) {
-      throw new Error(
+      throw new MechaError(
         `generateHome made an invalid ${store} record: ${validators[store].explain(record)}`,
       );
     }
@@ -430,7 +431,9 @@ export function generateHome(options: GenerateHomeOptions): GeneratedHome {
     };
     const event = (record: Record<string, unknown>) => {
       if (transcriptReader.validate(record) === undefined) {
-        throw new Error(`generateHome made an invalid event: ${transcriptReader.explain(record)}`);
+        throw new MechaError(
+          `generateHome made an invalid event: ${transcriptReader.explain(record)}`,
+        );
       }
       lines.push(JSON.stringify(record));
     };

@@ -5,8 +5,8 @@ import {
   closeRefusal,
   guardTaskTool,
   isGuardedTaskTool,
-  UnguardedTaskToolError,
 } from './guard-task-tool.js';
+import { UnguardedTaskToolError } from './unguarded-task-tool-error.js';
 
 function taskTool() {
   const calls: unknown[] = [];

@@ -1,4 +1,4 @@
-import { errorBrand, errorGuard, MechaError } from '@mecha/errors';
+import { UnguardedTaskToolError } from './unguarded-task-tool-error.js';
 
 /** A model-facing tool that can change a board task (the graph's task tool, say). */
 export interface TaskTool<Args, Result> {
@@ -73,20 +73,6 @@ export function guardTaskTool<Args, Result>(
 /** Whether a tool was wrapped by {@link guardTaskTool} in this process. */
 export function isGuardedTaskTool(tool: unknown): boolean {
   return typeof tool === 'object' && tool !== null && guarded.has(tool);
-}
-
-const brand = errorBrand('UnguardedTaskToolError');
-
-/** A model-facing registry holds a task tool that is not guarded: a startup error, not a warning. */
-export class UnguardedTaskToolError extends MechaError {
-  readonly [brand] = true;
-  constructor(readonly toolName: string) {
-    super(
-      `the task tool "${toolName}" is registered for a model without guardTaskTool(): a model could close a board task`,
-    );
-    this.name = 'UnguardedTaskToolError';
-  }
-  static override isInstance = errorGuard<UnguardedTaskToolError>('UnguardedTaskToolError');
 }
 
 /**

@@ -1,9 +1,11 @@
+// The one unwrap for writers' Eithers, from @mecha/errors, so a harness needs no second import.
+export { rightOrThrow } from '@mecha/errors';
 export type { LockState } from './advisory-lock.js';
 export { withLock } from './advisory-lock.js';
 export { maxRecordBytes } from './append-lines.js';
 export type { BoardRecordInput, BoardStore } from './board-store.js';
 export { foldBoard } from './board-store.js';
-export type { CharterRead } from './charter-file.js';
+export type { CharterFileEdit, CharterRead } from './charter-file.js';
 export type { CloseTaskRequest, ClosureActor, ReopenTaskRequest } from './close-task.js';
 export { closeTask, reopenTask } from './close-task.js';
 export type {
@@ -28,15 +30,12 @@ export {
 } from './config.js';
 export type { DistilledOutcome, DistillLedger } from './distill-ledger.js';
 export { withDistillLedger } from './distill-ledger.js';
-export type { GeneratedHome, GenerateHomeOptions } from './generate-home.js';
-export { generateHome } from './generate-home.js';
 export type { GuardedCall, GuardedTaskTool, TaskTool } from './guard-task-tool.js';
 export {
   assertTaskToolsGuarded,
   closeRefusal,
   guardTaskTool,
   isGuardedTaskTool,
-  UnguardedTaskToolError,
 } from './guard-task-tool.js';
 export type { HomeCheck, LockCheck, StoreCheck, StoreRepair } from './home-doctor.js';
 export { checkHome, repairStore } from './home-doctor.js';
@@ -56,8 +55,27 @@ export type {
   OpenHomeOptions,
 } from './open-home.js';
 export { openHome } from './open-home.js';
-export type { RecordValidator } from './record-validator.js';
-export { recordValidator } from './record-validator.js';
+export type { AddedTask, AddTaskRequest, NewTaskStatus, TaskHolder } from './owner/add-task.js';
+export { addTask, newTaskStatuses, taskHolders } from './owner/add-task.js';
+export type { AnsweredQuestion } from './owner/answer-question.js';
+export { answerParkedQuestion } from './owner/answer-question.js';
+export type { DraftChoice, DraftVerdict, DraftVerdictRequest } from './owner/draft-verdict.js';
+export { decideDraft } from './owner/draft-verdict.js';
+export type { CharterChange, EditedCharter } from './owner/edit-charter.js';
+export { editCharter } from './owner/edit-charter.js';
+export type { PrefixMatch } from './owner/find-by-prefix.js';
+export { findByPrefix } from './owner/find-by-prefix.js';
+export { findTask } from './owner/find-task.js';
+export type { MovedTask, MoveTaskRequest, TaskMove } from './owner/move-task.js';
+export { moveTask } from './owner/move-task.js';
+export type { OwnerRefusal } from './owner/owner-refusal.js';
+export type { ReadProblem } from './readouts/read-log.js';
+export { withReadLog } from './readouts/read-log.js';
+export { sessionReadout } from './readouts/session-readout.js';
+export type { TaskFilter, TaskList } from './readouts/task-list.js';
+export { listTasks } from './readouts/task-list.js';
+export type { TextAppraisalReadout } from './readouts/text-appraisals.js';
+export { textAppraisalReadout } from './readouts/text-appraisals.js';
 export type { HomeLocation } from './resolve-home.js';
 export { resolveHome } from './resolve-home.js';
 export type { Mover, RunPresence } from './run-registration.js';
@@ -88,4 +106,5 @@ export type {
   OutboxRecordInput,
   TranscriptEventInput,
 } from './store-schemas.js';
+export { UnguardedTaskToolError } from './unguarded-task-tool-error.js';
 export type { WriteFailure } from './write-failure.js';

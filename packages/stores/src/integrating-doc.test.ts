@@ -1,25 +1,41 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from './__fixtures__/temp-dir.js';
 import { openHome } from './open-home.js';
 
-const example = fileURLToPath(new URL('../examples/harness.mjs', import.meta.url));
+const example = fileURLToPath(new URL('../examples/harness.ts', import.meta.url));
 const page = fileURLToPath(new URL('../../../docs/integrating.md', import.meta.url));
 
 describe('docs/integrating.md', () => {
-  it('shows the example exactly as it is in examples/harness.mjs', () => {
+  it('shows the example exactly as it is in examples/harness.ts', () => {
     const text = readFileSync(page, 'utf8');
     expect(text).toContain(
-      `<!-- example:harness:start -->\n\`\`\`js\n${readFileSync(example, 'utf8')}\`\`\`\n<!-- example:harness:end -->`,
+      `<!-- example:harness:start -->\n\`\`\`ts\n${readFileSync(example, 'utf8')}\`\`\`\n<!-- example:harness:end -->`,
     );
   });
 
   it('runs the example against the built package, and the home reads back', async () => {
+    // The example is TypeScript: strip its types as a user's build would, into a folder where
+    // `@mecha/stores` is this package (its type-check under --strict is the pack check's).
+    const folder = tempDir();
+    mkdirSync(join(folder, 'node_modules', '@mecha'), { recursive: true });
+    symlinkSync(
+      fileURLToPath(new URL('..', import.meta.url)),
+      join(folder, 'node_modules', '@mecha', 'stores'),
+    );
+    const script = join(folder, 'harness.mjs');
+    writeFileSync(
+      script,
+      ts.transpileModule(readFileSync(example, 'utf8'), {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      }).outputText,
+    );
     const home = join(tempDir(), 'home');
-    const output = execFileSync(process.execPath, [example], {
+    const output = execFileSync(process.execPath, [script], {
       env: { ...process.env, MECHA_HOME: home },
       encoding: 'utf8',
     });

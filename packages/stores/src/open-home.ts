@@ -32,7 +32,13 @@ import type * as E from 'fp-ts/lib/Either.js';
 import type { z } from 'zod';
 import { defaultLockTimeoutMs } from './advisory-lock.js';
 import { type BoardStore, boardStore } from './board-store.js';
-import { type CharterRead, readCharterFile, writeCharterFile } from './charter-file.js';
+import {
+  type CharterFileEdit,
+  type CharterRead,
+  editCharterFile,
+  readCharterFile,
+  writeCharterFile,
+} from './charter-file.js';
 import { type ConfigIssue, type MechaConfig, readConfig } from './config.js';
 import { attachContext } from './home-context.js';
 import { homeLayout } from './home-layout.js';
@@ -131,6 +137,10 @@ export interface MechaHome {
   readCharter(): CharterRead;
   /** Writes `charter.toml` atomically: for the owner's editing surfaces only. */
   writeCharter(charter: Charter): Promise<E.Either<WriteFailure, void>>;
+  /** Reads, edits and writes `charter.toml` under one hold of its lock: for owner surfaces only. */
+  editCharter(
+    edit: (charter: Charter) => E.Either<{ readonly message: string }, Charter>,
+  ): Promise<CharterFileEdit>;
 }
 
 /** How a home handle stamps and waits: lock timeout, the clock, and the id source. */
@@ -211,6 +221,7 @@ export function openHome(path: string, options: OpenHomeOptions = {}): MechaHome
     readConfig: () => readConfig(context.path),
     readCharter: () => readCharterFile(context),
     writeCharter: (charter) => writeCharterFile(context, charter),
+    editCharter: (edit) => editCharterFile(context, edit),
   };
   attachContext(home, context);
   return home;

@@ -1,3 +1,4 @@
+import { rightOrThrow } from '@mecha/errors';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from './__fixtures__/temp-dir.js';
@@ -6,11 +7,7 @@ import { guardTaskTool } from './guard-task-tool.js';
 import { openHome } from './open-home.js';
 import { createSessionRecorder, newSessionId } from './session-recorder.js';
 
-function right<T>(value: E.Either<unknown, T>): T {
-  if (E.isLeft(value))
-    throw new Error(`expected a write to succeed: ${JSON.stringify(value.left)}`);
-  return value.right;
-}
+const right = <T>(value: E.Either<unknown, T>): T => rightOrThrow(value, 'a write');
 
 let tick = 0;
 const clock = () => new Date(Date.UTC(2026, 8, 25, 9, 0, tick++));

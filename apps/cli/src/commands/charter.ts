@@ -1,25 +1,17 @@
 import { userInfo } from 'node:os';
 import { stripControl } from '@mecha/appraisal-core';
 import {
-  addLine,
   type Charter,
-  type CharterEdit,
   type CharterLine,
-  clearLineSensor,
-  clearLineSetpoint,
   commitmentStores,
   formatDuration,
   isCharterSensor,
-  moveLine,
   parseDuration,
   patienceOf,
-  removeLine,
-  setLineSensor,
-  setLineSetpoint,
-  setLineText,
 } from '@mecha/charter';
-import { mintOwnerEdit, type OwnerEdit } from '@mecha/charter/owner';
-import { type MechaHome, runPresence } from '@mecha/stores';
+import { mintOwnerEdit } from '@mecha/charter/owner';
+import { isLeft } from '@mecha/errors';
+import { type CharterChange, editCharter } from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
 import {
   type Command,
@@ -29,7 +21,6 @@ import {
   failure,
   usageError,
 } from '../command.js';
-import { isLeft } from '../either.js';
 import { openCommandHome } from '../home.js';
 import { flag, stringOption, wholeNumber } from '../parse-command.js';
 import { styleFor } from '../style.js';
@@ -155,44 +146,24 @@ function setpointOf(text: string): number | string {
   return isLeft(parsed) ? `--setpoint: ${parsed.left}` : parsed.right;
 }
 
-type Edit = (capability: OwnerEdit, charter: Charter) => CharterEdit;
-
 /**
- * The one path every charter edit takes: refuse inside any run's shell (no model writes a
- * line, with or without a person present), read the charter, mint the capability here where
- * the person's command arrived, apply the edits, write the file, show the result.
+ * Every charter edit: mint the owner-edit capability here, where the person's command arrived,
+ * make one call to stores' `editCharter` (which refuses inside a run's shell and reads, edits
+ * and writes under the charter's lock), and show the result.
  */
 async function applyEdits(
   path: string,
   context: CommandContext,
-  edits: readonly Edit[],
+  changes: readonly CharterChange[],
   done: string,
 ): Promise<number> {
-  const home: MechaHome = openCommandHome(context);
-  const presence = await runPresence(home, context.env);
-  if (presence.kind !== 'terminal') {
-    return failure(
-      context,
-      path,
-      'refused: this command was started by a run, and only a person edits the charter (from a terminal, the web board, Slack or the TUI)',
-    );
-  }
-  const read = home.readCharter();
-  if (read.state === 'unreadable') {
-    return failure(context, path, `the charter was not changed: ${read.reason}`);
-  }
-  const capability = mintOwnerEdit('cli', who(context));
-  let charter = read.charter;
-  for (const edit of edits) {
-    const result = edit(capability, charter);
-    if (isLeft(result)) return failure(context, path, result.left.message);
-    charter = result.right;
-  }
-  const written = await home.writeCharter(charter);
-  if (isLeft(written)) {
-    return failure(context, path, `the charter was not changed: ${written.left.message}`);
-  }
-  context.stdout(`${done}\n\n${renderCharter(charter, context)}`);
+  const edited = await editCharter(openCommandHome(context), {
+    capability: mintOwnerEdit('cli', who(context)),
+    env: context.env,
+    changes,
+  });
+  if (edited.state === 'refused') return failure(context, path, edited.message);
+  context.stdout(`${done}\n\n${renderCharter(edited.charter, context)}`);
   return exitCodes.ok;
 }
 
@@ -248,7 +219,7 @@ const add: Command = {
     return applyEdits(
       this.path,
       context,
-      [(capability, charter) => addLine(capability, charter, line as CharterLine, rank)],
+      [{ op: 'add', line: line as CharterLine, ...(rank === undefined ? {} : { rank }) }],
       `Added line ${id}.`,
     );
   },
@@ -275,7 +246,7 @@ const move: Command = {
     return applyEdits(
       this.path,
       context,
-      [(capability, charter) => moveLine(capability, charter, id, rank.value)],
+      [{ op: 'move', id, rank: rank.value }],
       `Moved line ${id} to rank ${rank.value}.`,
     );
   },
@@ -296,12 +267,7 @@ const remove: Command = {
     if (id === undefined || extra !== undefined) {
       return usageError(context, this.path, 'give the id of the line to remove');
     }
-    return applyEdits(
-      this.path,
-      context,
-      [(capability, charter) => removeLine(capability, charter, id)],
-      `Removed line ${id}.`,
-    );
+    return applyEdits(this.path, context, [{ op: 'remove', id }], `Removed line ${id}.`);
   },
 };
 
@@ -330,21 +296,20 @@ const set: Command = {
     if (id === undefined || extra !== undefined) {
       return usageError(context, this.path, 'give the id of the line to change');
     }
-    const edits: Edit[] = [];
+    const edits: CharterChange[] = [];
     const text = stringOption(values, 'text');
-    if (text !== undefined)
-      edits.push((capability, charter) => setLineText(capability, charter, id, text));
+    if (text !== undefined) edits.push({ op: 'set_text', id, text });
     const sensorText = stringOption(values, 'sensor');
     if (sensorText !== undefined) {
       const sensor = sensorOf(sensorText);
       if (!isCharterSensor(sensor)) return usageError(context, this.path, String(sensor));
-      edits.push((capability, charter) => setLineSensor(capability, charter, id, sensor));
+      edits.push({ op: 'set_sensor', id, sensor });
     }
     const setpointText = stringOption(values, 'setpoint');
     if (setpointText !== undefined) {
       const setpoint = setpointOf(setpointText);
       if (typeof setpoint === 'string') return usageError(context, this.path, setpoint);
-      edits.push((capability, charter) => setLineSetpoint(capability, charter, id, setpoint));
+      edits.push({ op: 'set_setpoint', id, setpoint });
     }
     if (edits.length === 0) {
       return usageError(context, this.path, 'say what to change: --text, --sensor or --setpoint');
@@ -369,11 +334,10 @@ const unset: Command = {
     if (id === undefined || extra !== undefined) {
       return usageError(context, this.path, 'give the id of the line to change');
     }
-    const edits: Edit[] = [];
-    if (flag(values, 'sensor'))
-      edits.push((capability, charter) => clearLineSensor(capability, charter, id));
+    const edits: CharterChange[] = [];
+    if (flag(values, 'sensor')) edits.push({ op: 'clear_sensor', id });
     if (flag(values, 'setpoint')) {
-      edits.push((capability, charter) => clearLineSetpoint(capability, charter, id));
+      edits.push({ op: 'clear_setpoint', id });
     }
     if (edits.length === 0)
       return usageError(context, this.path, 'say what to take off: --sensor or --setpoint');

@@ -1,13 +1,9 @@
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import {
-  createSessionRecorder,
-  generateHome,
-  type MechaHome,
-  openHome,
-  type WriteFailure,
-} from '@mecha/stores';
+import { type EitherLike, isLeft } from '@mecha/errors';
+import { createSessionRecorder, type MechaHome, openHome, type WriteFailure } from '@mecha/stores';
+import { generateHome } from '@mecha/stores/testing';
 import type { CommandContext } from '../cli-io.js';
 import {
   type Command,
@@ -18,7 +14,6 @@ import {
   usageError,
 } from '../command.js';
 import { demoGraphServer } from '../demo-graph-server.js';
-import { type EitherLike, isLeft } from '../either.js';
 import { stringOption, wholeNumber } from '../parse-command.js';
 import { styleFor } from '../style.js';
 import { sessionsGroup } from './sessions.js';

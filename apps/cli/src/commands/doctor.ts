@@ -1,4 +1,5 @@
 import { stripControl } from '@mecha/appraisal-core';
+import { isLeft } from '@mecha/errors';
 import {
   checkHome,
   type HomeCheck,
@@ -9,7 +10,6 @@ import {
 } from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
 import { type Command, type CommandGroup, exitCodes, usageError } from '../command.js';
-import { isLeft } from '../either.js';
 import { openCommandHome } from '../home.js';
 import { flag } from '../parse-command.js';
 

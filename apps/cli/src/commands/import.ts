@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { stripControl } from '@mecha/appraisal-core';
+import { isLeft } from '@mecha/errors';
 import {
   defaultSourceFolder,
   type ImportReport,
@@ -8,7 +9,6 @@ import {
   importHistory,
 } from '@mecha/importers';
 import { type Command, type CommandGroup, exitCodes, failure, usageError } from '../command.js';
-import { isLeft } from '../either.js';
 import { openCommandHome } from '../home.js';
 import { flag } from '../parse-command.js';
 import { progressBar } from '../progress.js';

@@ -1,6 +1,6 @@
+import { isLeft } from '@mecha/errors';
 import { initHome } from '@mecha/stores';
 import { type Command, type CommandGroup, exitCodes, failure, usageError } from '../command.js';
-import { isLeft } from '../either.js';
 import { homePath } from '../home.js';
 import { flag } from '../parse-command.js';
 

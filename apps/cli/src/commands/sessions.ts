@@ -1,7 +1,6 @@
 import {
   type AppraisalPorts,
   appraiseCorpus,
-  appraiseSession,
   formatValence,
   health,
   listSessions,
@@ -10,9 +9,8 @@ import {
   stripControl,
   stripControlDeep,
   successes,
-  type TextAppraisalRecord,
 } from '@mecha/appraisal-core';
-import { homePorts } from '@mecha/stores';
+import { homePorts, sessionReadout, textAppraisalReadout, withReadLog } from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
 import {
   type Command,
@@ -26,7 +24,6 @@ import { openCommandHome, readoutNow } from '../home.js';
 import { flag, stringOption, wholeNumber } from '../parse-command.js';
 import { type Progress, progressBar } from '../progress.js';
 import { withProgress } from '../progress-ports.js';
-import { withReadLog } from '../read-log.js';
 import { renderCorpus } from '../render/corpus.js';
 import { problemsSection } from '../render/format.js';
 import { renderHealth } from '../render/health.js';
@@ -190,17 +187,9 @@ const appraise: Command = {
     if (text) {
       const limitText = stringOption(values, 'number');
       const limit = limitText === undefined ? Number.POSITIVE_INFINITY : Number(limitText);
-      const read = await openCommandHome(context).appraisals.textAppraisals.read();
-      const records: TextAppraisalRecord[] =
-        read.state === 'unreadable'
-          ? []
-          : [...read.records]
-              .sort(
-                (a, b) =>
-                  Date.parse(b.at) - Date.parse(a.at) ||
-                  b.appraisal_id.localeCompare(a.appraisal_id),
-              )
-              .slice(0, limit);
+      const readout = await textAppraisalReadout(openCommandHome(context), { limit });
+      const read = readout.source;
+      const records = readout.newest;
       if (asJson) {
         context.stdout(
           json({
@@ -216,7 +205,7 @@ const appraise: Command = {
         context.stdout(`Text appraisals: the store could not be read (${read.reason}).\n`);
         return exitCodes.ok;
       }
-      const total = read.records.length;
+      const total = readout.total ?? 0;
       const lines = [
         style.bold(
           `Text appraisals on record: ${total}${records.length < total ? ` (the ${records.length} newest shown)` : ''}${read.state === 'partial' ? ' (partial)' : ''}`,
@@ -240,19 +229,9 @@ const appraise: Command = {
 
     if (session !== undefined) {
       const { ports, progress, problems } = scanPorts(context, 'reading');
-      const found = await appraiseSession(ports, session);
+      const found = await sessionReadout(ports, session);
       progress.done();
-      if (found.state === 'not_found')
-        return failure(context, path, `no session matches ${JSON.stringify(session)}`);
-      if (found.state === 'ambiguous') {
-        const shown = found.candidates.slice(0, 5).join(', ');
-        const more = found.candidates.length > 5 ? `, … ${found.candidates.length - 5} more` : '';
-        return failure(
-          context,
-          path,
-          `${JSON.stringify(session)} matches ${found.candidates.length} sessions (${shown}${more}): give more of the id`,
-        );
-      }
+      if (found.state === 'refused') return failure(context, path, found.message);
       context.stdout(
         asJson
           ? sessionJson(found.reading, found.textAppraisal)

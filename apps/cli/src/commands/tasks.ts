@@ -1,49 +1,23 @@
-import { randomBytes } from 'node:crypto';
+import { type BoardTask, idSchema, stripControl, taskStatusSchema } from '@mecha/appraisal-core';
 import {
-  type BoardRecord,
-  type BoardTask,
-  idSchema,
-  stripControl,
-  type TaskStatus,
-  taskStatusSchema,
-} from '@mecha/appraisal-core';
-import type { MechaHome } from '@mecha/stores';
+  addTask,
+  listTasks,
+  type MechaHome,
+  type MoveTaskRequest,
+  moveTask,
+  type NewTaskStatus,
+  newTaskStatuses,
+  type TaskHolder,
+  taskHolders,
+} from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
-import { closeFlow, reopenFlow } from '../close-flow.js';
 import { type Command, type CommandGroup, exitCodes, failure, usageError } from '../command.js';
-import { isLeft } from '../either.js';
 import { openCommandHome } from '../home.js';
 import { flag, stringOption } from '../parse-command.js';
+import { renderClosed, renderReopened } from '../render/closure.js';
 import { styleFor } from '../style.js';
 
 const statuses = taskStatusSchema.options.join(', ');
-const closed = (status: TaskStatus) => status === 'done' || status === 'dropped';
-const tasksOf = (rows: readonly BoardRecord[]) =>
-  rows.filter((row): row is BoardTask => row.kind === 'task');
-
-/** The board's task with this id, or the only one it is a prefix of; else why not. */
-export function findTask(
-  rows: readonly BoardRecord[],
-  query: string,
-):
-  | { readonly ok: true; readonly task: BoardTask }
-  | { readonly ok: false; readonly message: string } {
-  const tasks = tasksOf(rows);
-  const exact = tasks.find((task) => task.id === query);
-  if (exact !== undefined) return { ok: true, task: exact };
-  const matches = tasks.filter((task) => task.id.startsWith(query));
-  if (matches.length === 1) return { ok: true, task: matches[0] as BoardTask };
-  if (matches.length === 0)
-    return { ok: false, message: `there is no task ${JSON.stringify(query)} on the board` };
-  const shown = matches
-    .slice(0, 5)
-    .map((task) => task.id)
-    .join(', ');
-  return {
-    ok: false,
-    message: `${JSON.stringify(query)} matches ${matches.length} tasks (${shown}${matches.length > 5 ? ', …' : ''}): give more of the id`,
-  };
-}
 
 function taskLine(task: BoardTask, idWidth: number): string {
   return `  ${task.id.padEnd(idWidth)}  ${task.status.padEnd(7)}  ${[
@@ -91,7 +65,11 @@ const list: Command = {
       );
     }
     const project = stringOption(values, 'project');
-    const read = await openCommandHome(context).board.read();
+    const read = await listTasks(openCommandHome(context), {
+      all: flag(values, 'all'),
+      ...(status?.data === undefined ? {} : { status: status.data }),
+      ...(project === undefined ? {} : { projectId: project }),
+    });
     const asJson = flag(values, 'json');
     if (read.state === 'unreadable') {
       if (asJson)
@@ -101,16 +79,10 @@ const list: Command = {
       else context.stdout(`The board could not be read: ${read.reason}\n`);
       return exitCodes.ok;
     }
-    const tasks = tasksOf(read.records).filter(
-      (task) =>
-        (status?.data === undefined
-          ? flag(values, 'all') || !closed(task.status)
-          : task.status === status.data) &&
-        (project === undefined || task.project_id === project),
-    );
+    const { tasks } = read;
     if (asJson) {
       context.stdout(
-        `${JSON.stringify({ read: read.state === 'read', ...(read.state === 'partial' ? { skipped: read.skipped.length } : {}), tasks }, null, 2)}\n`,
+        `${JSON.stringify({ read: read.state === 'read', ...(read.state === 'partial' ? { skipped: read.skipped } : {}), tasks }, null, 2)}\n`,
       );
       return exitCodes.ok;
     }
@@ -156,7 +128,7 @@ const add: Command = {
   async run({ values, positionals, context }) {
     if (positionals.length === 0) return usageError(context, this.path, 'give the task a title');
     const status = stringOption(values, 'status') ?? 'inbox';
-    if (status !== 'inbox' && status !== 'next' && status !== 'waiting') {
+    if (!(newTaskStatuses as readonly string[]).includes(status)) {
       return usageError(
         context,
         this.path,
@@ -164,7 +136,7 @@ const add: Command = {
       );
     }
     const holder = stringOption(values, 'holder');
-    if (holder !== undefined && holder !== 'agent' && holder !== 'owner' && holder !== 'other') {
+    if (holder !== undefined && !(taskHolders as readonly string[]).includes(holder)) {
       return usageError(
         context,
         this.path,
@@ -180,27 +152,15 @@ const add: Command = {
       );
     }
     const due = stringOption(values, 'due');
-    const home = openCommandHome(context);
-    const board = await home.board.read();
-    const taken = new Set(board.state === 'unreadable' ? [] : board.records.map((row) => row.id));
-    let id = '';
-    do id = `task-${randomBytes(4).toString('hex')}`;
-    while (taken.has(id));
-    const put = await home.board.put([
-      {
-        v: 1,
-        kind: 'task',
-        id,
-        title: positionals.join(' '),
-        status,
-        ...(project === undefined ? {} : { project_id: project }),
-        ...(due === undefined ? {} : { due }),
-        ...(holder === undefined ? {} : { holder }),
-      },
-    ]);
-    if (isLeft(put))
-      return failure(context, this.path, `the task was not added: ${put.left.message}`);
-    context.stdout(`Added ${id} (${status}).\n`);
+    const added = await addTask(openCommandHome(context), {
+      title: positionals.join(' '),
+      status: status as NewTaskStatus,
+      ...(project === undefined ? {} : { projectId: project }),
+      ...(due === undefined ? {} : { due }),
+      ...(holder === undefined ? {} : { holder: holder as TaskHolder }),
+    });
+    if (added.state === 'refused') return failure(context, this.path, added.message);
+    context.stdout(`${added.line}\n`);
     return exitCodes.ok;
   },
 };
@@ -275,62 +235,27 @@ const set: Command = {
   },
 };
 
-/** `tasks set` once its arguments are checked: find the task, check who is asking, move it. */
+/** `tasks set` once its arguments are checked: one call to stores' `moveTask`, then render it. */
 export async function setTask(
   context: CommandContext,
   home: MechaHome,
-  request: {
-    readonly query: string;
-    readonly to: TaskStatus;
-    /** The sessions that did the work; looked up from the runs' goals when absent or empty. */
-    readonly sessionIds?: readonly string[];
-    readonly reason?: string;
-  },
+  request: Omit<MoveTaskRequest, 'surface' | 'env'>,
 ): Promise<number> {
   const path = 'tasks set';
-  const board = await home.board.read();
-  if (board.state === 'unreadable')
-    return failure(context, path, `the board could not be read: ${board.reason}`);
-  const found = findTask(board.records, request.query);
-  if (!found.ok) return failure(context, path, found.message);
-  const task = found.task;
-  const to = request.to;
-  if (task.status === to)
-    return failure(context, path, `${task.id} is already ${to}: nothing changed`);
-  if (request.reason !== undefined && !(closed(task.status) && !closed(to))) {
-    return usageError(context, path, '--reason is for reopening a closed task');
+  const moved = await moveTask(home, { ...request, surface: 'cli', env: context.env });
+  switch (moved.state) {
+    case 'refused':
+      return moved.reason === 'bad_request'
+        ? usageError(context, path, moved.message)
+        : failure(context, path, moved.message);
+    case 'moved':
+      context.stdout(`${moved.line}\n`);
+      return exitCodes.ok;
+    case 'closed':
+      return renderClosed(context, moved);
+    case 'reopened':
+      return renderReopened(context, moved);
   }
-  if (!closed(to) && !closed(task.status)) {
-    if (request.sessionIds !== undefined && request.sessionIds.length > 0)
-      return usageError(context, path, '--session is for closing a task');
-    const put = await home.board.put([{ ...task, status: to }]);
-    if (isLeft(put)) return failure(context, path, `${task.id} was not moved: ${put.left.message}`);
-    context.stdout(`Moved ${task.id}: ${task.status} → ${to}.\n`);
-    return exitCodes.ok;
-  }
-  if (!closed(to)) {
-    if (request.sessionIds !== undefined && request.sessionIds.length > 0)
-      return usageError(context, path, '--session is for closing a task');
-    return reopenFlow(context, home, {
-      taskId: task.id,
-      to: to as 'inbox' | 'next' | 'waiting',
-      ...(request.reason === undefined ? {} : { reason: request.reason }),
-    });
-  }
-  if (closed(task.status)) {
-    return failure(
-      context,
-      path,
-      `${task.id} is already ${task.status}: reopen it before closing it again`,
-    );
-  }
-  return closeFlow(context, home, {
-    taskId: task.id,
-    to: to as 'done' | 'dropped',
-    ...(request.sessionIds === undefined || request.sessionIds.length === 0
-      ? {}
-      : { sessionIds: request.sessionIds }),
-  });
 }
 
 /** `mecha tasks`: the board, and closure through the owner's path. */

@@ -5,7 +5,7 @@ import {
   labelSchema,
   reachabilityLine,
 } from '@mecha/appraisal-core';
-import type { ReadProblem } from '../read-log.js';
+import type { ReadProblem } from '@mecha/stores';
 import type { Style } from '../style.js';
 import { count, joined, percent, plural, problemsSection, tallyText } from './format.js';
 

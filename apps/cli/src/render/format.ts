@@ -1,6 +1,6 @@
 import type { Cite, GoalRef } from '@mecha/appraisal-core';
 import { stripControl } from '@mecha/appraisal-core';
-import type { ReadProblem } from '../read-log.js';
+import type { ReadProblem } from '@mecha/stores';
 
 /** A count, or `unknown` where its source could not be read: absent is never printed as 0. */
 export function count(value: number | null): string {

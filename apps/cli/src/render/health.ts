@@ -1,5 +1,5 @@
 import type { CounterHealth, HealthReadout } from '@mecha/appraisal-core';
-import type { ReadProblem } from '../read-log.js';
+import type { ReadProblem } from '@mecha/stores';
 import type { Style } from '../style.js';
 import { count, joined, plural, problemsSection } from './format.js';
 

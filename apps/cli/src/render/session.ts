@@ -8,7 +8,7 @@ import {
   type TextAppraisalLookup,
   type TextAppraisalRecord,
 } from '@mecha/appraisal-core';
-import type { ReadProblem } from '../read-log.js';
+import type { ReadProblem } from '@mecha/stores';
 import type { Style } from '../style.js';
 import { citeText, goalText, joined, problemsSection, signed, wrapText } from './format.js';
 

@@ -1,6 +1,6 @@
 import type { Success, SuccessesReadout } from '@mecha/appraisal-core';
 import { stripControl } from '@mecha/appraisal-core';
-import type { ReadProblem } from '../read-log.js';
+import type { ReadProblem } from '@mecha/stores';
 import type { Style } from '../style.js';
 import { count, goalText, joined, problemsSection, wrapText } from './format.js';
 

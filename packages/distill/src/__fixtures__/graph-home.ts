@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { EpisodeItem } from '@mecha/graph';
 import Database from 'better-sqlite3';
 
 /** The built `mecha-graph-mcp`: tests spawn what users install, not the sources. */
@@ -56,17 +57,11 @@ export function writeGraphConfig(home: string, db: string, options: GraphConfigO
   writeFileSync(join(home, 'config.toml'), `${lines.join('\n')}\n`);
 }
 
-/** One episodes row as stored, with its meta parsed. */
-export interface EpisodeRow {
-  readonly kind: string;
-  readonly source: string;
-  readonly source_id: string;
-  readonly source_ref: string | null;
-  readonly occurred_at: string;
-  readonly body: string;
-  readonly meta: Record<string, unknown>;
-  readonly version: number;
-}
+/** One episodes row as stored (the columns the graph's own item type names), meta parsed. */
+export type EpisodeRow = Pick<
+  EpisodeItem,
+  'kind' | 'source' | 'source_id' | 'source_ref' | 'occurred_at' | 'body' | 'version'
+> & { readonly meta: Record<string, unknown> };
 
 /** One corrections row as stored. */
 export interface CorrectionRow {

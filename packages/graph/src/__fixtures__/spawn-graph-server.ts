@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { MechaError } from '@mecha/errors';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   getDefaultEnvironment,
@@ -47,7 +48,7 @@ export async function callOk<T = Record<string, unknown>>(
   const result = await callTool(client, name, args);
   if (result.isError) {
     const [first] = result.content;
-    throw new Error(`${name} failed: ${first?.type === 'text' ? first.text : 'no text'}`);
+    throw new MechaError(`${name} failed: ${first?.type === 'text' ? first.text : 'no text'}`);
   }
   return result.structuredContent as T;
 }

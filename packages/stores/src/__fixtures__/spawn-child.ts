@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MechaError } from '@mecha/errors';
 import { build } from 'tsup';
 
 const source = fileURLToPath(new URL('./store-child-snapshot.mjs', import.meta.url));
@@ -39,7 +40,7 @@ export function bundleChild(): Promise<{ readonly blob: string; readonly folder:
       },
     );
     if (made.status !== 0)
-      throw new Error(`could not build the writer snapshot: ${made.stderr.toString()}`);
+      throw new MechaError(`could not build the writer snapshot: ${made.stderr.toString()}`);
     return { blob, folder };
   })();
   return bundled;

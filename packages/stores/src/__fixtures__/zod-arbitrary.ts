@@ -1,3 +1,4 @@
+import { MechaError } from '@mecha/errors';
 import fc from 'fast-check';
 import type { z } from 'zod';
 
@@ -131,6 +132,6 @@ function build(schema: Schema): fc.Arbitrary<unknown> {
     case 'pipe':
       return build(definition.in as Schema);
     default:
-      throw new Error(`no arbitrary for zod type ${definition.type}`);
+      throw new MechaError(`no arbitrary for zod type ${definition.type}`);
   }
 }

@@ -13,7 +13,8 @@ import {
 } from '@mecha/distill';
 import { contentHash, openGraphStore } from '@mecha/graph';
 import { createScriptedModel } from '@mecha/local-model';
-import { generateHome, openHome } from '@mecha/stores';
+import { openHome } from '@mecha/stores';
+import { generateHome } from '@mecha/stores/testing';
 import { type Measurement, measure, median, type ResultTable } from '../measure.js';
 import type { Suite } from './index.js';
 

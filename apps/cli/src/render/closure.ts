@@ -1,14 +1,7 @@
 import { stripControl } from '@mecha/appraisal-core';
-import {
-  type ClosedFromSurface,
-  closeTaskFromSurface,
-  type MechaHome,
-  type ReopenedFromSurface,
-  reopenTaskFromSurface,
-  type SurfaceRefusal,
-} from '@mecha/stores';
-import type { CommandContext } from './cli-io.js';
-import { exitCodes } from './command.js';
+import type { ClosedFromSurface, ReopenedFromSurface, SurfaceRefusal } from '@mecha/stores';
+import type { CommandContext } from '../cli-io.js';
+import { exitCodes } from '../command.js';
 
 const prefix = 'mecha tasks set';
 
@@ -56,46 +49,4 @@ export function renderReopened(
     context.stderr(`${prefix}: hooks/${failed.hook} failed: ${stripControl(failed.message)}\n`);
   }
   return exitCodes.ok;
-}
-
-/** Closes a task through `closeTaskFromSurface` on the `cli` surface and renders it. */
-export async function closeFlow(
-  context: CommandContext,
-  home: MechaHome,
-  request: {
-    readonly taskId: string;
-    readonly to: 'done' | 'dropped';
-    readonly sessionIds?: readonly string[];
-  },
-): Promise<number> {
-  const result = await closeTaskFromSurface(home, {
-    taskId: request.taskId,
-    to: request.to,
-    surface: 'cli',
-    env: context.env,
-    ...(request.sessionIds === undefined ? {} : { sessionIds: request.sessionIds }),
-  });
-  return renderClosed(context, result);
-}
-
-/** Reopens a task through `reopenTaskFromSurface` on the `cli` surface and renders it. */
-export async function reopenFlow(
-  context: CommandContext,
-  home: MechaHome,
-  request: {
-    readonly taskId: string;
-    readonly to: 'inbox' | 'next' | 'waiting';
-    readonly reason?: string;
-  },
-): Promise<number> {
-  return renderReopened(
-    context,
-    await reopenTaskFromSurface(home, {
-      taskId: request.taskId,
-      to: request.to,
-      surface: 'cli',
-      env: context.env,
-      ...(request.reason === undefined ? {} : { reason: request.reason }),
-    }),
-  );
 }

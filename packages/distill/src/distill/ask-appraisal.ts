@@ -1,0 +1,73 @@
+import type { TranscriptEvent } from '@mecha/appraisal-core';
+import { type sessionTaint, taintWord } from '../session-taint.js';
+import {
+  appraisalPrompt,
+  buildTextAppraisal,
+  parseAppraisalAnswer,
+  type TextAppraisal,
+} from '../text-appraisal.js';
+import type { DistillRun } from './distill-run.js';
+import type { WorkContext } from './work-context.js';
+
+/** The follow-up's answer: an appraisal to keep, none, or a stop before the push. */
+export type AppraisalStep =
+  | { readonly state: 'appraised'; readonly appraisal: TextAppraisal | undefined }
+  | { readonly state: 'aborted' };
+
+/**
+ * Asks the follow-up question for a session's text appraisal, unless it is off, the store
+ * could not be read, or the session already has one. A failed follow-up is counted and the
+ * push goes on; an abort stops the session before its push.
+ */
+export async function askAppraisal(
+  run: DistillRun,
+  index: number,
+  session: {
+    readonly sessionId: string;
+    readonly prompt: string;
+    readonly reply: string;
+    readonly taint: ReturnType<typeof sessionTaint>;
+    readonly events: readonly TranscriptEvent[];
+  },
+  work: WorkContext,
+): Promise<AppraisalStep> {
+  const { appraisals } = run.tally;
+  const { sessionId } = session;
+  if (run.options.appraise === false) return { state: 'appraised', appraisal: undefined };
+  if (work.appraised === undefined) {
+    appraisals.storeUnreadable = true;
+    return { state: 'appraised', appraisal: undefined };
+  }
+  if (work.appraised.has(sessionId)) {
+    appraisals.onRecord += 1;
+    return { state: 'appraised', appraisal: undefined };
+  }
+  run.progress(index, sessionId, 'appraising');
+  const asked = await run.model.complete(appraisalPrompt(session.prompt, session.reply), {
+    grammar: run.appraisalGrammar,
+    maxTokens: run.options.appraisalMaxTokens ?? 2_048,
+  });
+  if (!asked.ok) {
+    if (asked.stop !== undefined) {
+      run.stop.note(asked.stop);
+      if (asked.stop.reason === 'aborted') return { state: 'aborted' };
+    }
+    appraisals.failed += 1;
+    return { state: 'appraised', appraisal: undefined };
+  }
+  const answer = parseAppraisalAnswer(asked.result.text);
+  if (!answer.ok) {
+    appraisals.failed += 1;
+    return { state: 'appraised', appraisal: undefined };
+  }
+  return {
+    state: 'appraised',
+    appraisal: buildTextAppraisal(answer.answer, {
+      sessionId,
+      at: run.clock().toISOString(),
+      taint: taintWord(session.taint),
+      events: session.events,
+      directory: work.directory,
+    }),
+  };
+}

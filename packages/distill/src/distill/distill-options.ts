@@ -1,0 +1,41 @@
+import type { CompletionModel } from '@mecha/local-model';
+import type { MechaHome } from '@mecha/stores';
+import type { TranscriptBounds } from '../bound-transcript.js';
+import type { ClassifyOptions } from '../classify-session.js';
+import type { DistillBounds } from '../distill-grammar.js';
+import type { AppraisalBounds } from '../text-appraisal.js';
+import type { DistillProgress } from './distill-report.js';
+
+/** A model, or a way to get one when the first session needs it (then disposed at the end). */
+export type ModelSource = CompletionModel | (() => CompletionModel | Promise<CompletionModel>);
+
+/** Options of one distillation run. */
+export interface DistillOptions {
+  readonly home: MechaHome;
+  readonly model: ModelSource;
+  /** The `[[mcp]]` server holding the graph; `graph` by default. */
+  readonly server?: string;
+  /** Look at no more than this many sessions, oldest first. */
+  readonly limit?: number;
+  /** Say what would be distilled: no model call, no server, no writes. */
+  readonly dryRun?: boolean;
+  /** Ask the follow-up question and keep a text appraisal; on by default. */
+  readonly appraise?: boolean;
+  /** Ctrl-C: stops between steps and inside a model call; the ledger stays consistent. */
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: DistillProgress) => void;
+  /** The clock for "now"; the system clock by default. */
+  readonly clock?: () => Date;
+  /** Names the model in `meta.distilled_by`; `sha256:<file digest>` by default. */
+  readonly modelName?: string;
+  /** Token budget of the distiller call; 2,048 by default. */
+  readonly maxTokens?: number;
+  /** Token budget of the follow-up call; 2,048 by default. */
+  readonly appraisalMaxTokens?: number;
+  readonly bounds?: DistillBounds;
+  readonly appraisalBounds?: AppraisalBounds;
+  readonly transcriptBounds?: TranscriptBounds;
+  readonly classify?: Partial<Omit<ClassifyOptions, 'now'>>;
+  /** How long one graph call may take; 30 seconds by default. */
+  readonly graphTimeoutMs?: number;
+}

@@ -1,0 +1,122 @@
+import { join } from 'node:path';
+import { readSession, type SessionListing, type TranscriptEvent } from '@mecha/appraisal-core';
+import { boundTranscript, defaultTranscriptBounds } from '../bound-transcript.js';
+import { buildEpisode, type Episode } from '../build-episode.js';
+import { classifySession } from '../classify-session.js';
+import { distillPrompt } from '../distill-prompt.js';
+import { type DistillReply, parseDistillReply } from '../distill-reply.js';
+import { renderTranscript } from '../render-transcript.js';
+import { isKnownClean, sessionTaint } from '../session-taint.js';
+import { askAppraisal } from './ask-appraisal.js';
+import type { DistillRun } from './distill-run.js';
+import { markSession } from './ledger-steps.js';
+import { pushEpisode } from './push-episode.js';
+import { pushSkip } from './push-skip.js';
+import type { SessionResult } from './session-outcome.js';
+import { loadWorkContext } from './work-context.js';
+
+/**
+ * One session through the run: read it, tell whether it is finished, and either mark it too
+ * short, or ask the model once for its episode, then skip it or appraise it and push the
+ * episode. Every way it can stop short is a result, never a throw.
+ */
+export async function distillSession(
+  run: DistillRun,
+  entry: SessionListing,
+  index: number,
+): Promise<SessionResult> {
+  const { home } = run;
+  const { sessionId } = entry;
+  run.progress(index, sessionId, 'reading');
+  const transcript = await home.sessions.transcript(sessionId);
+  if (transcript.state === 'unreadable') {
+    return { sessionId, outcome: 'unreadable', reason: transcript.reason };
+  }
+  // Only the question store is needed to tell a finished session from a parked one; the
+  // other stores are read once the first session turns out to need distilling.
+  run.questions ??= await home.questions.read();
+  const events: readonly TranscriptEvent[] = transcript.records;
+  const standing = classifySession(sessionId, events, run.questions, {
+    ...run.classify,
+    now: run.clock(),
+  });
+  if (standing.state === 'running' || standing.state === 'parked') {
+    return { sessionId, outcome: standing.state };
+  }
+  if (standing.state === 'too_short') {
+    if (run.dryRun) return { sessionId, outcome: 'would_mark_too_short' };
+    return run.ledger.under(sessionId, (ledger) =>
+      markSession(ledger, sessionId, 'too_short', { sessionId, outcome: 'too_short' }),
+    );
+  }
+  if (run.dryRun) return { sessionId, outcome: 'would_distill' };
+  run.context ??= await loadWorkContext(home);
+  const work = run.context;
+
+  const taint = sessionTaint(transcript);
+  const clean = isKnownClean(taint);
+  const bounded = boundTranscript(
+    renderTranscript(events),
+    run.options.transcriptBounds ?? defaultTranscriptBounds,
+  );
+  const prompt = distillPrompt({
+    sessionId,
+    startedAt: entry.startedAt,
+    endedAt: standing.endedAt,
+    transcript: bounded.text,
+  });
+  run.progress(index, sessionId, 'distilling');
+  const completion = await run.model.complete(prompt, {
+    grammar: run.grammar,
+    maxTokens: run.options.maxTokens ?? 2_048,
+  });
+  if (!completion.ok) {
+    if (completion.stop !== undefined) run.stop.note(completion.stop);
+    return { sessionId, outcome: 'model_failed', reason: completion.reason };
+  }
+  const parsed = parseDistillReply(completion.result.text, run.bounds);
+  if (!parsed.ok) return { sessionId, outcome: 'model_failed', reason: parsed.reason };
+  const reply: DistillReply = parsed.reply;
+  run.tally.reported(reply);
+  const settle = (result: SessionResult) => run.tally.settle(reply, sessionId, clean, result);
+
+  if (reply.skip) {
+    return settle(
+      await pushSkip(run, index, { sessionId, endedAt: standing.endedAt, clean }, reply),
+    );
+  }
+
+  const appraised = await askAppraisal(
+    run,
+    index,
+    { sessionId, prompt, reply: completion.result.text, taint, events },
+    work,
+  );
+  if (appraised.state === 'aborted') {
+    return { sessionId, outcome: 'model_failed', reason: 'stopped before the push' };
+  }
+
+  const hasOutcome = events.some((event) => event.type === 'run_end');
+  const reading = hasOutcome
+    ? readSession(work.index.evidenceFor(sessionId, transcript), work.charter)
+    : undefined;
+  const firstStart = events.find((event) => event.type === 'run_start');
+  const episode: Episode = buildEpisode({
+    sessionId,
+    sourceRef: join(home.path, home.sessions.file(sessionId)),
+    occurredAt: standing.endedAt,
+    body: reply.episode,
+    taint,
+    distilledBy: run.model.distilledBy ?? 'unknown',
+    ...(reading === undefined
+      ? {}
+      : { appraisal: { label: reading.label, errors: reading.errors } }),
+    ...(firstStart?.type === 'run_start' && firstStart.goal !== undefined
+      ? { goal: firstStart.goal }
+      : {}),
+    directory: work.directory,
+    corrections: reply.corrections,
+    surprises: reply.surprises,
+  });
+  return settle(await pushEpisode(run, index, sessionId, episode, appraised.appraisal));
+}

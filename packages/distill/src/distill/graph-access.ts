@@ -1,0 +1,29 @@
+import type { McpServerConfig } from '@mecha/stores';
+import { connectGraph, type GraphConnection } from '../graph-client.js';
+
+/** The run's graph server: connected on the first push that needs it, closed at the end. */
+export class GraphAccess {
+  /** Calls made to the graph, counted by the callers. */
+  calls = 0;
+  private connection: GraphConnection | undefined;
+
+  constructor(
+    private readonly server: McpServerConfig,
+    private readonly timeoutMs: number | undefined,
+  ) {}
+
+  /** The connection, or why there is none. */
+  async connect(): Promise<GraphConnection | string> {
+    if (this.connection !== undefined) return this.connection;
+    const connected = await connectGraph(this.server, {
+      ...(this.timeoutMs === undefined ? {} : { timeoutMs: this.timeoutMs }),
+    });
+    if (!connected.ok) return connected.reason;
+    this.connection = connected.connection;
+    return this.connection;
+  }
+
+  async close(): Promise<void> {
+    await this.connection?.close();
+  }
+}

@@ -1,0 +1,108 @@
+import {
+  type CompletionModel,
+  type CompletionRequest,
+  type CompletionResult,
+  ModelConfigError,
+  ModelDisposedError,
+  ModelLoadError,
+} from '@mecha/local-model';
+import type { DistillOptions, ModelSource } from './distill-options.js';
+import type { DistillStop } from './distill-report.js';
+
+/** A completion, or why there is none and whether the run must stop. */
+export type Completion =
+  | { readonly ok: true; readonly result: CompletionResult }
+  | { readonly ok: false; readonly reason: string; readonly stop?: DistillStop };
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The run's model: made on the first call that needs it (and disposed at the end when this run
+ * made it), counting calls. A model that cannot load, or is gone, stops the run; an aborted call
+ * stops it too; a reply cut at the token budget only fails its session.
+ */
+export class ModelAccess {
+  calls = 0;
+  /** What `meta.distilled_by` names, once the model is loaded. */
+  distilledBy: string | undefined;
+  private model: CompletionModel | undefined;
+  private owned = false;
+
+  constructor(
+    private readonly source: ModelSource,
+    private readonly options: Pick<DistillOptions, 'modelName' | 'signal'>,
+  ) {}
+
+  private async ready(): Promise<CompletionModel | DistillStop> {
+    if (this.model !== undefined) return this.model;
+    try {
+      const source = this.source;
+      if (typeof source === 'function') {
+        this.model = await source();
+        this.owned = true;
+      } else {
+        this.model = source;
+      }
+      this.distilledBy = this.options.modelName ?? `sha256:${(await this.model.identity()).sha256}`;
+      return this.model;
+    } catch (error) {
+      return {
+        reason: 'model_unavailable',
+        message: `the local model cannot be used: ${messageOf(error)}`,
+      };
+    }
+  }
+
+  async complete(
+    prompt: string,
+    request: Required<Pick<CompletionRequest, 'grammar' | 'maxTokens'>>,
+  ): Promise<Completion> {
+    const ready = await this.ready();
+    if ('reason' in ready) return { ok: false, reason: ready.message, stop: ready };
+    this.calls += 1;
+    const signal = this.options.signal;
+    try {
+      const result = await ready.complete({
+        prompt,
+        grammar: request.grammar,
+        maxTokens: request.maxTokens,
+        ...(signal === undefined ? {} : { signal }),
+      });
+      if (result.stopReason === 'aborted') {
+        return {
+          ok: false,
+          reason: 'aborted',
+          stop: { reason: 'aborted', message: 'stopped on request' },
+        };
+      }
+      if (result.stopReason === 'maxTokens') {
+        return { ok: false, reason: `the reply ran past ${request.maxTokens} tokens` };
+      }
+      return { ok: true, result };
+    } catch (error) {
+      const fatal =
+        ModelLoadError.isInstance(error) ||
+        ModelDisposedError.isInstance(error) ||
+        ModelConfigError.isInstance(error);
+      return {
+        ok: false,
+        reason: messageOf(error),
+        ...(fatal
+          ? {
+              stop: {
+                reason: 'model_unavailable' as const,
+                message: `the local model cannot be used: ${messageOf(error)}`,
+              },
+            }
+          : {}),
+      };
+    }
+  }
+
+  /** Disposes the model when this run made it. */
+  async dispose(): Promise<void> {
+    if (this.owned) await this.model?.dispose();
+  }
+}

@@ -1,0 +1,75 @@
+import type { SessionListing, SourceRead } from '@mecha/appraisal-core';
+import type { DistilledRecord, McpServerConfig, MechaHome } from '@mecha/stores';
+import { findMcpServer } from '../graph-server.js';
+import type { DistillRefusal } from './distill-report.js';
+
+/** What a run will look at, decided before any session is read. */
+export interface RunPlan {
+  readonly server: McpServerConfig;
+  readonly listing: Exclude<SourceRead<SessionListing>, { readonly state: 'unreadable' }>;
+  readonly ledger: Exclude<SourceRead<DistilledRecord>, { readonly state: 'unreadable' }>;
+  readonly alreadyDistilled: number;
+  readonly excluded: number;
+  /** The sessions to look at, oldest first, after the ledger, the exclusions and the limit. */
+  readonly considered: readonly SessionListing[];
+}
+
+const excludedKinds = new Set(['test', 'experiment']);
+
+/**
+ * Finds the graph server in `config.toml`, reads the session listing and the ledger, and picks
+ * the sessions to look at: not yet in the ledger, not development or experiment sessions,
+ * oldest first, at most `limit`. A run that cannot start says why.
+ */
+export async function planRun(
+  home: MechaHome,
+  serverName: string,
+  limit: number | undefined,
+): Promise<RunPlan | DistillRefusal> {
+  const config = home.readConfig();
+  if (config._tag === 'Left') {
+    return {
+      state: 'cannot_run',
+      reason: 'config_invalid',
+      message: `config.toml has problems, so the graph server cannot be found: ${config.left
+        .map((issue) => (issue.key === '' ? issue.message : `${issue.key} ${issue.message}`))
+        .join('; ')}`,
+    };
+  }
+  const found = findMcpServer(config.right, serverName);
+  if (!found.ok) return { state: 'cannot_run', reason: 'no_server', message: found.message };
+
+  const [listing, ledger] = await Promise.all([
+    home.sessions.list(),
+    home.learning.distilled.read(),
+  ]);
+  if (ledger.state === 'unreadable') {
+    return {
+      state: 'cannot_run',
+      reason: 'ledger_unreadable',
+      message: `the distill ledger cannot be read (${ledger.reason}), so nothing can tell which sessions are done; nothing was distilled`,
+    };
+  }
+  if (listing.state === 'unreadable') {
+    return {
+      state: 'cannot_run',
+      reason: 'sessions_unreadable',
+      message: `the session store cannot be read: ${listing.reason}`,
+    };
+  }
+  const done = new Set(ledger.records.map((record) => record.session_id));
+  let alreadyDistilled = 0;
+  let excluded = 0;
+  const waiting: SessionListing[] = [];
+  for (const entry of listing.records) {
+    if (done.has(entry.sessionId)) alreadyDistilled += 1;
+    else if (entry.kind !== undefined && excludedKinds.has(entry.kind)) excluded += 1;
+    else waiting.push(entry);
+  }
+  waiting.sort(
+    (a, b) =>
+      Date.parse(a.startedAt) - Date.parse(b.startedAt) || a.sessionId.localeCompare(b.sessionId),
+  );
+  const considered = limit === undefined ? waiting : waiting.slice(0, Math.max(0, limit));
+  return { server: found.server, listing, ledger, alreadyDistilled, excluded, considered };
+}

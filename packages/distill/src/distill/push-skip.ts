@@ -1,0 +1,35 @@
+import { episodeSource } from '../build-episode.js';
+import type { DistillReply } from '../distill-reply.js';
+import { connectForPush, pushFailed } from './connect-for-push.js';
+import type { DistillRun } from './distill-run.js';
+import { markSession } from './ledger-steps.js';
+import type { SessionResult } from './session-outcome.js';
+
+/**
+ * A session the model said to skip: its corrections (from a clean session only) still go to
+ * the graph, then the session is marked `skipped`, all under the ledger's lock.
+ */
+export function pushSkip(
+  run: DistillRun,
+  index: number,
+  session: { readonly sessionId: string; readonly endedAt: string; readonly clean: boolean },
+  reply: DistillReply,
+): Promise<SessionResult> {
+  const { sessionId, endedAt, clean } = session;
+  return run.ledger.under(sessionId, async (ledger) => {
+    if (clean && reply.corrections.length > 0) {
+      const connected = await connectForPush(run, index, sessionId);
+      if ('outcome' in connected) return connected;
+      run.graph.calls += 1;
+      const answered = await connected.correct({
+        source: episodeSource,
+        source_id: sessionId,
+        occurred_at: endedAt,
+        corrections: reply.corrections,
+      });
+      if (!answered.ok) return pushFailed(run, sessionId, answered);
+      run.tally.landed(answered.value);
+    }
+    return markSession(ledger, sessionId, 'skipped', { sessionId, outcome: 'skipped' });
+  });
+}

@@ -1,0 +1,42 @@
+/** What one session came to in a run. Only `pushed`, `skipped` and `too_short` are marked. */
+export type SessionOutcome =
+  | 'pushed'
+  | 'skipped'
+  | 'too_short'
+  | 'push_failed'
+  | 'model_failed'
+  | 'unreadable'
+  | 'running'
+  | 'parked'
+  | 'already_distilled'
+  | 'not_marked'
+  | 'ledger_unavailable'
+  | 'would_distill'
+  | 'would_mark_too_short';
+
+/** Every outcome, in the order a report lists them. */
+export const sessionOutcomes: readonly SessionOutcome[] = [
+  'pushed',
+  'skipped',
+  'too_short',
+  'push_failed',
+  'model_failed',
+  'unreadable',
+  'running',
+  'parked',
+  'already_distilled',
+  'not_marked',
+  'ledger_unavailable',
+  'would_distill',
+  'would_mark_too_short',
+];
+
+/** One session's line in the report. */
+export interface SessionResult {
+  readonly sessionId: string;
+  readonly outcome: SessionOutcome;
+  /** Why, for an outcome that leaves the session to a later run. */
+  readonly reason?: string;
+  /** What `kg_upsert` said, for a pushed session. */
+  readonly graph?: 'inserted' | 'updated' | 'unchanged';
+}

@@ -1,0 +1,61 @@
+import type { FactStatus } from '../fact-rows.js';
+import type { GraphDatabase } from '../graph-database.js';
+import { graphLimits } from '../limits.js';
+import { nameKey } from '../normalize-text.js';
+import { parseInput } from '../parse-input.js';
+import { type SearchInput, searchSchema } from '../schemas.js';
+import { type FactRecord, factSelect } from './fact-record.js';
+import type { FactItem } from './items.js';
+import { bounds, closedStatuses, noneSuppressed, type Page, page } from './page.js';
+import { withProvenance } from './provenance.js';
+import { escapeLike, placeholders } from './sql-text.js';
+
+/**
+ * Facts about a subject and/or whose text contains the query, newest first; current (staged or
+ * accepted) ones unless asked, with the closed ones that matched counted.
+ */
+export function searchFacts(graph: GraphDatabase, input: SearchInput): Page<FactItem> {
+  const parsed = parseInput(searchSchema, input, 'kg_search request');
+  const at = bounds(parsed);
+  const status = parsed.status ?? 'current';
+  const query = nameKey(parsed.query ?? '');
+  const subject = parsed.subject === undefined ? '' : nameKey(parsed.subject);
+  const clauses = ['1 = 1'];
+  const parameters: string[] = [];
+  if (subject !== '') {
+    clauses.push('f.subject_key = ?');
+    parameters.push(subject);
+  }
+  if (query !== '') {
+    clauses.push(`f.text_key LIKE ? ESCAPE '\\'`);
+    parameters.push(`%${escapeLike(query)}%`);
+  }
+  const where = clauses.join(' AND ');
+  const byStatus = new Map(
+    (
+      graph
+        .sql(
+          `SELECT f.status AS status, count(*) AS n FROM facts f WHERE ${where} GROUP BY f.status`,
+        )
+        .all(...parameters) as { status: FactStatus; n: number }[]
+    ).map((row) => [row.status, row.n]),
+  );
+  const included: readonly FactStatus[] =
+    status === 'current'
+      ? ['staged', 'accepted']
+      : status === 'all'
+        ? ['staged', 'accepted', ...closedStatuses]
+        : [status];
+  const total = included.reduce((sum, each) => sum + (byStatus.get(each) ?? 0), 0);
+  const suppressed = { ...noneSuppressed };
+  for (const each of closedStatuses) {
+    if (!included.includes(each)) suppressed[each] = byStatus.get(each) ?? 0;
+  }
+  const rows = graph
+    .sql(
+      `SELECT ${factSelect} FROM facts f WHERE ${where} AND f.status IN (${placeholders(included.length)})
+       ORDER BY f.id DESC LIMIT ? OFFSET ?`,
+    )
+    .all(...parameters, ...included, at.limit, at.offset) as FactRecord[];
+  return page(withProvenance(graph, rows, graphLimits.provenancePerItem), total, at, suppressed);
+}

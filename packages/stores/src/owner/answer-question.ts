@@ -1,0 +1,72 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { MechaHome } from '../home-context.js';
+import { moverFor, runPresence } from '../run-registration.js';
+import { createOutcomeRecorder } from '../session-recorder.js';
+import { findByPrefix } from './find-by-prefix.js';
+import { type OwnerRefusal, ownerRefusal } from './owner-refusal.js';
+
+/** A parked question answered, render-ready. */
+export interface AnsweredQuestion {
+  readonly state: 'answered';
+  readonly questionId: string;
+  /** The session that parked it (to resume). */
+  readonly sessionId: string;
+  /** `Answered question-… (session …).` */
+  readonly line: string;
+}
+
+/**
+ * Records that the owner answered a question a run parked. Answering is a person's act: a
+ * request from a run registered with nobody present is refused. A question never parked, or
+ * already answered or abandoned, is refused and nothing is written.
+ */
+export async function answerParkedQuestion(
+  home: MechaHome,
+  request: {
+    /** The question's id, or a unique prefix of one. */
+    readonly query: string;
+    /** Where the owner acted (`cli`, `web`, `slack`). */
+    readonly surface: string;
+    readonly env: Readonly<Record<string, string | undefined>>;
+  },
+): Promise<AnsweredQuestion | OwnerRefusal> {
+  const mover = moverFor(await runPresence(home, request.env), request.surface);
+  if (!mover.ok) return ownerRefusal('nobody_present', mover.message);
+  const questions = await home.questions.read();
+  if (questions.state === 'unreadable') {
+    return ownerRefusal('unreadable', `the questions could not be read: ${questions.reason}`);
+  }
+  const parked = new Map(
+    questions.records.flatMap((record) =>
+      record.type === 'parked' ? [[record.question_id, record.session_id] as const] : [],
+    ),
+  );
+  const match = findByPrefix(parked.keys(), request.query);
+  if (match.state === 'none') {
+    return ownerRefusal('not_found', `no question ${JSON.stringify(request.query)} was parked`);
+  }
+  if (match.state === 'ambiguous') {
+    return ownerRefusal(
+      'ambiguous',
+      `${JSON.stringify(request.query)} matches ${match.candidates.length} questions: give more of the id`,
+    );
+  }
+  const questionId = match.id;
+  const settled = questions.records.find(
+    (record) => record.type !== 'parked' && record.question_id === questionId,
+  );
+  if (settled !== undefined) {
+    return ownerRefusal('unchanged', `${questionId} is already ${settled.type}`);
+  }
+  const written = await createOutcomeRecorder(home).answerQuestion(questionId);
+  if (E.isLeft(written)) {
+    return ownerRefusal('not_written', `${questionId} was not answered: ${written.left.message}`);
+  }
+  const sessionId = parked.get(questionId) as string;
+  return {
+    state: 'answered',
+    questionId,
+    sessionId,
+    line: `Answered ${questionId} (session ${sessionId}).`,
+  };
+}

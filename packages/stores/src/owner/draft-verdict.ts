@@ -1,0 +1,102 @@
+import type { Actor } from '@mecha/appraisal-core';
+import * as E from 'fp-ts/lib/Either.js';
+import type { MechaHome } from '../home-context.js';
+import { runPresence } from '../run-registration.js';
+import { createOutcomeRecorder } from '../session-recorder.js';
+import { findByPrefix } from './find-by-prefix.js';
+import { type OwnerRefusal, ownerRefusal } from './owner-refusal.js';
+
+/** What the owner decides about a staged draft. */
+export type DraftChoice = 'send' | 'send_edited' | 'reject';
+
+/** A verdict on a draft from any surface. */
+export interface DraftVerdictRequest {
+  /** The draft's id, or a unique prefix of one. */
+  readonly query: string;
+  readonly verdict: DraftChoice;
+  /** Why it was rejected, in the owner's words (for the reflector; never part of a score). */
+  readonly reason?: string;
+  /** The environment the request came from (a run's shell names its run there). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** A verdict recorded, render-ready. */
+export interface DraftVerdict {
+  readonly state: 'decided';
+  readonly draftId: string;
+  readonly outcome: 'sent_unchanged' | 'sent_edited' | 'rejected';
+  /** `owner` when a person acted directly; `run_shell` when a run's shell carried it. */
+  readonly sender: Actor;
+  /** `Sent draft-… as written.` and the like. */
+  readonly line: string;
+}
+
+const said = {
+  send: (id: string) => `Sent ${id} as written.`,
+  send_edited: (id: string) => `Sent ${id} with your edits.`,
+  reject: (id: string) => `Rejected ${id}.`,
+} as const;
+
+/**
+ * Records the owner's verdict on a draft still waiting in the outbox: sent as written, sent
+ * edited, or rejected. The sender is `owner` only when no run's shell started the request (a
+ * run's approval is recorded as `run_shell`, which no success counts). A draft that was never
+ * staged, or already has a verdict, is refused and nothing is written.
+ */
+export async function decideDraft(
+  home: MechaHome,
+  request: DraftVerdictRequest,
+): Promise<DraftVerdict | OwnerRefusal> {
+  if (request.reason !== undefined && request.verdict !== 'reject') {
+    return ownerRefusal('bad_request', 'a reason is only kept for a rejected draft');
+  }
+  const outbox = await home.outbox.read();
+  if (outbox.state === 'unreadable') {
+    return ownerRefusal('unreadable', `the outbox could not be read: ${outbox.reason}`);
+  }
+  const staged = outbox.records.flatMap((record) =>
+    record.type === 'staged' ? [record.draft_id] : [],
+  );
+  const match = findByPrefix(new Set(staged), request.query);
+  if (match.state === 'none') {
+    return ownerRefusal(
+      'not_found',
+      `there is no draft ${JSON.stringify(request.query)} in the outbox`,
+    );
+  }
+  if (match.state === 'ambiguous') {
+    return ownerRefusal(
+      'ambiguous',
+      `${JSON.stringify(request.query)} matches ${match.candidates.length} drafts: give more of the id`,
+    );
+  }
+  const draftId = match.id;
+  const earlier = outbox.records.find(
+    (record) => record.type === 'outcome' && record.draft_id === draftId,
+  );
+  if (earlier !== undefined && earlier.type === 'outcome') {
+    return ownerRefusal('unchanged', `${draftId} already has a verdict (${earlier.outcome})`);
+  }
+  const presence = await runPresence(home, request.env);
+  const sender: Actor = presence.kind === 'terminal' ? 'owner' : 'run_shell';
+  const outcomes = createOutcomeRecorder(home);
+  const written =
+    request.verdict === 'send'
+      ? await outcomes.sendDraft(draftId, { sender })
+      : request.verdict === 'send_edited'
+        ? await outcomes.sendEditedDraft(draftId, { sender })
+        : await outcomes.rejectDraft(draftId, {
+            sender,
+            ...(request.reason === undefined ? {} : { reason: request.reason }),
+          });
+  if (E.isLeft(written)) {
+    return ownerRefusal('not_written', `${draftId} was not decided: ${written.left.message}`);
+  }
+  const outcome =
+    request.verdict === 'send'
+      ? 'sent_unchanged'
+      : request.verdict === 'send_edited'
+        ? 'sent_edited'
+        : 'rejected';
+  return { state: 'decided', draftId, outcome, sender, line: said[request.verdict](draftId) };
+}
