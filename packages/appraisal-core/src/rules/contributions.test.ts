@@ -942,6 +942,12 @@ describe('contributions: a request closed without a draft', () => {
     expect(signs(errors)).toEqual([-0.5]);
   });
 
+  it('signs nothing for a triaged request that is still open, whatever came after the triage', () => {
+    expect(
+      errorsOf({ requests: [request('r-1', 'triaged', 1), request('r-1', 'received', 2)] }),
+    ).toEqual([]);
+  });
+
   it('signs nothing for a request whose first record is its close: it was never triaged when it closed', () => {
     expect(
       errorsOf({
