@@ -193,7 +193,7 @@ async function importFile(
         transcriptBytes = sizeOf(join(home.path, home.sessions.file(sessionId)));
       }
     }
-    appendLedger(home.path, tool, [
+    const marked = appendLedger(home.path, tool, [
       {
         v: 1,
         at: now().toISOString(),
@@ -205,6 +205,12 @@ async function importFile(
         state: builder?.state ?? null,
       },
     ]);
+    if (E.isLeft(marked)) {
+      return E.left({
+        kind: 'write_failed',
+        message: `${file}: imported, but the import ledger could not be written (${marked.left}); a rerun would import it again`,
+      });
+    }
     return E.right(undefined);
   };
 

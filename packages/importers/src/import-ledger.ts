@@ -1,15 +1,6 @@
-import {
-  closeSync,
-  existsSync,
-  fstatSync,
-  fsyncSync,
-  ftruncateSync,
-  mkdirSync,
-  openSync,
-  readSync,
-  writeSync,
-} from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { appendLinesDurably } from '@mecha/stores';
 import * as E from 'fp-ts/lib/Either.js';
 import { z } from 'zod';
 import { readLines } from './read-lines.js';
@@ -95,32 +86,29 @@ export function readLedger(
   return E.right(entries);
 }
 
-/** Cuts a torn last line (no newline after it) so that the next entry never glues onto it. */
-function cutTornTail(fd: number, path: string): void {
-  const size = fstatSync(fd).size;
-  if (size === 0) return;
-  const last = Buffer.alloc(1);
-  readSync(fd, last, 0, 1, size - 1);
-  if (last[0] === 0x0a) return;
-  let keep = 0;
-  for (const line of readLines(path)) if (!line.unterminated) keep = line.end;
-  ftruncateSync(fd, keep);
-}
+const isWholeEntry = (line: string): boolean => {
+  try {
+    return ledgerEntrySchema.safeParse(JSON.parse(line)).success;
+  } catch {
+    return false;
+  }
+};
 
-/** Appends ledger entries and fsyncs them; the caller holds the imports lock. */
+/**
+ * Appends ledger entries durably through the stores' one append (a torn last line left by a
+ * crash is completed when whole, else cut, so the next entry never glues onto it). The caller
+ * holds the imports lock.
+ */
 export function appendLedger(
   homePath: string,
   tool: ImportTool,
   entries: readonly LedgerEntry[],
-): void {
+): E.Either<string, void> {
   const path = join(homePath, ledgerFile(tool));
-  mkdirSync(dirname(path), { recursive: true });
-  const fd = openSync(path, 'a+');
-  try {
-    cutTornTail(fd, path);
-    writeSync(fd, entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  const written = appendLinesDurably(
+    path,
+    Buffer.from(entries.map((entry) => `${JSON.stringify(entry)}\n`).join('')),
+    isWholeEntry,
+  );
+  return E.isLeft(written) ? E.left(written.left.message) : E.right(undefined);
 }

@@ -86,7 +86,8 @@ function isStale(path: string, read: HolderRead): boolean {
   return !isAlive(holder.pid);
 }
 
-function createExclusive(path: string, content: string): boolean {
+/** Creates `path` holding `content` only when nothing is there: `false` when it exists. */
+export function createExclusive(path: string, content: string): boolean {
   let fd: number;
   try {
     fd = openSync(path, 'wx');

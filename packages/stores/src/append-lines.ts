@@ -12,6 +12,9 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
+import * as E from 'fp-ts/lib/Either.js';
+import { describeFileError } from './read-jsonl-file.js';
+import type { WriteFailure } from './write-failure.js';
 
 /**
  * The largest record a store accepts, as one line of JSON (4 MiB). Writers refuse larger ones,
@@ -108,4 +111,21 @@ export function appendLines(
   }
   if (created) syncDirectory(folder);
   return { created, repair };
+}
+
+/**
+ * {@link appendLines} for a file outside the home's stores (an importer's ledger, say), with the
+ * failure as a value: the same durable append and the same torn-tail repair. The caller holds
+ * the file's lock.
+ */
+export function appendLinesDurably(
+  path: string,
+  payload: Buffer,
+  isWholeRecord: (line: string) => boolean,
+): E.Either<WriteFailure, TailRepair> {
+  try {
+    return E.right(appendLines(path, payload, isWholeRecord).repair);
+  } catch (error) {
+    return E.left({ kind: 'io', path, message: `${path} ${describeFileError(error)}` });
+  }
 }

@@ -123,7 +123,7 @@ describe('repairStore', () => {
     appendFileSync(join(path, homeLayout.questions), 'garbage\n');
     await home.questions.append([parked('q-2')]);
     const original = readFileSync(join(path, homeLayout.questions));
-    const repaired = await repairStore(home, homeLayout.questions, home.questions.read);
+    const repaired = await repairStore(home, homeLayout.questions);
     expect(E.isRight(repaired) && repaired.right).toMatchObject({
       backup: 'questions/questions.jsonl.damaged-2026-10-01T12-00-00-000Z',
       kept: 2,
@@ -138,9 +138,7 @@ describe('repairStore', () => {
     );
     expect((await home.questions.read()).state).toBe('read');
     // A whole store is left alone.
-    expect(await repairStore(home, homeLayout.questions, home.questions.read)).toEqual(
-      E.right(undefined),
-    );
+    expect(await repairStore(home, homeLayout.questions)).toEqual(E.right(undefined));
   });
 
   it('refuses to empty a store whose every line is damaged', async () => {
@@ -148,7 +146,7 @@ describe('repairStore', () => {
     const home = openHome(path);
     await home.questions.append([parked('q-1')]);
     writeFileSync(join(path, homeLayout.questions), 'garbage\n');
-    const repaired = await repairStore(home, homeLayout.questions, home.questions.read);
+    const repaired = await repairStore(home, homeLayout.questions);
     expect(E.isLeft(repaired) && repaired.left.message).toMatch(/no intact line/);
     expect(readdirSync(join(path, 'questions')).some((name) => name.includes('damaged'))).toBe(
       false,

@@ -216,6 +216,38 @@ export async function checkHome(home: MechaHome): Promise<HomeCheck> {
   };
 }
 
+/** The reader of one store or transcript of a home, by its file; `undefined` for any other. */
+function readerOf(home: MechaHome, file: string): (() => Promise<SourceRead<unknown>>) | undefined {
+  const transcript = /^sessions\/(.+)\.jsonl$/.exec(file);
+  if (transcript !== null) {
+    const sessionId = transcript[1] as string;
+    return () => home.sessions.transcript(sessionId);
+  }
+  return jsonlStores(home).find(([name]) => name === file)?.[1];
+}
+
+/** What `repairHome` did to one store: repaired it, or why not. */
+export type RepairOutcome =
+  | { readonly file: string; readonly state: 'repaired'; readonly repair: StoreRepair }
+  | { readonly file: string; readonly state: 'refused'; readonly message: string };
+
+/**
+ * Compacts every store and transcript that `check` found partial, one at a time (see
+ * `repairStore`), and reports each. Stores read whole, unreadable or vanished are left alone.
+ */
+export async function repairHome(home: MechaHome, check: HomeCheck): Promise<RepairOutcome[]> {
+  const outcomes: RepairOutcome[] = [];
+  for (const store of [...check.stores, ...check.transcripts]) {
+    if (store.state !== 'partial') continue;
+    const done = await repairStore(home, store.file);
+    if (E.isLeft(done))
+      outcomes.push({ file: store.file, state: 'refused', message: done.left.message });
+    else if (done.right !== undefined)
+      outcomes.push({ file: store.file, state: 'repaired', repair: done.right });
+  }
+  return outcomes;
+}
+
 /** What repairing one store did: where the original was copied, and what was kept and dropped. */
 export interface StoreRepair {
   readonly file: string;
@@ -233,8 +265,11 @@ export interface StoreRepair {
 export async function repairStore(
   home: MechaHome,
   file: string,
-  read: () => Promise<SourceRead<unknown>>,
 ): Promise<E.Either<WriteFailure, StoreRepair | undefined>> {
+  const read = readerOf(home, file);
+  if (read === undefined) {
+    return E.left({ kind: 'refused', message: `${file} is not a store of this home` });
+  }
   const context = contextOf(home);
   const isTranscript = file.startsWith(`${homeLayout.sessions}/`) && file !== knownSessionsFile;
   const lockFile = isTranscript ? `${file}.lock` : lockFileOf(file);

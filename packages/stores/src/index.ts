@@ -2,7 +2,8 @@
 export { rightOrThrow } from '@mecha/errors';
 export type { LockState } from './advisory-lock.js';
 export { withLock } from './advisory-lock.js';
-export { maxRecordBytes } from './append-lines.js';
+export type { TailRepair } from './append-lines.js';
+export { appendLinesDurably, maxRecordBytes } from './append-lines.js';
 export type { BoardRecordInput, BoardStore } from './board-store.js';
 export { foldBoard } from './board-store.js';
 export type { CharterFileEdit, CharterRead } from './charter-file.js';
@@ -37,8 +38,14 @@ export {
   guardTaskTool,
   isGuardedTaskTool,
 } from './guard-task-tool.js';
-export type { HomeCheck, LockCheck, StoreCheck, StoreRepair } from './home-doctor.js';
-export { checkHome, repairStore } from './home-doctor.js';
+export type {
+  HomeCheck,
+  LockCheck,
+  RepairOutcome,
+  StoreCheck,
+  StoreRepair,
+} from './home-doctor.js';
+export { checkHome, repairHome, repairStore } from './home-doctor.js';
 export type { HomeEntry } from './home-layout.js';
 export { homeLayout } from './home-layout.js';
 export { homePorts } from './home-ports.js';

@@ -1,6 +1,7 @@
-import { closeSync, existsSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as E from 'fp-ts/lib/Either.js';
+import { createExclusive } from './advisory-lock.js';
 import { homeLayout } from './home-layout.js';
 import { describeFileError } from './read-jsonl-file.js';
 import type { WriteFailure } from './write-failure.js';
@@ -47,23 +48,6 @@ const charterTemplate = `# mecha charter: your standing priorities, highest firs
 // A home with no stores yet: the manifest lists nothing, so every store reads as never written.
 const manifestText = `${JSON.stringify({ v: 1, created: [] })}\n`;
 
-/** Writes `text` to `path` only when nothing is there: `true` when written, `false` when kept. */
-function writeNew(path: string, text: string): boolean {
-  let fd: number;
-  try {
-    fd = openSync(path, 'wx');
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'EEXIST') return false;
-    throw error;
-  }
-  try {
-    writeSync(fd, text);
-  } finally {
-    closeSync(fd);
-  }
-  return true;
-}
-
 /**
  * Creates a mecha home at `path`: the folder, an empty manifest, a `config.toml` that names the
  * embedded graph server as `[[mcp]] graph`, and a commented charter template. Idempotent: a file
@@ -83,7 +67,7 @@ export function initHome(path: string): E.Either<WriteFailure, InitHomeResult> {
       [homeLayout.config, configTemplate],
       [homeLayout.charter, charterTemplate],
     ] as const) {
-      (writeNew(join(home, file), text) ? created : kept).push(file);
+      (createExclusive(join(home, file), text) ? created : kept).push(file);
     }
     return E.right({ path: home, created, kept });
   } catch (error) {

@@ -1,70 +1,15 @@
 import { stripControl } from '@mecha/appraisal-core';
-import { isLeft } from '@mecha/errors';
 import {
   checkHome,
   type HomeCheck,
-  type MechaHome,
-  repairStore,
+  type RepairOutcome,
+  repairHome,
   type StoreCheck,
-  type StoreRepair,
 } from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
 import { type Command, type CommandGroup, exitCodes, usageError } from '../command.js';
 import { openCommandHome } from '../home.js';
 import { flag } from '../parse-command.js';
-
-interface RepairOutcome {
-  readonly file: string;
-  readonly repaired?: StoreRepair;
-  readonly refused?: string;
-}
-
-/** Compacts every store and transcript that was read as partial, one at a time. */
-async function repairAll(home: MechaHome, check: HomeCheck): Promise<RepairOutcome[]> {
-  const outcomes: RepairOutcome[] = [];
-  const partial = [...check.stores, ...check.transcripts].filter(
-    (store) => store.state === 'partial',
-  );
-  for (const store of partial) {
-    const read = storeReader(home, store.file);
-    if (read === undefined) continue;
-    const done = await repairStore(home, store.file, read);
-    if (isLeft(done)) outcomes.push({ file: store.file, refused: done.left.message });
-    else if (done.right !== undefined) outcomes.push({ file: store.file, repaired: done.right });
-  }
-  return outcomes;
-}
-
-/** The reader of one store or transcript by its file. */
-function storeReader(home: MechaHome, file: string) {
-  const transcript = /^sessions\/(.+)\.jsonl$/.exec(file);
-  if (transcript !== null) {
-    const sessionId = transcript[1] as string;
-    return () => home.sessions.transcript(sessionId);
-  }
-  const stores = [
-    home.outbox,
-    home.questions,
-    home.requests,
-    home.closures,
-    home.workflows,
-    home.board,
-    home.learning.reflections,
-    home.learning.rules,
-    home.learning.curation.rule,
-    home.learning.curation.reflection,
-    home.learning.curation.candidate,
-    home.learning.distilled,
-    home.ownerOutcomes,
-    home.appraisals.textAppraisals,
-    home.appraisals.scores,
-    home.appraisals.counterfactuals,
-    home.appraisals.comparisons,
-    home.predictions,
-  ];
-  const found = stores.find((store) => store.file === file);
-  return found === undefined ? undefined : () => found.read();
-}
 
 function storeLine(store: StoreCheck): string[] {
   switch (store.state) {
@@ -127,11 +72,11 @@ function render(check: HomeCheck, repairs: readonly RepairOutcome[] | undefined)
   if (repairs !== undefined) {
     if (repairs.length === 0) lines.push('Nothing to repair: no store has damaged lines.');
     for (const repair of repairs) {
-      if (repair.repaired !== undefined) {
+      if (repair.state === 'repaired') {
         lines.push(
-          `Repaired ${repair.file}: kept ${repair.repaired.kept} lines, discarded ${repair.repaired.discarded.length}; the original is ${repair.repaired.backup}`,
+          `Repaired ${repair.file}: kept ${repair.repair.kept} lines, discarded ${repair.repair.discarded.length}; the original is ${repair.repair.backup}`,
         );
-      } else lines.push(`Not repaired ${repair.file}: ${repair.refused}`);
+      } else lines.push(`Not repaired ${repair.file}: ${repair.message}`);
     }
   } else if (check.healthy) lines.push('Every store reads whole.');
   else if ([...check.stores, ...check.transcripts].some((store) => store.state === 'partial')) {
@@ -178,7 +123,7 @@ does not exist or something still needs you, 2 usage.
     let check = await checkHome(home);
     let repairs: RepairOutcome[] | undefined;
     if (flag(values, 'repair') && check.exists) {
-      repairs = await repairAll(home, check);
+      repairs = await repairHome(home, check);
       check = await checkHome(home);
     }
     report(context, check, repairs, flag(values, 'json'));
