@@ -1,5 +1,5 @@
 // Defects a new user met, each pinned against the built command.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mecha, tempDir } from './helpers.js';
@@ -106,5 +106,15 @@ describe('flags that do not apply', () => {
     const run = mecha(['--home', home, 'sessions', 'successes', '-n', '2', '--json']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('-n limits the text list; --json gives the whole set');
+  });
+});
+
+describe('distill --dry-run', () => {
+  it('needs no graph server, as its help says', () => {
+    const home = newHome();
+    rmSync(join(home, 'config.toml'));
+    const run = mecha(['--home', home, 'distill', '--dry-run']);
+    expect(run.stderr).not.toContain("no [[mcp]] server named 'graph'");
+    expect(run.code).toBe(0);
   });
 });

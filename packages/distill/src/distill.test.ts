@@ -53,6 +53,15 @@ const withCorrection = JSON.stringify({
 });
 
 describe('distill', () => {
+  it('runs a dry run without the [[mcp]] server, since a dry run pushes nothing', async () => {
+    const made = home({ name: 'memory' });
+    made.writeSession(A, conversation());
+    const model = scriptedDistiller();
+    const result = await distill({ home: made.open(), model, dryRun: true, clock: () => testNow });
+    expect(result.state).toBe('done');
+    expect(model.prompts).toHaveLength(0);
+  });
+
   it('refuses to run without the named [[mcp]] server, saying why', async () => {
     const made = home({ name: 'memory' });
     made.writeSession(A, conversation());

@@ -25,7 +25,13 @@ import { Tally } from './tally.js';
 export async function distill(options: DistillOptions): Promise<DistillResult> {
   const { home } = options;
   const serverName = options.server ?? defaultGraphServerName;
-  const plan = await planRun(home, serverName, options.limit);
+  // A dry run goes on without the default server; a server named on purpose must exist.
+  const plan = await planRun(
+    home,
+    serverName,
+    options.limit,
+    options.dryRun === true && options.server === undefined,
+  );
   if ('state' in plan) return plan;
   const { considered } = plan;
   const bounds = options.bounds ?? defaultDistillBounds;
@@ -42,7 +48,7 @@ export async function distill(options: DistillOptions): Promise<DistillResult> {
     classify: { ...defaultClassifyOptions, ...options.classify },
     tally: new Tally(),
     model: new ModelAccess(options.model, options),
-    graph: new GraphAccess(plan.server, options.graphTimeoutMs),
+    graph: new GraphAccess(plan.server, serverName, options.graphTimeoutMs),
     ledger: new LedgerSteps(home),
     stop: new StopState(),
     progress: (index, sessionId, step, outcome) =>
@@ -79,7 +85,8 @@ export async function distill(options: DistillOptions): Promise<DistillResult> {
     state: 'done',
     report: {
       server: serverName,
-      readBackUntrusted: effectiveCapabilities(plan.server).untrusted_input,
+      readBackUntrusted:
+        plan.server === undefined ? true : effectiveCapabilities(plan.server).untrusted_input,
       dryRun: run.dryRun,
       listed: plan.listing.records.length,
       alreadyDistilled: plan.alreadyDistilled,

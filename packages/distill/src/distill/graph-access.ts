@@ -1,5 +1,6 @@
 import type { McpServerConfig } from '@mecha/stores';
 import { connectGraph, type GraphConnection } from '../graph-client.js';
+import { missingServerMessage } from '../graph-server.js';
 
 /** The run's graph server: connected on the first push that needs it, closed at the end. */
 export class GraphAccess {
@@ -8,13 +9,15 @@ export class GraphAccess {
   private connection: GraphConnection | undefined;
 
   constructor(
-    private readonly server: McpServerConfig,
+    private readonly server: McpServerConfig | undefined,
+    private readonly serverName: string,
     private readonly timeoutMs: number | undefined,
   ) {}
 
   /** The connection, or why there is none. */
   async connect(): Promise<GraphConnection | string> {
     if (this.connection !== undefined) return this.connection;
+    if (this.server === undefined) return missingServerMessage(this.serverName);
     const connected = await connectGraph(this.server, {
       ...(this.timeoutMs === undefined ? {} : { timeoutMs: this.timeoutMs }),
     });

@@ -5,7 +5,8 @@ import type { DistillRefusal } from './distill-report.js';
 
 /** What a run will look at, decided before any session is read. */
 export interface RunPlan {
-  readonly server: McpServerConfig;
+  /** The graph server; absent only for a dry run, which never pushes. */
+  readonly server: McpServerConfig | undefined;
   readonly listing: Exclude<SourceRead<SessionListing>, { readonly state: 'unreadable' }>;
   readonly ledger: Exclude<SourceRead<DistilledRecord>, { readonly state: 'unreadable' }>;
   readonly alreadyDistilled: number;
@@ -17,7 +18,7 @@ export interface RunPlan {
 const excludedKinds = new Set(['test', 'experiment']);
 
 /**
- * Finds the graph server in `config.toml`, reads the session listing and the ledger, and picks
+ * Finds the graph server in `config.toml` (a dry run goes on without one), reads the session listing and the ledger, and picks
  * the sessions to look at: not yet in the ledger, not development or experiment sessions,
  * oldest first, at most `limit`. A run that cannot start says why.
  */
@@ -25,6 +26,7 @@ export async function planRun(
   home: MechaHome,
   serverName: string,
   limit: number | undefined,
+  dryRun = false,
 ): Promise<RunPlan | DistillRefusal> {
   const config = home.readConfig();
   if (config._tag === 'Left') {
@@ -36,8 +38,11 @@ export async function planRun(
         .join('; ')}`,
     };
   }
+  // A dry run pushes nothing, so it needs no graph server: it only says what would be done.
   const found = findMcpServer(config.right, serverName);
-  if (!found.ok) return { state: 'cannot_run', reason: 'no_server', message: found.message };
+  if (!found.ok && !dryRun) {
+    return { state: 'cannot_run', reason: 'no_server', message: found.message };
+  }
 
   const [listing, ledger] = await Promise.all([
     home.sessions.list(),
@@ -71,5 +76,6 @@ export async function planRun(
       Date.parse(a.startedAt) - Date.parse(b.startedAt) || a.sessionId.localeCompare(b.sessionId),
   );
   const considered = limit === undefined ? waiting : waiting.slice(0, Math.max(0, limit));
-  return { server: found.server, listing, ledger, alreadyDistilled, excluded, considered };
+  const server = found.ok ? found.server : undefined;
+  return { server, listing, ledger, alreadyDistilled, excluded, considered };
 }
