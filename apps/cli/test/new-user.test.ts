@@ -2,7 +2,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mecha, tempDir } from './helpers.js';
+import { fixtureHome, mecha, snapshot, tempDir } from './helpers.js';
 
 function newHome(): string {
   const home = join(tempDir(), 'home');
@@ -116,5 +116,47 @@ describe('distill --dry-run', () => {
     const run = mecha(['--home', home, 'distill', '--dry-run']);
     expect(run.stderr).not.toContain("no [[mcp]] server named 'graph'");
     expect(run.code).toBe(0);
+  });
+});
+
+describe('tasks set --session', () => {
+  it('refuses an unknown session id with exit 2 and writes nothing', () => {
+    const home = fixtureHome('tasks');
+    const before = snapshot(home);
+    const run = mecha([
+      '--home',
+      home,
+      'tasks',
+      'set',
+      'task-good',
+      '--status',
+      'done',
+      '--session',
+      'nosuch',
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--session nosuch: no session of this home has that id or prefix');
+    expect(snapshot(home)).toEqual(before);
+  });
+
+  it('resolves a unique prefix to the whole id in the closure record', () => {
+    const home = fixtureHome('tasks');
+    const run = mecha([
+      '--home',
+      home,
+      'tasks',
+      'set',
+      'task-good',
+      '--status',
+      'done',
+      '--session',
+      's-goo',
+    ]);
+    expect(run.code).toBe(0);
+    const closures = readFileSync(join(home, 'closures/closures.jsonl'), 'utf8').trim().split('\n');
+    expect(JSON.parse(closures.at(-1) as string)).toMatchObject({
+      task_id: 'task-good',
+      session_ids: ['s-good'],
+    });
   });
 });

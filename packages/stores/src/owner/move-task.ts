@@ -9,6 +9,7 @@ import {
   type SurfaceRefusal,
 } from '../close-task-from-surface.js';
 import type { MechaHome } from '../home-context.js';
+import { findByPrefix } from './find-by-prefix.js';
 import { findTask } from './find-task.js';
 import { type OwnerRefusal, ownerRefusal } from './owner-refusal.js';
 
@@ -100,11 +101,53 @@ export async function moveTask(home: MechaHome, request: MoveTaskRequest): Promi
       `${task.id} is already ${from}: reopen it before closing it again`,
     );
   }
+  let sessionIds: string[] | undefined;
+  if (sessionsGiven) {
+    const resolved = await resolveSessions(home, request.sessionIds ?? []);
+    if (!Array.isArray(resolved)) return resolved;
+    sessionIds = resolved;
+  }
   return closeTaskFromSurface(home, {
     taskId: task.id,
     to: to as 'done' | 'dropped',
     surface: request.surface,
     env: request.env,
-    ...(sessionsGiven ? { sessionIds: request.sessionIds } : {}),
+    ...(sessionIds === undefined ? {} : { sessionIds }),
   });
+}
+
+/**
+ * Resolves the sessions a closure names (ids or unique prefixes) against the session store, so
+ * an unknown or ambiguous id is refused before anything is written to the append-only log.
+ */
+async function resolveSessions(
+  home: MechaHome,
+  given: readonly string[],
+): Promise<string[] | OwnerRefusal> {
+  const listing = await home.sessions.list();
+  if (listing.state === 'unreadable') {
+    return ownerRefusal(
+      'unreadable',
+      `the sessions could not be listed to check --session (${listing.reason})`,
+    );
+  }
+  const ids = listing.records.map((entry) => entry.sessionId);
+  const resolved: string[] = [];
+  for (const query of given) {
+    const match = findByPrefix(ids, query);
+    if (match.state === 'none') {
+      return ownerRefusal(
+        'bad_request',
+        `--session ${query}: no session of this home has that id or prefix`,
+      );
+    }
+    if (match.state === 'ambiguous') {
+      return ownerRefusal(
+        'bad_request',
+        `--session ${query} matches ${match.candidates.length} sessions (${match.candidates.slice(0, 3).join(', ')}${match.candidates.length > 3 ? ', …' : ''}): give more of the id`,
+      );
+    }
+    if (!resolved.includes(match.id)) resolved.push(match.id);
+  }
+  return resolved;
 }
