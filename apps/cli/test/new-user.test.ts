@@ -1,5 +1,5 @@
 // Defects a new user met, each pinned against the built command.
-import { readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixtureHome, mecha, snapshot, tempDir } from './helpers.js';
@@ -158,5 +158,25 @@ describe('tasks set --session', () => {
       task_id: 'task-good',
       session_ids: ['s-good'],
     });
+  });
+});
+
+describe('tasks list on a board it cannot read', () => {
+  it('fails on stderr with exit 1, never an error printed as output with exit 0', () => {
+    const home = fixtureHome('tasks');
+    rmSync(join(home, 'board/board.jsonl'));
+    mkdirSync(join(home, 'board/board.jsonl'));
+    const run = mecha(['--home', home, 'tasks', 'list']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('mecha tasks list: the board could not be read');
+  });
+
+  it('points a damaged board at mecha doctor, a command that exists', () => {
+    const home = fixtureHome('tasks');
+    appendFileSync(join(home, 'board/board.jsonl'), 'garbage\n');
+    const run = mecha(['--home', home, 'tasks', 'list']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("'mecha doctor --repair' compacts it");
   });
 });

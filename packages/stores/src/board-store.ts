@@ -157,7 +157,7 @@ export function boardStore(context: HomeContext): BoardStore {
         if (log.state === 'partial' && options.discardDamaged !== true) {
           return E.left({
             kind: 'refused',
-            message: `the board has ${log.skipped.length} damaged line(s); compacting would discard them: pass discardDamaged to do so`,
+            message: `the board has ${log.skipped.length} damaged line(s); compacting would discard them: run 'mecha doctor --repair' (it keeps the original beside the board), or pass discardDamaged from code`,
           });
         }
         const rows = foldBoard(log.records);

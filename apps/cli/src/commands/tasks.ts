@@ -72,12 +72,13 @@ const list: Command = {
     });
     const asJson = flag(values, 'json');
     if (read.state === 'unreadable') {
-      if (asJson)
-        context.stdout(
-          `${JSON.stringify({ read: false, reason: read.reason, tasks: null }, null, 2)}\n`,
-        );
-      else context.stdout(`The board could not be read: ${read.reason}\n`);
-      return exitCodes.ok;
+      // The board is this command's own subject: not reading it is a failure (exit 1).
+      if (!asJson)
+        return failure(context, this.path, `the board could not be read: ${read.reason}`);
+      context.stdout(
+        `${JSON.stringify({ read: false, reason: read.reason, tasks: null }, null, 2)}\n`,
+      );
+      return exitCodes.failure;
     }
     const { tasks } = read;
     if (asJson) {
@@ -93,7 +94,7 @@ const list: Command = {
       .map(([name, n]) => `${n} ${name}`);
     const lines = [
       style.bold(
-        `${tasks.length} task${tasks.length === 1 ? '' : 's'}${counts.length > 0 ? ` (${counts.join(', ')})` : ''}${read.state === 'partial' ? ' (partial: the board has damaged lines)' : ''}`,
+        `${tasks.length} task${tasks.length === 1 ? '' : 's'}${counts.length > 0 ? ` (${counts.join(', ')})` : ''}${read.state === 'partial' ? " (partial: the board has damaged lines; 'mecha doctor' names them, 'mecha doctor --repair' compacts it)" : ''}`,
       ),
     ];
     const width = Math.max(0, ...tasks.map((task) => task.id.length));
