@@ -2,7 +2,7 @@
 import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixtureHome, mecha, snapshot, tempDir } from './helpers.js';
+import { fixtureHome, mecha, mechaJson, snapshot, tempDir } from './helpers.js';
 
 function newHome(): string {
   const home = join(tempDir(), 'home');
@@ -178,5 +178,45 @@ describe('tasks list on a board it cannot read', () => {
     const run = mecha(['--home', home, 'tasks', 'list']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("'mecha doctor --repair' compacts it");
+  });
+});
+
+describe('--json where a script needs the result', () => {
+  it('tasks add gives the new id, and a due date that does not exist is a usage error', () => {
+    const home = newHome();
+    const bad = mecha(['--home', home, 'tasks', 'add', 'x', '--due', '2026-02-30']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      '--due takes a date (2026-09-30) or a time (2026-09-30T17:00:00Z), not "2026-02-30"',
+    );
+    const { run, json } = mechaJson<{ id: string; task: { title: string; status: string } }>([
+      '--home',
+      home,
+      'tasks',
+      'add',
+      'Call the bank',
+      '--due',
+      '2026-03-31',
+      '--json',
+    ]);
+    expect(run.code).toBe(0);
+    expect(json.id).toMatch(/^task-/);
+    expect(json.task).toMatchObject({ title: 'Call the bank', status: 'inbox' });
+    const set = mechaJson<{ state: string; appraisalLine: string; closure: { task_id: string } }>([
+      '--home',
+      home,
+      'tasks',
+      'set',
+      json.id,
+      '--status',
+      'dropped',
+      '--json',
+    ]);
+    expect(set.run.code).toBe(0);
+    expect(set.json).toMatchObject({
+      state: 'closed',
+      appraisalLine: `mecha's appraisal of ${json.id}: no session worked this task`,
+      closure: { task_id: json.id },
+    });
   });
 });

@@ -1,4 +1,10 @@
-import { type BoardTask, idSchema, stripControl, taskStatusSchema } from '@mecha/appraisal-core';
+import {
+  type BoardTask,
+  idSchema,
+  stripControl,
+  stripControlDeep,
+  taskStatusSchema,
+} from '@mecha/appraisal-core';
 import {
   addTask,
   listTasks,
@@ -108,7 +114,7 @@ const add: Command = {
   path: 'tasks add',
   summary: 'put a new task on the board',
   help: [
-    'Usage: mecha tasks add TITLE… [--project ID] [--due DATE] [--status inbox|next|waiting] [--holder WHO]',
+    'Usage: mecha tasks add TITLE… [--project ID] [--due DATE] [--status inbox|next|waiting] [--holder WHO] [--json]',
     '',
     'Puts a new task on your board (in inbox unless --status says otherwise) and prints its id.',
     '',
@@ -117,6 +123,7 @@ const add: Command = {
     '  --due DATE      its due date (2026-09-30) or time (2026-09-30T17:00:00Z)',
     '  --status S      inbox, next or waiting (closing is `mecha tasks set`)',
     '  --holder WHO    agent, owner or other',
+    '  --json          the new task (and its id) as JSON',
     '  --home DIR      the mecha home',
     '',
   ].join('\n'),
@@ -125,6 +132,7 @@ const add: Command = {
     due: { type: 'string' },
     status: { type: 'string' },
     holder: { type: 'string' },
+    json: { type: 'boolean' },
   },
   async run({ values, positionals, context }) {
     if (positionals.length === 0) return usageError(context, this.path, 'give the task a title');
@@ -153,6 +161,13 @@ const add: Command = {
       );
     }
     const due = stringOption(values, 'due');
+    if (due !== undefined && !isDue(due)) {
+      return usageError(
+        context,
+        this.path,
+        `--due takes a date (2026-09-30) or a time (2026-09-30T17:00:00Z), not ${JSON.stringify(due)}`,
+      );
+    }
     const added = await addTask(openCommandHome(context), {
       title: positionals.join(' '),
       status: status as NewTaskStatus,
@@ -161,7 +176,11 @@ const add: Command = {
       ...(holder === undefined ? {} : { holder: holder as TaskHolder }),
     });
     if (added.state === 'refused') return failure(context, this.path, added.message);
-    context.stdout(`${added.line}\n`);
+    if (flag(values, 'json')) {
+      context.stdout(
+        `${JSON.stringify({ id: added.task.id, line: added.line, task: added.task }, null, 2)}\n`,
+      );
+    } else context.stdout(`${added.line}\n`);
     return exitCodes.ok;
   },
 };
@@ -170,7 +189,7 @@ const set: Command = {
   path: 'tasks set',
   summary: 'move a task; closing it (done, dropped) appraises the work, once',
   help: [
-    'Usage: mecha tasks set TASK --status STATUS [--session ID]… [--reason TEXT]',
+    'Usage: mecha tasks set TASK --status STATUS [--session ID]… [--reason TEXT] [--json]',
     '',
     `Moves a task (its id or a unique prefix) to STATUS: ${statuses}.`,
     '',
@@ -187,6 +206,7 @@ const set: Command = {
     '  --session ID    a session that did the work (repeat for several); by default the',
     '                  sessions whose runs named this task as their goal',
     '  --reason TEXT   why you reopen it, in your words (kept on the record)',
+    '  --json          the result as JSON: the closure record, its lines, the follow-up',
     '  --home DIR      the mecha home',
     '',
   ].join('\n'),
@@ -194,6 +214,7 @@ const set: Command = {
     status: { type: 'string' },
     session: { type: 'string', multiple: true },
     reason: { type: 'string' },
+    json: { type: 'boolean' },
   },
   async run({ values, positionals, context }) {
     const path = this.path;
@@ -227,12 +248,12 @@ const set: Command = {
     }
     const reason = stringOption(values, 'reason');
     const home: MechaHome = openCommandHome(context);
-    return setTask(context, home, {
-      query,
-      to,
-      sessionIds,
-      ...(reason === undefined ? {} : { reason }),
-    });
+    return setTask(
+      context,
+      home,
+      { query, to, sessionIds, ...(reason === undefined ? {} : { reason }) },
+      flag(values, 'json'),
+    );
   },
 };
 
@@ -241,9 +262,16 @@ export async function setTask(
   context: CommandContext,
   home: MechaHome,
   request: Omit<MoveTaskRequest, 'surface' | 'env'>,
+  asJson = false,
 ): Promise<number> {
   const path = 'tasks set';
   const moved = await moveTask(home, { ...request, surface: 'cli', env: context.env });
+  if (asJson) {
+    // The whole result: the closure record, its lines, the follow-up and the project reading.
+    context.stdout(`${JSON.stringify(stripControlDeep(moved), null, 2)}\n`);
+    if (moved.state !== 'refused') return exitCodes.ok;
+    return moved.reason === 'bad_request' ? exitCodes.usage : exitCodes.failure;
+  }
   switch (moved.state) {
     case 'refused':
       return moved.reason === 'bad_request'
@@ -265,3 +293,16 @@ export const tasksGroup: CommandGroup = {
   summary: 'your board: list, add, and move tasks (closing one appraises it)',
   commands: [list, add, set],
 };
+
+/** A due date a person can mean: a real calendar date, or a timestamp with its offset. */
+function isDue(text: string): boolean {
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (day !== null) {
+    const date = new Date(`${text}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+  }
+  return (
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text) &&
+    !Number.isNaN(Date.parse(text))
+  );
+}
