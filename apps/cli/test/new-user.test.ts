@@ -220,3 +220,23 @@ describe('--json where a script needs the result', () => {
     });
   });
 });
+
+describe('charter edits', () => {
+  it('take --json and list their options in their help', () => {
+    const home = newHome();
+    const { run, json } = mechaJson<{ lines: { rank: number; id: string }[] }>([
+      '--home',
+      home,
+      'charter',
+      'add',
+      'replies',
+      'Answer people.',
+      '--json',
+    ]);
+    expect(run.code).toBe(0);
+    expect(json.lines).toMatchObject([{ rank: 1, id: 'replies' }]);
+    for (const sub of ['move', 'rm', 'unset']) {
+      expect(mecha(['charter', sub, '--help']).stdout).toContain('Options:');
+    }
+  });
+});

@@ -156,6 +156,7 @@ async function applyEdits(
   context: CommandContext,
   changes: readonly CharterChange[],
   done: string,
+  asJson: boolean,
 ): Promise<number> {
   const edited = await editCharter(openCommandHome(context), {
     capability: mintOwnerEdit('cli', who(context)),
@@ -163,7 +164,8 @@ async function applyEdits(
     changes,
   });
   if (edited.state === 'refused') return failure(context, path, edited.message);
-  context.stdout(`${done}\n\n${renderCharter(edited.charter, context)}`);
+  if (asJson) context.stdout(charterJson(edited.charter));
+  else context.stdout(`${done}\n\n${renderCharter(edited.charter, context)}`);
   return exitCodes.ok;
 }
 
@@ -180,6 +182,7 @@ const add: Command = {
     `  --sensor SENSOR      the store the line watches: ${sensorList}`,
     '  --setpoint DURATION  how long things may wait there: 48h, 90m, 2d, 1d12h',
     '  --rank N             where it goes: 1 is the top (default: the bottom)',
+    '  --json               the charter after the edit, as JSON (as `mecha charter --json`)',
     '  --home DIR           the mecha home',
     '',
   ].join('\n'),
@@ -187,6 +190,7 @@ const add: Command = {
     sensor: { type: 'string' },
     setpoint: { type: 'string' },
     rank: { type: 'string' },
+    json: { type: 'boolean' },
   },
   async run({ values, positionals, context }: CommandInput) {
     const [id, ...words] = positionals;
@@ -221,6 +225,7 @@ const add: Command = {
       context,
       [{ op: 'add', line: line as CharterLine, ...(rank === undefined ? {} : { rank }) }],
       `Added line ${id}.`,
+      flag(values, 'json'),
     );
   },
 };
@@ -229,14 +234,18 @@ const move: Command = {
   path: 'charter move',
   summary: 'move a line to another rank',
   help: [
-    'Usage: mecha charter move ID RANK',
+    'Usage: mecha charter move ID RANK [--json]',
     '',
     'Moves a line to RANK (1 is the top); the lines in between shift by one. Rank is the only',
     'way a line matters more or less: there are no weights.',
     '',
+    'Options:',
+    '  --json               the charter after the edit, as JSON (as `mecha charter --json`)',
+    '  --home DIR           the mecha home',
+    '',
   ].join('\n'),
-  options: {},
-  async run({ positionals, context }) {
+  options: { json: { type: 'boolean' } },
+  async run({ values, positionals, context }) {
     const [id, rankText, extra] = positionals;
     if (id === undefined || rankText === undefined || extra !== undefined) {
       return usageError(context, this.path, 'give the line id and the rank to move it to');
@@ -248,6 +257,7 @@ const move: Command = {
       context,
       [{ op: 'move', id, rank: rank.value }],
       `Moved line ${id} to rank ${rank.value}.`,
+      flag(values, 'json'),
     );
   },
 };
@@ -256,18 +266,28 @@ const remove: Command = {
   path: 'charter rm',
   summary: 'remove a line',
   help: [
-    'Usage: mecha charter rm ID',
+    'Usage: mecha charter rm ID [--json]',
     '',
     'Removes a line; the lines below it move up one rank.',
     '',
+    'Options:',
+    '  --json               the charter after the edit, as JSON (as `mecha charter --json`)',
+    '  --home DIR           the mecha home',
+    '',
   ].join('\n'),
-  options: {},
-  async run({ positionals, context }) {
+  options: { json: { type: 'boolean' } },
+  async run({ values, positionals, context }) {
     const [id, extra] = positionals;
     if (id === undefined || extra !== undefined) {
       return usageError(context, this.path, 'give the id of the line to remove');
     }
-    return applyEdits(this.path, context, [{ op: 'remove', id }], `Removed line ${id}.`);
+    return applyEdits(
+      this.path,
+      context,
+      [{ op: 'remove', id }],
+      `Removed line ${id}.`,
+      flag(values, 'json'),
+    );
   },
 };
 
@@ -284,12 +304,14 @@ const set: Command = {
     '  --text TEXT          the line in your words',
     `  --sensor SENSOR      ${sensorList}`,
     '  --setpoint DURATION  48h, 90m, 2d, 1d12h',
+    '  --json               the charter after the edit, as JSON (as `mecha charter --json`)',
     '',
   ].join('\n'),
   options: {
     text: { type: 'string' },
     sensor: { type: 'string' },
     setpoint: { type: 'string' },
+    json: { type: 'boolean' },
   },
   async run({ values, positionals, context }) {
     const [id, extra] = positionals;
@@ -314,7 +336,7 @@ const set: Command = {
     if (edits.length === 0) {
       return usageError(context, this.path, 'say what to change: --text, --sensor or --setpoint');
     }
-    return applyEdits(this.path, context, edits, `Changed line ${id}.`);
+    return applyEdits(this.path, context, edits, `Changed line ${id}.`, flag(values, 'json'));
   },
 };
 
@@ -322,13 +344,23 @@ const unset: Command = {
   path: 'charter unset',
   summary: "take a line's sensor or setpoint off",
   help: [
-    'Usage: mecha charter unset ID [--sensor] [--setpoint]',
+    'Usage: mecha charter unset ID [--sensor] [--setpoint] [--json]',
     '',
     "Takes a line's sensor or setpoint (or both) off. Without a sensor the store goes back to",
     'the default patience; a setpoint kept on a line without a sensor has no effect.',
     '',
+    'Options:',
+    '  --sensor             take the sensor off',
+    '  --setpoint           take the setpoint off',
+    '  --json               the charter after the edit, as JSON (as `mecha charter --json`)',
+    '  --home DIR           the mecha home',
+    '',
   ].join('\n'),
-  options: { sensor: { type: 'boolean' }, setpoint: { type: 'boolean' } },
+  options: {
+    sensor: { type: 'boolean' },
+    setpoint: { type: 'boolean' },
+    json: { type: 'boolean' },
+  },
   async run({ values, positionals, context }) {
     const [id, extra] = positionals;
     if (id === undefined || extra !== undefined) {
@@ -341,7 +373,7 @@ const unset: Command = {
     }
     if (edits.length === 0)
       return usageError(context, this.path, 'say what to take off: --sensor or --setpoint');
-    return applyEdits(this.path, context, edits, `Changed line ${id}.`);
+    return applyEdits(this.path, context, edits, `Changed line ${id}.`, flag(values, 'json'));
   },
 };
 
