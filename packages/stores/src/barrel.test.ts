@@ -17,6 +17,7 @@ describe('the built @mecha/stores', () => {
       'closeRefusal',
       'closeTask',
       'closeTaskFromSurface',
+      'configIssueText',
       'configSchema',
       'createOutcomeRecorder',
       'createSessionRecorder',

@@ -158,6 +158,11 @@ export interface ConfigIssue {
   readonly message: string;
 }
 
+/** One issue as a person reads it: `agent.timezone must be …`, or the message alone. */
+export function configIssueText(issue: ConfigIssue): string {
+  return issue.key === '' ? issue.message : `${issue.key} ${issue.message}`;
+}
+
 /** The configuration a home without `config.toml` runs with. */
 export const defaultConfig: MechaConfig = configSchema.parse({});
 

@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 import type { SkippedLine, SourceRead } from '@mecha/appraisal-core';
 import * as E from 'fp-ts/lib/Either.js';
 import { type LockState, lockState } from './advisory-lock.js';
+import { configIssueText } from './config.js';
 import { contextOf } from './home-context.js';
 import { homeLayout, lockFileOf } from './home-layout.js';
 import { readManifest, writeFileAtomically } from './home-manifest.js';
@@ -169,9 +170,7 @@ export async function checkHome(home: MechaHome): Promise<HomeCheck> {
   const config = E.isLeft(configRead)
     ? {
         state: 'invalid' as const,
-        issues: configRead.left.map(
-          (issue) => `${issue.key === '' ? '' : `${issue.key}: `}${issue.message}`,
-        ),
+        issues: configRead.left.map(configIssueText),
       }
     : { state: configured ? ('read' as const) : ('default' as const) };
   const charterRead = home.readCharter();

@@ -22,6 +22,7 @@ export { closeTaskFromSurface, reopenTaskFromSurface } from './close-task-from-s
 export type { AgentConfig, ConfigIssue, McpServerConfig, MechaConfig } from './config.js';
 export {
   agentConfigSchema,
+  configIssueText,
   configSchema,
   defaultConfig,
   mcpServerConfigSchema,

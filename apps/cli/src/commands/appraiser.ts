@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripControl, stripControlDeep } from '@mecha/appraisal-core';
 import type { Appraiser, AppraiserStatus, RunReport } from '@mecha/gpu-appraiser';
+import { configIssueText } from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
 import { type Command, type CommandGroup, exitCodes, failure, usageError } from '../command.js';
 import { homePath, openCommandHome } from '../home.js';
@@ -236,7 +237,7 @@ const run: Command = {
       return failure(
         context,
         path,
-        `config.toml has problems: ${config.left.map((issue) => stripControl(`${issue.key} ${issue.message}`.trim())).join('; ')}`,
+        `config.toml has problems: ${config.left.map(configIssueText).join('; ')}`,
       );
     }
     const localModel = await import('@mecha/local-model');

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { stripControl, stripControlDeep } from '@mecha/appraisal-core';
 import type { DistillProgress, DistillResult, ModelSource } from '@mecha/distill';
+import { configIssueText } from '@mecha/stores';
 import { type Command, type CommandGroup, exitCodes, failure, usageError } from '../command.js';
 import { homePath } from '../home.js';
 import { flag, stringOption, wholeNumber } from '../parse-command.js';
@@ -102,7 +103,7 @@ const distill: Command = {
         return failure(
           context,
           path,
-          `config.toml has problems: ${config.left.map((issue) => stripControl(`${issue.key} ${issue.message}`.trim())).join('; ')}`,
+          `config.toml has problems: ${config.left.map(configIssueText).join('; ')}`,
         );
       }
       const localModel = await runtime.loadLocalModel();

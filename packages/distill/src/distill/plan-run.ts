@@ -1,5 +1,10 @@
 import type { SessionListing, SourceRead } from '@mecha/appraisal-core';
-import type { DistilledRecord, McpServerConfig, MechaHome } from '@mecha/stores';
+import {
+  configIssueText,
+  type DistilledRecord,
+  type McpServerConfig,
+  type MechaHome,
+} from '@mecha/stores';
 import { findMcpServer } from '../graph-server.js';
 import type { DistillRefusal } from './distill-report.js';
 
@@ -33,9 +38,7 @@ export async function planRun(
     return {
       state: 'cannot_run',
       reason: 'config_invalid',
-      message: `config.toml has problems, so the graph server cannot be found: ${config.left
-        .map((issue) => (issue.key === '' ? issue.message : `${issue.key} ${issue.message}`))
-        .join('; ')}`,
+      message: `config.toml has problems, so the graph server cannot be found: ${config.left.map(configIssueText).join('; ')}`,
     };
   }
   // A dry run pushes nothing, so it needs no graph server: it only says what would be done.
