@@ -1,4 +1,4 @@
-import { formatValence, type ValenceSums } from '@mecha/appraisal-core';
+import { appraisalChip, type Label, type ValenceSums } from '@mecha/appraisal-core';
 
 /**
  * The one context line posted in a Slack thread after a run: `appraisal · −0.5`, or
@@ -6,10 +6,8 @@ import { formatValence, type ValenceSums } from '@mecha/appraisal-core';
  */
 export function runEndContextLine(reading: {
   readonly valence: ValenceSums;
-  readonly label?: string | undefined;
+  readonly label?: Label | undefined;
 }): string | undefined {
-  const valence = formatValence(reading.valence);
-  if (valence === '') return undefined;
-  const word = reading.label && reading.label !== 'neutral' ? `${reading.label} ` : '';
-  return `appraisal · ${word}${valence}`;
+  const chip = appraisalChip(reading);
+  return chip === undefined ? undefined : `appraisal · ${chip.text}`;
 }

@@ -8,6 +8,7 @@ describe('the built @mecha/appraisal-core', () => {
   it('exposes exactly its public surface', async () => {
     const api = await import(entry);
     expect(Object.keys(api).sort()).toEqual([
+      'appraisalChip',
       'appraiseClosure',
       'appraiseCorpus',
       'appraiseProject',

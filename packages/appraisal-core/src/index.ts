@@ -25,6 +25,8 @@ export type { SessionStores } from './ports/session-stores.js';
 export type { SessionStoreIndex } from './ports/store-index.js';
 export { indexSessionStores, readSessionStores } from './ports/store-index.js';
 export { projectTranscript, scanByListing } from './ports/transcript-cache.js';
+export type { AppraisalChip } from './readouts/appraisal-chip.js';
+export { appraisalChip } from './readouts/appraisal-chip.js';
 // Entry points: the readouts a harness or a surface calls.
 export type { CorpusOptions } from './readouts/appraise-corpus.js';
 export { appraiseCorpus } from './readouts/appraise-corpus.js';
