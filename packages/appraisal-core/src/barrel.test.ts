@@ -26,6 +26,7 @@ describe('the built @mecha/appraisal-core', () => {
       'counterEventSchema',
       'counterfactualRecordSchema',
       'curationRecordSchema',
+      'currentTranscriptEventSchemas',
       'deriveLabel',
       'draftOutcomeSchema',
       'draftStagedSchema',

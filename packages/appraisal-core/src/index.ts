@@ -159,6 +159,7 @@ export type { SessionKind, StopCause, Surface, TranscriptEvent } from './schemas
 export {
   compactionEventSchema,
   counterEventSchema,
+  currentTranscriptEventSchemas,
   interventionEventSchema,
   messageEventSchema,
   runEndEventSchema,

@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { GoalRef, StopCause } from '@mecha/appraisal-core';
+import { expectedActSchema, type GoalRef, type StopCause } from '@mecha/appraisal-core';
 import { type Charter, stringifyCharter } from '@mecha/charter';
 import { MechaError } from '@mecha/errors';
 import { homeLayout, sessionsEntry } from './home-layout.js';
@@ -860,16 +860,7 @@ export function generateHome(options: GenerateHomeOptions): GeneratedHome {
     }
     if (random.chance(0.3)) {
       const appraisalId = id('appr');
-      const expected = random.chance(0.7)
-        ? random.pick([
-            'released_unchanged',
-            'edited',
-            'rejected',
-            'closed',
-            'reopened',
-            'no_act',
-          ] as const)
-        : undefined;
+      const expected = random.chance(0.7) ? random.pick(expectedActSchema.options) : undefined;
       const taint = sawThirdParty ? 'third_party' : 'clean';
       schedule.add(nightly, 'textAppraisals', {
         v: 1,
