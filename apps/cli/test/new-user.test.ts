@@ -2,7 +2,7 @@
 import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixtureHome, mecha, mechaJson, snapshot, tempDir } from './helpers.js';
+import { fixtureHome, fixtureNow, mecha, mechaJson, snapshot, tempDir } from './helpers.js';
 
 function newHome(): string {
   const home = join(tempDir(), 'home');
@@ -238,5 +238,42 @@ describe('charter edits', () => {
     for (const sub of ['move', 'rm', 'unset']) {
       expect(mecha(['charter', sub, '--help']).stdout).toContain('Options:');
     }
+  });
+});
+
+describe('--json on a damaged home', () => {
+  it('names every damaged file, line and reason, as the text does', () => {
+    const home = fixtureHome('rows');
+    appendFileSync(join(home, 'outbox/outbox.jsonl'), '{"torn');
+    const expected = {
+      source: 'outbox',
+      what: expect.stringMatching(/^outbox\/outbox\.jsonl line \d+: torn final line/),
+    };
+    for (const command of [
+      ['sessions', 'appraise'],
+      ['sessions', 'successes'],
+      ['sessions', 'list'],
+    ]) {
+      const { run, json } = mechaJson(['--home', home, ...command, '--json'], fixtureNow);
+      expect(run.code, command.join(' ')).toBe(0);
+      expect(json.not_read_whole, command.join(' ')).toEqual([expected]);
+    }
+  });
+
+  it('names the session whose transcript holds a bad line, where health says partial', () => {
+    const home = fixtureHome('rows');
+    const { json: list } = mechaJson<{ sessions: { session_id: string }[] }>(
+      ['--home', home, 'sessions', 'list', '--json'],
+      fixtureNow,
+    );
+    const id = list.sessions[0]?.session_id as string;
+    appendFileSync(join(home, 'sessions', `${id}.jsonl`), 'not json\n');
+    const health = mechaJson(['--home', home, 'sessions', 'health', '--json'], fixtureNow);
+    expect(health.json.partial).toBe(true);
+    expect(health.json.not_read_whole).toEqual([
+      { source: `session ${id}`, what: expect.stringContaining(`sessions/${id}.jsonl line`) },
+    ]);
+    const one = mechaJson(['--home', home, 'sessions', 'appraise', id, '--json'], fixtureNow);
+    expect(one.json.not_read_whole).toEqual(health.json.not_read_whole);
   });
 });

@@ -46,6 +46,7 @@ describe('the built @mecha/stores', () => {
       'openHome',
       'parseConfig',
       'readConfig',
+      'readProblems',
       'registrationVariables',
       'reopenTask',
       'reopenTaskFromSurface',

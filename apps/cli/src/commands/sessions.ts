@@ -10,7 +10,13 @@ import {
   stripControlDeep,
   successes,
 } from '@mecha/appraisal-core';
-import { homePorts, sessionReadout, textAppraisalReadout, withReadLog } from '@mecha/stores';
+import {
+  homePorts,
+  readProblems,
+  sessionReadout,
+  textAppraisalReadout,
+  withReadLog,
+} from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
 import {
   type Command,
@@ -25,7 +31,7 @@ import { flag, stringOption, wholeNumber } from '../parse-command.js';
 import { type Progress, progressBar } from '../progress.js';
 import { withProgress } from '../progress-ports.js';
 import { renderCorpus } from '../render/corpus.js';
-import { problemsSection } from '../render/format.js';
+import { notReadWhole, problemsSection } from '../render/format.js';
 import { renderHealth } from '../render/health.js';
 import { renderSession, sessionJson, textAppraisalLines } from '../render/session.js';
 import { renderSuccesses } from '../render/successes.js';
@@ -197,6 +203,7 @@ const appraise: Command = {
             ...(read.state === 'unreadable' ? { reason: read.reason } : {}),
             ...(read.state === 'partial' ? { skipped: read.skipped.length } : {}),
             records: read.state === 'unreadable' ? null : stripControlDeep(records),
+            not_read_whole: notReadWhole(readProblems('text appraisals', read)),
           }),
         );
         return exitCodes.ok;
@@ -214,14 +221,7 @@ const appraise: Command = {
       if (total === 0) lines.push('None yet: mecha distill writes one per finished session.');
       for (const record of records) lines.push('', ...textAppraisalLines(record, style));
       if (read.state === 'partial') {
-        lines.push(
-          ...problemsSection(
-            read.skipped.map((line) => ({
-              source: 'text appraisals',
-              what: `${line.file} line ${line.line}: ${line.reason}`,
-            })),
-          ),
-        );
+        lines.push(...problemsSection(readProblems('text appraisals', read)));
       }
       context.stdout(`${lines.join('\n')}\n`);
       return exitCodes.ok;
@@ -234,7 +234,7 @@ const appraise: Command = {
       if (found.state === 'refused') return failure(context, path, found.message);
       context.stdout(
         asJson
-          ? sessionJson(found.reading, found.textAppraisal)
+          ? sessionJson(found.reading, found.textAppraisal, problems())
           : renderSession(found.reading, found.textAppraisal, problems(), style),
       );
       return exitCodes.ok;
@@ -245,7 +245,7 @@ const appraise: Command = {
     progress.done();
     context.stdout(
       asJson
-        ? json(result)
+        ? json({ ...result, not_read_whole: notReadWhole(problems()) })
         : renderCorpus(
             result,
             {
@@ -299,7 +299,7 @@ const healthCommand: Command = {
     const asJson = flag(values, 'json');
     context.stdout(
       asJson
-        ? json(result)
+        ? json({ ...result, not_read_whole: notReadWhole(problems()) })
         : renderHealth(
             result,
             population.options.days,
@@ -363,7 +363,7 @@ const successesCommand: Command = {
     progress.done();
     context.stdout(
       flag(values, 'json')
-        ? json(result)
+        ? json({ ...result, not_read_whole: notReadWhole(problems()) })
         : renderSuccesses(
             result,
             { exemplars, examples, limit },
@@ -459,7 +459,11 @@ const listCommand: Command = {
     progress.done();
     if (asJson) {
       context.stdout(
-        json({ ...list, sessions: stripControlDeep(list.sessions), not_read_whole: problems() }),
+        json({
+          ...list,
+          sessions: stripControlDeep(list.sessions),
+          not_read_whole: notReadWhole(problems()),
+        }),
       );
     } else {
       context.stdout(`${[...listLines(list, limit), ...problemsSection(problems())].join('\n')}\n`);

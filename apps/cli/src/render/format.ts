@@ -92,6 +92,17 @@ export function wrapText(text: string, prefix: string, width = 96): string[] {
   return lines;
 }
 
+/**
+ * The `not_read_whole` field of a readout's JSON: every source not read whole and why, with
+ * control characters stripped (file names and reasons come from the disk).
+ */
+export function notReadWhole(problems: readonly ReadProblem[]): ReadProblem[] {
+  return problems.map((problem) => ({
+    source: stripControl(problem.source),
+    what: stripControl(problem.what),
+  }));
+}
+
 /** The section naming every source not read whole, capped at `limit` lines. */
 export function problemsSection(problems: readonly ReadProblem[], limit = 12): string[] {
   if (problems.length === 0) return [];

@@ -10,7 +10,15 @@ import {
 } from '@mecha/appraisal-core';
 import type { ReadProblem } from '@mecha/stores';
 import type { Style } from '../style.js';
-import { citeText, goalText, joined, problemsSection, signed, wrapText } from './format.js';
+import {
+  citeText,
+  goalText,
+  joined,
+  notReadWhole,
+  problemsSection,
+  signed,
+  wrapText,
+} from './format.js';
 
 function capitalised(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
@@ -129,7 +137,11 @@ export function renderSession(
 }
 
 /** One session's reading as JSON: the reading, and its text appraisal with control characters stripped. */
-export function sessionJson(reading: SessionReading, textAppraisal: TextAppraisalLookup): string {
+export function sessionJson(
+  reading: SessionReading,
+  textAppraisal: TextAppraisalLookup,
+  problems: readonly ReadProblem[],
+): string {
   return `${JSON.stringify(
     {
       session_id: reading.sessionId,
@@ -145,6 +157,7 @@ export function sessionJson(reading: SessionReading, textAppraisal: TextAppraisa
         textAppraisal.state === 'found'
           ? { state: 'found', record: stripControlDeep(textAppraisal.record) }
           : { state: textAppraisal.state },
+      not_read_whole: notReadWhole(problems),
     },
     null,
     2,
