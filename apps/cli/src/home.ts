@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { type MechaHome, openHome, resolveHome } from '@mecha/stores';
 import type { CommandContext } from './cli-io.js';
+import { type Clock, ownerClock } from './render/format.js';
 
 /** The home a command reads and writes: `--home`, else `MECHA_HOME`, else `~/.mecha`. */
 export function homePath(context: CommandContext): string {
@@ -27,4 +28,13 @@ export function readoutNow(
     return { ok: false, message: `MECHA_NOW is not a timestamp: ${JSON.stringify(fixed)}` };
   }
   return { ok: true, now: new Date(time) };
+}
+
+/**
+ * How this home's times read to its owner: in `[agent] timezone`. A config that cannot be read
+ * is reported by the commands that need it; a readout then shows UTC and says so in the zone.
+ */
+export function ownerClockFor(context: CommandContext): Clock {
+  const config = openCommandHome(context).readConfig();
+  return ownerClock(config._tag === 'Right' ? config.right.agent.timezone : 'UTC');
 }

@@ -26,12 +26,12 @@ import {
   failure,
   usageError,
 } from '../command.js';
-import { openCommandHome, readoutNow } from '../home.js';
+import { openCommandHome, ownerClockFor, readoutNow } from '../home.js';
 import { flag, stringOption, wholeNumber } from '../parse-command.js';
 import { type Progress, progressBar } from '../progress.js';
 import { withProgress } from '../progress-ports.js';
 import { renderCorpus } from '../render/corpus.js';
-import { notReadWhole, problemsSection } from '../render/format.js';
+import { type Clock, notReadWhole, problemsSection } from '../render/format.js';
 import { renderHealth } from '../render/health.js';
 import { renderSession, sessionJson, textAppraisalLines } from '../render/session.js';
 import { renderSuccesses } from '../render/successes.js';
@@ -219,7 +219,8 @@ const appraise: Command = {
         ),
       ];
       if (total === 0) lines.push('None yet: mecha distill writes one per finished session.');
-      for (const record of records) lines.push('', ...textAppraisalLines(record, style));
+      const clock = ownerClockFor(context);
+      for (const record of records) lines.push('', ...textAppraisalLines(record, style, clock));
       if (read.state === 'partial') {
         lines.push(...problemsSection(readProblems('text appraisals', read)));
       }
@@ -235,7 +236,13 @@ const appraise: Command = {
       context.stdout(
         asJson
           ? sessionJson(found.reading, found.textAppraisal, problems())
-          : renderSession(found.reading, found.textAppraisal, problems(), style),
+          : renderSession(
+              found.reading,
+              found.textAppraisal,
+              problems(),
+              style,
+              ownerClockFor(context),
+            ),
       );
       return exitCodes.ok;
     }
@@ -366,7 +373,7 @@ const successesCommand: Command = {
         ? json({ ...result, not_read_whole: notReadWhole(problems()) })
         : renderSuccesses(
             result,
-            { exemplars, examples, limit },
+            { exemplars, examples, limit, clock: ownerClockFor(context) },
             problems(),
             styleFor({ isTTY: context.stdoutIsTTY, env: context.env }),
           ),
@@ -375,7 +382,7 @@ const successesCommand: Command = {
   },
 };
 
-function listLines(list: SessionList, limit: number): string[] {
+function listLines(list: SessionList, limit: number, clock: Clock): string[] {
   const shown = list.sessions.slice(0, limit);
   const width = Math.max(0, ...shown.map((row) => row.session_id.length));
   const lines = shown.map((row) => {
@@ -383,7 +390,7 @@ function listLines(list: SessionList, limit: number): string[] {
     const where = [row.kind === 'ordinary' ? null : row.kind, row.surface]
       .filter(Boolean)
       .join(' ');
-    const when = row.started_at.replace('T', ' ').slice(0, 16);
+    const when = clock(row.started_at);
     if (row.state === 'unreadable') {
       return `${id}  ${when}  ${(where || '?').padEnd(8)}  unreadable: ${stripControl(row.reason)}`;
     }
@@ -466,7 +473,9 @@ const listCommand: Command = {
         }),
       );
     } else {
-      context.stdout(`${[...listLines(list, limit), ...problemsSection(problems())].join('\n')}\n`);
+      context.stdout(
+        `${[...listLines(list, limit, ownerClockFor(context)), ...problemsSection(problems())].join('\n')}\n`,
+      );
     }
     return list.listed === 'unreadable' ? exitCodes.failure : exitCodes.ok;
   },

@@ -11,6 +11,7 @@ import {
 import type { ReadProblem } from '@mecha/stores';
 import type { Style } from '../style.js';
 import {
+  type Clock,
   citeText,
   goalText,
   joined,
@@ -42,14 +43,18 @@ function errorLine(error: GoalError, style: Style): string {
 }
 
 /** The lines of one text appraisal, every field stripped of control characters. */
-export function textAppraisalLines(record: TextAppraisalRecord, style: Style): string[] {
+export function textAppraisalLines(
+  record: TextAppraisalRecord,
+  style: Style,
+  clock: Clock,
+): string[] {
   const clean = record.taint === 'clean';
   const dropped = Object.entries(record.claims_dropped)
     .filter(([, value]) => value > 0)
     .map(([reason, value]) => `${stripControl(reason)} ${value}`)
     .join(', ');
   const lines = [
-    `${style.bold(`text appraisal ${record.appraisal_id}`)} · session ${record.session_id} · ${record.at} · ${clean ? 'clean' : style.amber(`not clean (${record.taint.replace('_', ' ')})`)}`,
+    `${style.bold(`text appraisal ${record.appraisal_id}`)} · session ${record.session_id} · ${clock(record.at)} · ${clean ? 'clean' : style.amber(`not clean (${record.taint.replace('_', ' ')})`)}`,
     ...wrapText(stripControl(record.interpretation), '  │ '),
     `  ${joined([
       `claims ${record.claims_kept} kept, ${Object.values(record.claims_dropped).reduce((sum, value) => sum + value, 0)} dropped by grounding${dropped === '' ? '' : ` (${dropped})`}`,
@@ -88,10 +93,10 @@ export function textAppraisalLines(record: TextAppraisalRecord, style: Style): s
   return lines;
 }
 
-function textAppraisalSection(lookup: TextAppraisalLookup, style: Style): string[] {
+function textAppraisalSection(lookup: TextAppraisalLookup, style: Style, clock: Clock): string[] {
   switch (lookup.state) {
     case 'found':
-      return ['', ...textAppraisalLines(lookup.record, style)];
+      return ['', ...textAppraisalLines(lookup.record, style, clock)];
     case 'none':
       return ['', 'No text appraisal on record for this session (mecha distill writes them).'];
     case 'unreadable':
@@ -108,6 +113,7 @@ export function renderSession(
   textAppraisal: TextAppraisalLookup,
   problems: readonly ReadProblem[],
   style: Style,
+  clock: Clock,
 ): string {
   const valence = formatValence(reading.valence);
   const word = reading.label === 'neutral' ? undefined : capitalised(reading.label);
@@ -132,7 +138,11 @@ export function renderSession(
     lines.push(style.dim('   sign  channel       agency cite'));
     for (const error of relevant) lines.push(errorLine(error, style));
   }
-  lines.push(...textAppraisalSection(textAppraisal, style), ...problemsSection(problems), '');
+  lines.push(
+    ...textAppraisalSection(textAppraisal, style, clock),
+    ...problemsSection(problems),
+    '',
+  );
   return lines.join('\n');
 }
 
