@@ -57,6 +57,25 @@ export function failure(context: CommandContext, path: string, message: string):
   return exitCodes.failure;
 }
 
+/**
+ * An owner act a package refused: a malformed request is a usage error (exit 2), anything else
+ * a failure (exit 1). The one place a refusal's reason becomes an exit code.
+ */
+export function refused(
+  context: CommandContext,
+  path: string,
+  refusal: { readonly reason: string; readonly message: string },
+): number {
+  return refusal.reason === 'bad_request'
+    ? usageError(context, path, refusal.message)
+    : failure(context, path, refusal.message);
+}
+
+/** The exit code of a refusal whose message was already written (as JSON). */
+export function refusedCode(refusal: { readonly reason: string }): number {
+  return refusal.reason === 'bad_request' ? exitCodes.usage : exitCodes.failure;
+}
+
 /** Parses a command's arguments (adding `--help` and `--home`) and runs it. */
 export async function runCommand(
   command: Command,

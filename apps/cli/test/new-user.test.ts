@@ -32,6 +32,21 @@ describe('charter set with a sensor another line carries', () => {
   });
 });
 
+describe('charter add with a malformed line', () => {
+  it('is a usage error (exit 2) like a bad --sensor; a conflict with the charter stays exit 1', () => {
+    const home = newHome();
+    const before = snapshot(home);
+    const bad = mecha(['--home', home, 'charter', 'add', 'Bad', 'Answer people.']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('id: may hold only lowercase letters');
+    expect(snapshot(home)).toEqual(before);
+    expect(mecha(['--home', home, 'charter', 'add', 'fine', 'Answer people.']).code).toBe(0);
+    const repeated = mecha(['--home', home, 'charter', 'add', 'fine', 'Again.']);
+    expect(repeated.code).toBe(1);
+    expect(mecha(['--home', home, 'charter', 'rm', 'nosuch']).code).toBe(1);
+  });
+});
+
 describe('a task no run worked on', () => {
   it('can be dropped or closed, and the closure line says no session worked it', () => {
     const home = newHome();
