@@ -1,12 +1,17 @@
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { type MechaHome, openHome, resolveHome } from '@mecha/stores';
 import type { CommandContext } from './cli-io.js';
+import { MissingHomeError } from './missing-home.js';
 import { type Clock, ownerClock } from './render/format.js';
 
 /** The home a command reads and writes: `--home`, else `MECHA_HOME`, else `~/.mecha`. */
 export function homePath(context: CommandContext): string {
   const env = context.home === undefined ? context.env : { MECHA_HOME: context.home };
-  return resolveHome({ env, homeDirectory: homedir(), cwd: context.cwd }).path;
+  const path = resolveHome({ env, homeDirectory: homedir(), cwd: context.cwd }).path;
+  // Absent is not zero: a command that reads a home never reads a missing one as empty.
+  if (context.homeMustExist === true && !existsSync(path)) throw new MissingHomeError(path);
+  return path;
 }
 
 /** Opens the home a command works on (nothing is read or created until a store is used). */

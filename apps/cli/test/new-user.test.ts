@@ -47,6 +47,18 @@ describe('charter add with a malformed line', () => {
   });
 });
 
+describe('a usage error on a home that does not exist', () => {
+  it('is reported as the usage error (exit 2), and a well-formed command as the missing home', () => {
+    const nothing = join(tempDir(), 'nothing');
+    const bad = mecha(['--home', nothing, 'sessions', 'appraise', '--days', '-1']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--days takes a whole number');
+    const good = mecha(['--home', nothing, 'sessions', 'appraise', '--days', '1']);
+    expect(good.code).toBe(1);
+    expect(good.stderr).toContain(`there is no mecha home at ${nothing}`);
+  });
+});
+
 describe('a task no run worked on', () => {
   it('can be dropped or closed, and the closure line says no session worked it', () => {
     const home = newHome();
