@@ -59,6 +59,25 @@ describe('a usage error on a home that does not exist', () => {
   });
 });
 
+describe('--kind that no session was recorded under', () => {
+  it('is a usage error naming the kinds there are, never a silent empty readout', () => {
+    const home = fixtureHome('rows');
+    for (const command of ['list', 'appraise', 'health']) {
+      const run = mecha(['--home', home, 'sessions', command, '--kind', 'banana'], fixtureNow);
+      expect(run.code, command).toBe(2);
+      expect(run.stderr, command).toMatch(
+        /--kind "banana": no session in this home was recorded under it; the kinds here are .*\bexperiment\b.*\btest\b/,
+      );
+    }
+    const { json } = mechaJson<{ sessions: { surface: string | null }[] }>(
+      ['--home', home, 'sessions', 'list', '--json'],
+      fixtureNow,
+    );
+    const surface = json.sessions.find((row) => row.surface !== null)?.surface as string;
+    expect(mecha(['--home', home, 'sessions', 'list', '--kind', surface], fixtureNow).code).toBe(0);
+  });
+});
+
 describe('a task no run worked on', () => {
   it('can be dropped or closed, and the closure line says no session worked it', () => {
     const home = newHome();

@@ -39,6 +39,7 @@ describe('the built @mecha/appraisal-core', () => {
       'idSchema',
       'indexSessionStores',
       'interventionEventSchema',
+      'kindsOnRecord',
       'labelFactsFor',
       'labelRules',
       'labelSchema',

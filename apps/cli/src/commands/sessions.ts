@@ -3,6 +3,7 @@ import {
   appraiseCorpus,
   formatValence,
   health,
+  kindsOnRecord,
   listSessions,
   type PopulationOptions,
   type SessionList,
@@ -27,7 +28,7 @@ import {
   usageError,
 } from '../command.js';
 import { openCommandHome, ownerClockFor, readoutNow } from '../home.js';
-import { flag, stringOption, wholeNumber } from '../parse-command.js';
+import { didYouMean, flag, stringOption, wholeNumber } from '../parse-command.js';
 import { type Progress, progressBar } from '../progress.js';
 import { withProgress } from '../progress-ports.js';
 import { renderCorpus } from '../render/corpus.js';
@@ -71,6 +72,21 @@ function populationOf(
       includeTests: flag(values, 'include-tests'),
     },
   };
+}
+
+/**
+ * A `--kind` no session of this home was recorded under is a usage error naming the kinds
+ * there are, never a silent empty readout. An unlistable session store is not checked here;
+ * the readout itself reports it.
+ */
+async function unknownKind(
+  context: CommandContext,
+  options: PopulationOptions,
+): Promise<string | undefined> {
+  if (options.kind === undefined) return undefined;
+  const kinds = await kindsOnRecord(homePorts(openCommandHome(context)).sessions);
+  if (kinds.state === 'unreadable' || kinds.records.includes(options.kind)) return undefined;
+  return `--kind ${JSON.stringify(options.kind)}: no session in this home was recorded under it${didYouMean(options.kind, kinds.records)}; the kinds here are ${kinds.records.join(', ')}`;
 }
 
 function json(value: unknown): string {
@@ -247,6 +263,8 @@ const appraise: Command = {
       return exitCodes.ok;
     }
 
+    const badKind = await unknownKind(context, population.options);
+    if (badKind !== undefined) return usageError(context, path, badKind);
     const { ports, progress, problems } = scanPorts(context, 'appraising', population.options);
     const result = await appraiseCorpus(ports, population.options);
     progress.done();
@@ -300,6 +318,8 @@ const healthCommand: Command = {
     if (!now.ok) return usageError(context, this.path, now.message);
     const population = populationOf(values, now.now);
     if (!population.ok) return usageError(context, this.path, population.message);
+    const badKind = await unknownKind(context, population.options);
+    if (badKind !== undefined) return usageError(context, this.path, badKind);
     const { ports, progress, problems } = scanPorts(context, 'reading runs', population.options);
     const result = await health(ports, population.options);
     progress.done();
@@ -457,6 +477,8 @@ const listCommand: Command = {
       if (!parsed.ok) return usageError(context, this.path, parsed.message);
       limit = parsed.value;
     }
+    const badKind = await unknownKind(context, population.options);
+    if (badKind !== undefined) return usageError(context, this.path, badKind);
     const { ports, progress, problems } = scanPorts(
       context,
       'listing sessions',
