@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoryPorts, unreadable } from '../__fixtures__/memory-ports.js';
+import { memoryPorts } from '../__fixtures__/memory-ports.js';
 import type { SessionListing } from '../ports/appraisal-ports.js';
 import { kindsOnRecord } from './session-list.js';
 
@@ -27,7 +27,7 @@ describe('kindsOnRecord', () => {
   });
 
   it('is unreadable, not an empty list, when the session store cannot be listed', async () => {
-    const ports = memoryPorts({ sessions: unreadable('EACCES') });
+    const ports = memoryPorts({ sessions: { state: 'unreadable', reason: 'EACCES' } });
     expect(await kindsOnRecord(ports.sessions)).toEqual({ state: 'unreadable', reason: 'EACCES' });
   });
 });
