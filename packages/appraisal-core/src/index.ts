@@ -20,6 +20,18 @@ export type {
   SessionVisitor,
   WorkflowsPort,
 } from './ports/appraisal-ports.js';
+export type {
+  ArmCall,
+  ArmOutcome,
+  Replayer,
+  ReplayMomentKind,
+  ReplayPolicy,
+  ReplayPrompt,
+  ReplayRequest,
+} from './ports/replayer.js';
+export { armOutcomeSchema } from './ports/replayer.js';
+export type { ReplayScriptEntry, ScriptedReplayer } from './ports/scripted-replayer.js';
+export { createScriptedReplayer, replayScriptEntrySchema } from './ports/scripted-replayer.js';
 export type { SessionEvidence } from './ports/session-evidence.js';
 export type { SessionStores } from './ports/session-stores.js';
 export type { SessionStoreIndex } from './ports/store-index.js';
@@ -46,6 +58,8 @@ export type {
   HealthReadout,
 } from './readouts/health.js';
 export { health } from './readouts/health.js';
+export type { ProbeOptions, ProbeRun } from './readouts/probe-corpus.js';
+export { probeCorpus } from './readouts/probe-corpus.js';
 export type { ProjectAppraisal, ProjectUnconfidentReason } from './readouts/project-appraisal.js';
 export { appraiseProject } from './readouts/project-appraisal.js';
 export type { SessionReading } from './readouts/read-session.js';
@@ -91,6 +105,8 @@ export type {
 } from './rules/expectations.js';
 export { scoreExpectation } from './rules/expectations.js';
 export type { FollowUp } from './rules/follow-up.js';
+export type { ProbeFinding } from './rules/grade-probe.js';
+export { gradeProbe } from './rules/grade-probe.js';
 export { labelFactsFor } from './rules/label-facts-for.js';
 export type { Population } from './rules/population.js';
 export { selectPopulation, wantedBy } from './rules/population.js';

@@ -10,7 +10,13 @@ import {
   stripControlDeep,
   successes,
 } from '@mecha/appraisal-core';
-import { homePorts, sessionReadout, textAppraisalReadout, withReadLog } from '@mecha/stores';
+import {
+  homePorts,
+  probeReadout,
+  sessionReadout,
+  textAppraisalReadout,
+  withReadLog,
+} from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
 import {
   type Command,
@@ -29,6 +35,7 @@ import { problemsSection } from '../render/format.js';
 import { renderHealth } from '../render/health.js';
 import { renderSession, sessionJson, textAppraisalLines } from '../render/session.js';
 import { renderSuccesses } from '../render/successes.js';
+import { configuredReplayer } from '../replayer.js';
 import { styleFor } from '../style.js';
 
 const kindPattern = /^[a-z][a-z0-9_-]{0,31}$/;
@@ -106,8 +113,12 @@ const appraiseHelp = [
   '  --json            the readout as JSON (see docs/appraisal.md for its fields)',
   '  --text            print every text appraisal on record, newest first',
   '  -n, --number N    with --text: only the N newest',
-  '  --probe           the paid counterfactual pass; reports when no replayer is configured',
-  '  --max-probes N    the ceiling on replays for --probe',
+  '  --probe           the paid counterfactual pass: replays each steer and denial with the',
+  '                    intervention removed, through the replayer [probe] replayer names in',
+  '                    config.toml (none configured: says so and spends nothing)',
+  '  --max-probes N    the ceiling on replays for --probe (default 25)',
+  '  --workspace DIR   the directory the replays are jailed to (default: the current one);',
+  '                    never your home directory or one that covers the mecha home',
   '  --appraise, --max-appraisals N',
   '                    retired: accepted so scripts keep running; they do nothing',
   '  --home DIR        the mecha home',
@@ -129,6 +140,7 @@ const appraise: Command = {
     number: { type: 'string', short: 'n' },
     probe: { type: 'boolean' },
     'max-probes': { type: 'string' },
+    workspace: { type: 'string' },
     appraise: { type: 'boolean' },
     'max-appraisals': { type: 'string' },
   },
@@ -167,8 +179,17 @@ const appraise: Command = {
     if (!text && stringOption(values, 'number') !== undefined) {
       return usageError(context, path, '-n only limits --text');
     }
-    if (stringOption(values, 'max-probes') !== undefined && !flag(values, 'probe')) {
-      return usageError(context, path, '--max-probes only limits --probe');
+    for (const name of ['max-probes', 'workspace']) {
+      if (stringOption(values, name) !== undefined && !flag(values, 'probe')) {
+        return usageError(context, path, `--${name} only goes with --probe`);
+      }
+    }
+    if (flag(values, 'probe') && (session !== undefined || text)) {
+      return usageError(
+        context,
+        path,
+        `--probe runs over the corpus readout; ${session !== undefined ? 'one session' : '--text'} takes no probe`,
+      );
     }
     if (flag(values, 'appraise') || stringOption(values, 'max-appraisals') !== undefined) {
       context.stderr(
@@ -176,9 +197,11 @@ const appraise: Command = {
       );
     }
     const probeAsked = flag(values, 'probe');
-    if (probeAsked) {
+    const replayer = probeAsked ? await configuredReplayer(context) : ({ state: 'none' } as const);
+    if (replayer.state === 'refused') return failure(context, path, replayer.message);
+    if (probeAsked && replayer.state === 'none') {
       context.stderr(
-        'mecha sessions appraise: --probe: no replayer is configured, so the counterfactual pass did not run and nothing was spent\n',
+        'mecha sessions appraise: --probe: no replayer is configured ([probe] replayer in config.toml), so the counterfactual pass did not run and nothing was spent\n',
       );
     }
     const asJson = flag(values, 'json');
@@ -241,7 +264,33 @@ const appraise: Command = {
     }
 
     const { ports, progress, problems } = scanPorts(context, 'appraising', population.options);
-    const result = await appraiseCorpus(ports, population.options);
+    let result: Awaited<ReturnType<typeof appraiseCorpus>>;
+    if (replayer.state === 'open') {
+      const ceiling = stringOption(values, 'max-probes');
+      const controller = new AbortController();
+      const interrupt = () => controller.abort();
+      process.once('SIGINT', interrupt);
+      try {
+        const probed = await probeReadout(ports, replayer.replayer, {
+          ...population.options,
+          maxProbes: ceiling === undefined ? 25 : Number(ceiling),
+          workspace: stringOption(values, 'workspace') ?? context.cwd,
+          homePath: openCommandHome(context).path,
+          ...(context.env.HOME === undefined ? {} : { userHome: context.env.HOME }),
+          signal: controller.signal,
+        });
+        if (probed.state === 'refused') {
+          progress.done();
+          return failure(context, path, probed.message);
+        }
+        result = probed.result;
+      } finally {
+        process.off('SIGINT', interrupt);
+        await replayer.replayer.close();
+      }
+    } else {
+      result = await appraiseCorpus(ports, population.options);
+    }
     progress.done();
     context.stdout(
       asJson
