@@ -14,7 +14,7 @@ const arm: fc.Arbitrary<ArmOutcome> = fc.oneof(
     state: fc.constant('ended' as const),
     stop_cause: fc.constantFrom(...stopCauseSchema.options),
     calls,
-    drafts: fc.constant([]),
+    drafts: fc.constant<{ text: string }[]>([]),
   }),
   fc.record({ state: fc.constant('failed' as const), reason: fc.string() }),
 );
