@@ -81,6 +81,8 @@ function probeHome(): { user: string; home: string; project: string } {
   const user = tempDir('mecha-probe-user-');
   const home = join(user, '.mecha');
   const project = join(user, 'project');
+  // A home as `mecha init` makes it (with its manifest), then the records written here.
+  expect(mecha(['--home', home, 'init']).code).toBe(0);
   mkdirSync(join(home, 'sessions'), { recursive: true });
   mkdirSync(join(home, 'outbox'), { recursive: true });
   mkdirSync(project);

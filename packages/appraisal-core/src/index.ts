@@ -44,11 +44,17 @@ export type { CorpusOptions } from './readouts/appraise-corpus.js';
 export { appraiseCorpus } from './readouts/appraise-corpus.js';
 export type { RunAppraisal } from './readouts/appraise-run.js';
 export { appraiseRun } from './readouts/appraise-run.js';
-export type { SessionAppraisal, TextAppraisalLookup } from './readouts/appraise-session.js';
+export type {
+  CounterfactualLookup,
+  SessionAppraisal,
+  TextAppraisalLookup,
+} from './readouts/appraise-session.js';
 export { appraiseSession } from './readouts/appraise-session.js';
 export type { ClosureAppraisal, ClosureMove } from './readouts/closure-appraisal.js';
 export { appraiseClosure } from './readouts/closure-appraisal.js';
 export { closureLine } from './readouts/closure-line.js';
+export type { CompareOptions, CompareOutcome } from './readouts/compare-moment.js';
+export { compareMoment, comparePolicies } from './readouts/compare-moment.js';
 export type { ValenceSums } from './readouts/format-valence.js';
 export { formatValence } from './readouts/format-valence.js';
 export type {
@@ -95,6 +101,15 @@ export type {
 export { contributionTable } from './rules/contribution-table.js';
 export type { Contributions, SignedEntries } from './rules/contributions.js';
 export { contributions, signedEntries } from './rules/contributions.js';
+export type { Dereference } from './rules/counterfactual-reflection.js';
+export {
+  dereference,
+  pendingReflections,
+  quoteOf,
+  reflectionText,
+} from './rules/counterfactual-reflection.js';
+export type { DecidedMoment, Refused } from './rules/decided-moments.js';
+export { decidedMoments } from './rules/decided-moments.js';
 export type { LabelFacts, LabelRule, LabelRuleId, OwnerOutcomeFact } from './rules/derive-label.js';
 export { deriveLabel, labelRules } from './rules/derive-label.js';
 export type {
@@ -122,7 +137,14 @@ export type { BoardRecord, BoardTask, TaskStatus } from './schemas/board.js';
 export { boardRecordSchema, taskStatusSchema } from './schemas/board.js';
 export type { ClosureRecord } from './schemas/closures.js';
 export { closureRecordSchema } from './schemas/closures.js';
-export type { ComparisonRecord, CounterfactualRecord } from './schemas/comparisons.js';
+export type {
+  ComparisonArm,
+  ComparisonPoint,
+  ComparisonRecord,
+  ComparisonValidator,
+  CounterfactualQuote,
+  CounterfactualRecord,
+} from './schemas/comparisons.js';
 export { comparisonRecordSchema, counterfactualRecordSchema } from './schemas/comparisons.js';
 export type {
   BriefFieldRecord,

@@ -18,6 +18,7 @@ describe('the built @mecha/stores', () => {
       'closeRefusal',
       'closeTask',
       'closeTaskFromSurface',
+      'compareSession',
       'configIssueText',
       'configSchema',
       'createOutcomeRecorder',

@@ -77,6 +77,8 @@ export { findTask } from './owner/find-task.js';
 export type { MovedTask, MoveTaskRequest, TaskMove } from './owner/move-task.js';
 export { moveTask } from './owner/move-task.js';
 export type { OwnerRefusal } from './owner/owner-refusal.js';
+export type { CompareSessionOptions, CompareSessionResult } from './readouts/compare-session.js';
+export { compareSession } from './readouts/compare-session.js';
 export type { ProbeReadoutOptions, ReplayWorkspace } from './readouts/probe-readout.js';
 export { checkReplayWorkspace, probeReadout } from './readouts/probe-readout.js';
 export type { ReadProblem } from './readouts/read-log.js';
