@@ -40,6 +40,7 @@ const appraisal = (
   interpretation: 'The owner rejected a draft.',
   claims_kept: 0,
   claims_dropped: {},
+  goal_unresolved: false,
 });
 
 function append(made: TestHome, file: string, records: readonly object[]): void {
