@@ -158,6 +158,7 @@ function distillReflections(home: string, taint: 'clean' | 'third_party'): void 
         interpretation: 'x',
         claims_kept: 0,
         claims_dropped: {},
+        goal_unresolved: false,
       },
     ],
     now: new Date(at(40)),
