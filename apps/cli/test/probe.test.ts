@@ -6,6 +6,7 @@ import {
   reachability,
   type TranscriptEvent,
 } from '@mecha/appraisal-core';
+import { writeTinyLlamaGguf } from '@mecha/fixtures';
 import { describe, expect, it } from 'vitest';
 import { mecha, mechaJson, snapshot, tempDir } from './helpers.js';
 
@@ -266,4 +267,34 @@ describe('sessions appraise --probe', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('arms.jsonl line 1');
   });
+});
+
+describe('sessions appraise --probe through the local-model replayer', () => {
+  it('drives a replay end to end on the tiny generated GGUF (its weights are random: any finding)', async () => {
+    const { user, home, project } = probeHome();
+    await writeTinyLlamaGguf({ path: join(home, 'tiny.gguf'), seed: 3 });
+    writeFileSync(
+      join(home, 'config.toml'),
+      '[model]\npath = "tiny.gguf"\nthreads = 1\n\n[probe]\nreplayer = "local-model"\n',
+    );
+    const { run, json } = mechaJson(
+      [
+        '--home',
+        home,
+        'sessions',
+        'appraise',
+        '--probe',
+        '--max-probes',
+        '1',
+        '--workspace',
+        project,
+        '--json',
+      ],
+      { ...now, HOME: user },
+    );
+    expect(run.code).toBe(0);
+    const result = corpusAppraisalSchema.parse(json);
+    expect(result.probe?.driven).toBe(1);
+    expect(result.probe?.over_ceiling).toBe(4);
+  }, 120_000);
 });
