@@ -20,6 +20,18 @@ export type {
   SessionVisitor,
   WorkflowsPort,
 } from './ports/appraisal-ports.js';
+export type {
+  ArmCall,
+  ArmOutcome,
+  Replayer,
+  ReplayMomentKind,
+  ReplayPolicy,
+  ReplayPrompt,
+  ReplayRequest,
+} from './ports/replayer.js';
+export { armOutcomeSchema } from './ports/replayer.js';
+export type { ReplayScriptEntry, ScriptedReplayer } from './ports/scripted-replayer.js';
+export { createScriptedReplayer, replayScriptEntrySchema } from './ports/scripted-replayer.js';
 export type { SessionEvidence } from './ports/session-evidence.js';
 export type { SessionStores } from './ports/session-stores.js';
 export type { SessionStoreIndex } from './ports/store-index.js';
@@ -32,11 +44,17 @@ export type { CorpusOptions } from './readouts/appraise-corpus.js';
 export { appraiseCorpus } from './readouts/appraise-corpus.js';
 export type { RunAppraisal } from './readouts/appraise-run.js';
 export { appraiseRun } from './readouts/appraise-run.js';
-export type { SessionAppraisal, TextAppraisalLookup } from './readouts/appraise-session.js';
+export type {
+  CounterfactualLookup,
+  SessionAppraisal,
+  TextAppraisalLookup,
+} from './readouts/appraise-session.js';
 export { appraiseSession } from './readouts/appraise-session.js';
 export type { ClosureAppraisal, ClosureMove } from './readouts/closure-appraisal.js';
 export { appraiseClosure } from './readouts/closure-appraisal.js';
 export { closureLine } from './readouts/closure-line.js';
+export type { CompareOptions, CompareOutcome } from './readouts/compare-moment.js';
+export { compareMoment, comparePolicies } from './readouts/compare-moment.js';
 export type { ValenceSums } from './readouts/format-valence.js';
 export { formatValence } from './readouts/format-valence.js';
 export type {
@@ -46,6 +64,8 @@ export type {
   HealthReadout,
 } from './readouts/health.js';
 export { health } from './readouts/health.js';
+export type { ProbeOptions, ProbeRun } from './readouts/probe-corpus.js';
+export { probeCorpus } from './readouts/probe-corpus.js';
 export type { ProjectAppraisal, ProjectUnconfidentReason } from './readouts/project-appraisal.js';
 export { appraiseProject } from './readouts/project-appraisal.js';
 export type { SessionReading } from './readouts/read-session.js';
@@ -81,6 +101,15 @@ export type {
 export { contributionTable } from './rules/contribution-table.js';
 export type { Contributions, SignedEntries } from './rules/contributions.js';
 export { contributions, signedEntries } from './rules/contributions.js';
+export type { Dereference } from './rules/counterfactual-reflection.js';
+export {
+  dereference,
+  pendingReflections,
+  quoteOf,
+  reflectionText,
+} from './rules/counterfactual-reflection.js';
+export type { DecidedMoment, Refused } from './rules/decided-moments.js';
+export { decidedMoments } from './rules/decided-moments.js';
 export type { LabelFacts, LabelRule, LabelRuleId, OwnerOutcomeFact } from './rules/derive-label.js';
 export { deriveLabel, labelRules } from './rules/derive-label.js';
 export type {
@@ -91,6 +120,8 @@ export type {
 } from './rules/expectations.js';
 export { scoreExpectation } from './rules/expectations.js';
 export type { FollowUp } from './rules/follow-up.js';
+export type { ProbeFinding } from './rules/grade-probe.js';
+export { gradeProbe } from './rules/grade-probe.js';
 export { labelFactsFor } from './rules/label-facts-for.js';
 export type { Population } from './rules/population.js';
 export { selectPopulation, wantedBy } from './rules/population.js';
@@ -106,7 +137,14 @@ export type { BoardRecord, BoardTask, TaskStatus } from './schemas/board.js';
 export { boardRecordSchema, taskStatusSchema } from './schemas/board.js';
 export type { ClosureRecord } from './schemas/closures.js';
 export { closureRecordSchema } from './schemas/closures.js';
-export type { ComparisonRecord, CounterfactualRecord } from './schemas/comparisons.js';
+export type {
+  ComparisonArm,
+  ComparisonPoint,
+  ComparisonRecord,
+  ComparisonValidator,
+  CounterfactualQuote,
+  CounterfactualRecord,
+} from './schemas/comparisons.js';
 export { comparisonRecordSchema, counterfactualRecordSchema } from './schemas/comparisons.js';
 export type {
   BriefFieldRecord,

@@ -92,6 +92,15 @@ export function formatDistillReport(result: DistillResult): string[] {
       `text appraisals: ${a.written} written${a.onRecord > 0 ? ` · ${a.onRecord} already on record` : ''}${a.failed > 0 ? ` · ${a.failed} failed` : ''} · claims ${a.claimsKept} kept, ${droppedTotal} dropped by grounding${dropped === '' ? '' : ` (${dropped})`}${a.goalsUnresolved > 0 ? ` · ${plural(a.goalsUnresolved, 'goal')} not held by mecha, recorded as none` : ''}${a.storeUnreadable ? ' · appraisal store unreadable: none asked for' : ''}`,
     );
   }
+  const cf = report.counterfactuals;
+  if (
+    cf !== undefined &&
+    (cf.written + cf.waiting + (cf.wouldWrite ?? 0) > 0 || cf.failed || cf.storesUnreadable)
+  ) {
+    lines.push(
+      `counterfactual reflections: ${cf.wouldWrite === undefined ? `${cf.written} written` : `${cf.wouldWrite} would be written`}${cf.waiting > 0 ? ` · ${cf.waiting} waiting for their session's appraisal` : ''}${cf.failed ? ' · the write failed, none added' : ''}${cf.storesUnreadable ? ' · a comparison, reflection or appraisal store could not be read: none added' : ''}`,
+    );
+  }
   if (report.partialStores)
     lines.push('note: the ledger or the session list had damaged lines; intact lines were used');
   if (report.stopped !== undefined) lines.push(`stopped early: ${report.stopped.message}`);

@@ -42,6 +42,9 @@ untrusted_input = true
 
 [model]
 path = "models/appraiser.gguf"
+
+[probe]
+replayer = "scripted:arms.jsonl"
 `);
     expect(parsed).toEqual(
       E.right({
@@ -62,8 +65,18 @@ path = "models/appraiser.gguf"
           },
         ],
         model: { path: 'models/appraiser.gguf' },
+        probe: { replayer: 'scripted:arms.jsonl' },
       }),
     );
+  });
+
+  it('refuses a [probe] replayer it cannot open', () => {
+    expect(issues('[probe]\nreplayer = "gpt"\n')).toEqual([
+      {
+        key: 'probe.replayer',
+        message: 'must be "local-model" or "scripted:PATH" (a JSON-lines script of arms)',
+      },
+    ]);
   });
 
   it('names the key of a value of the wrong type', () => {

@@ -119,6 +119,20 @@ export const modelConfigSchema = z.strictObject({
     .optional(),
 });
 
+/**
+ * The `[probe]` table: which replayer the paid counterfactual pass (`sessions appraise --probe`)
+ * and `sessions compare` drive. `local-model` re-drives the recorded conversation through the
+ * `[model]` GGUF; `scripted:PATH` answers from a JSON-lines script (relative paths: to the
+ * home). Absent: no replayer, and neither command spends anything.
+ */
+export const probeConfigSchema = z.strictObject({
+  replayer: text('"local-model" or "scripted:PATH"')
+    .regex(/^(local-model|scripted:.+)$/, {
+      error: 'must be "local-model" or "scripted:PATH" (a JSON-lines script of arms)',
+    })
+    .optional(),
+});
+
 /** `config.toml` as a whole. Unknown keys are refused, so a typo cannot pass silently. */
 export const configSchema = z
   .strictObject({
@@ -129,6 +143,7 @@ export const configSchema = z
       })
       .default([]),
     model: modelConfigSchema.default({}),
+    probe: probeConfigSchema.default({}),
   })
   .superRefine((config, context) => {
     const seen = new Set<string>();

@@ -1,6 +1,8 @@
 import {
   type AppraisalPorts,
   appraiseCorpus,
+  type ComparisonRecord,
+  comparePolicies,
   formatValence,
   health,
   kindsOnRecord,
@@ -12,7 +14,9 @@ import {
   successes,
 } from '@mecha/appraisal-core';
 import {
+  compareSession,
   homePorts,
+  probeReadout,
   readProblems,
   sessionReadout,
   textAppraisalReadout,
@@ -36,6 +40,7 @@ import { type Clock, notReadWhole, problemsSection } from '../render/format.js';
 import { renderHealth } from '../render/health.js';
 import { renderSession, sessionJson, textAppraisalLines } from '../render/session.js';
 import { renderSuccesses } from '../render/successes.js';
+import { configuredReplayer } from '../replayer.js';
 import { styleFor } from '../style.js';
 
 const kindPattern = /^[a-z][a-z0-9_-]{0,31}$/;
@@ -128,8 +133,12 @@ const appraiseHelp = [
   '  --json            the readout as JSON (see docs/appraisal.md for its fields)',
   '  --text            print every text appraisal on record, newest first',
   '  -n, --number N    with --text: only the N newest',
-  '  --probe           the paid counterfactual pass; reports when no replayer is configured',
-  '  --max-probes N    the ceiling on replays for --probe',
+  '  --probe           the paid counterfactual pass: replays each steer and denial with the',
+  '                    intervention removed, through the replayer [probe] replayer names in',
+  '                    config.toml (none configured: says so and spends nothing)',
+  '  --max-probes N    the ceiling on replays for --probe (default 25)',
+  '  --workspace DIR   the directory the replays are jailed to (default: the current one);',
+  '                    never your home directory or one that covers the mecha home',
   '  --appraise, --max-appraisals N',
   '                    retired: accepted so scripts keep running; they do nothing',
   '  --home DIR        the mecha home',
@@ -151,6 +160,7 @@ const appraise: Command = {
     number: { type: 'string', short: 'n' },
     probe: { type: 'boolean' },
     'max-probes': { type: 'string' },
+    workspace: { type: 'string' },
     appraise: { type: 'boolean' },
     'max-appraisals': { type: 'string' },
   },
@@ -189,8 +199,17 @@ const appraise: Command = {
     if (!text && stringOption(values, 'number') !== undefined) {
       return usageError(context, path, '-n only limits --text');
     }
-    if (stringOption(values, 'max-probes') !== undefined && !flag(values, 'probe')) {
-      return usageError(context, path, '--max-probes only limits --probe');
+    for (const name of ['max-probes', 'workspace']) {
+      if (stringOption(values, name) !== undefined && !flag(values, 'probe')) {
+        return usageError(context, path, `--${name} only goes with --probe`);
+      }
+    }
+    if (flag(values, 'probe') && (session !== undefined || text)) {
+      return usageError(
+        context,
+        path,
+        `--probe runs over the corpus readout; ${session !== undefined ? 'one session' : '--text'} takes no probe`,
+      );
     }
     if (flag(values, 'appraise') || stringOption(values, 'max-appraisals') !== undefined) {
       context.stderr(
@@ -198,9 +217,11 @@ const appraise: Command = {
       );
     }
     const probeAsked = flag(values, 'probe');
-    if (probeAsked) {
+    const replayer = probeAsked ? await configuredReplayer(context) : ({ state: 'none' } as const);
+    if (replayer.state === 'refused') return failure(context, path, replayer.message);
+    if (probeAsked && replayer.state === 'none') {
       context.stderr(
-        'mecha sessions appraise: --probe: no replayer is configured, so the counterfactual pass did not run and nothing was spent\n',
+        'mecha sessions appraise: --probe: no replayer is configured ([probe] replayer in config.toml), so the counterfactual pass did not run and nothing was spent\n',
       );
     }
     const asJson = flag(values, 'json');
@@ -251,13 +272,14 @@ const appraise: Command = {
       if (found.state === 'refused') return failure(context, path, found.message);
       context.stdout(
         asJson
-          ? sessionJson(found.reading, found.textAppraisal, problems())
+          ? sessionJson(found.reading, found.textAppraisal, problems(), found.counterfactuals)
           : renderSession(
               found.reading,
               found.textAppraisal,
               problems(),
               style,
               ownerClockFor(context),
+              found.counterfactuals,
             ),
       );
       return exitCodes.ok;
@@ -266,7 +288,33 @@ const appraise: Command = {
     const badKind = await unknownKind(context, population.options);
     if (badKind !== undefined) return usageError(context, path, badKind);
     const { ports, progress, problems } = scanPorts(context, 'appraising', population.options);
-    const result = await appraiseCorpus(ports, population.options);
+    let result: Awaited<ReturnType<typeof appraiseCorpus>>;
+    if (replayer.state === 'open') {
+      const ceiling = stringOption(values, 'max-probes');
+      const controller = new AbortController();
+      const interrupt = () => controller.abort();
+      process.once('SIGINT', interrupt);
+      try {
+        const probed = await probeReadout(ports, replayer.replayer, {
+          ...population.options,
+          maxProbes: ceiling === undefined ? 25 : Number(ceiling),
+          workspace: stringOption(values, 'workspace') ?? context.cwd,
+          homePath: openCommandHome(context).path,
+          ...(context.env.HOME === undefined ? {} : { userHome: context.env.HOME }),
+          signal: controller.signal,
+        });
+        if (probed.state === 'refused') {
+          progress.done();
+          return failure(context, path, probed.message);
+        }
+        result = probed.result;
+      } finally {
+        process.off('SIGINT', interrupt);
+        await replayer.replayer.close();
+      }
+    } else {
+      result = await appraiseCorpus(ports, population.options);
+    }
     progress.done();
     context.stdout(
       asJson
@@ -503,9 +551,136 @@ const listCommand: Command = {
   },
 };
 
+const armWords: Record<NonNullable<ComparisonRecord['arms']>[number]['result'], string> = {
+  did_refused: 'did what the owner refused',
+  did_not: 'did not',
+  ungraded: 'could not be graded (the arm did not run to an end)',
+};
+
+function comparisonLines(record: ComparisonRecord, state: 'recorded' | 'already'): string[] {
+  const point = record.point;
+  const where = [
+    point?.turn === undefined ? undefined : `message ${point.turn}`,
+    point?.call === undefined ? undefined : `call ${point.call}`,
+    point?.draft_id === undefined ? undefined : `draft ${point.draft_id}`,
+  ].filter((part) => part !== undefined);
+  return [
+    `comparison ${record.comparison_id} · ${record.moment.replace('_', ' ')}${where.length === 0 ? '' : ` (${where.join(', ')})`} · ${record.verdict}${record.decided_by === undefined ? '' : ` by the ${record.validator?.replace('_', '-') ?? ''} validator`}`,
+    ...(record.arms ?? []).map(
+      (arm) =>
+        `  ${arm.policy.padEnd(9)} ${stripControl(armWords[arm.result])}${arm.prompt_digest === undefined ? '' : `  (prompt ${arm.prompt_digest})`}`,
+    ),
+    record.verdict === 'unposed'
+      ? '  no structural check could pose this moment, so nothing was replayed'
+      : record.model === undefined
+        ? '  model: not recorded'
+        : `  model: ${stripControl(record.model)}`,
+    state === 'already'
+      ? 'Already decided and on record: nothing was replayed and nothing written.'
+      : 'Recorded in appraisals/comparisons.jsonl.',
+  ];
+}
+
+const compareCommand: Command = {
+  path: 'sessions compare',
+  summary:
+    'replay a moment you decided under a few policies, and record which did what you refused',
+  help: [
+    'Usage: mecha sessions compare SESSION [--at MOMENT] [--policy P]... [--workspace DIR] [--json]',
+    '',
+    'Replays a moment you already decided — a steer, a denial, a draft you rewrote or rejected —',
+    'under a few policies, through the replayer [probe] replayer names in config.toml, and checks',
+    'each arm with the validator that fits the moment (for a rejected draft: did the arm draft',
+    'the text you rejected). The comparison is recorded once in appraisals/comparisons.jsonl; a',
+    'decided one is never replayed again. A separated one becomes a counterfactual reflection on',
+    'the next mecha distill pass.',
+    '',
+    'Options:',
+    '  --at MOMENT       steer:TURN, deny:TURN or draft:ID (default: the newest decided moment)',
+    '  --policy P        covering (the system prompt that covered the moment), first (the',
+    "                    session's first) or none; repeat it (default: covering and none)",
+    '  --workspace DIR   the directory the replays are jailed to (default: the current one)',
+    '  --json            the comparison record as JSON',
+    '  --home DIR        the mecha home',
+    '',
+  ].join('\n'),
+  options: {
+    at: { type: 'string' },
+    policy: { type: 'string', multiple: true },
+    workspace: { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  async run({ values, positionals, context }) {
+    const path = this.path;
+    const session = positionals[0];
+    if (session === undefined)
+      return usageError(context, path, 'name a session (an id or a unique prefix)');
+    if (positionals.length > 1)
+      return usageError(context, path, `unexpected argument '${positionals[1]}'`);
+    const asked = Array.isArray(values.policy)
+      ? values.policy.filter((value): value is string => typeof value === 'string')
+      : [];
+    const names = asked.length === 0 ? ['covering', 'none'] : [...new Set(asked)];
+    const policies = [];
+    for (const name of names) {
+      if (!(name in comparePolicies)) {
+        return usageError(
+          context,
+          path,
+          `--policy takes covering, first or none, not ${JSON.stringify(name)}`,
+        );
+      }
+      policies.push(comparePolicies[name as keyof typeof comparePolicies]);
+    }
+    if (policies.length < 2)
+      return usageError(context, path, 'a comparison needs at least two --policy values');
+    const at = stringOption(values, 'at');
+    if (at !== undefined && !/^(steer|deny):\d+$|^draft:\S+$/.test(at)) {
+      return usageError(
+        context,
+        path,
+        `--at takes steer:TURN, deny:TURN or draft:ID, not ${JSON.stringify(at)}`,
+      );
+    }
+    const replayer = await configuredReplayer(context);
+    if (replayer.state === 'refused') return failure(context, path, replayer.message);
+    if (replayer.state === 'none') {
+      return failure(
+        context,
+        path,
+        'no replayer is configured: set [probe] replayer in config.toml ("local-model" or "scripted:PATH"); nothing was replayed',
+      );
+    }
+    const controller = new AbortController();
+    const interrupt = () => controller.abort();
+    process.once('SIGINT', interrupt);
+    try {
+      const result = await compareSession(openCommandHome(context), replayer.replayer, {
+        session,
+        ...(at === undefined ? {} : { at }),
+        policies,
+        workspace: stringOption(values, 'workspace') ?? context.cwd,
+        ...(context.env.HOME === undefined ? {} : { userHome: context.env.HOME }),
+        now: new Date(),
+        signal: controller.signal,
+      });
+      if (result.state === 'refused') return failure(context, path, result.message);
+      context.stdout(
+        flag(values, 'json')
+          ? json({ state: result.state, record: stripControlDeep(result.record) })
+          : `${comparisonLines(result.record, result.state).join('\n')}\n`,
+      );
+      return exitCodes.ok;
+    } finally {
+      process.off('SIGINT', interrupt);
+      await replayer.replayer.close();
+    }
+  },
+};
+
 /** `mecha sessions`: the free readers over the session store and everything linked to it. */
 export const sessionsGroup: CommandGroup = {
   name: 'sessions',
   summary: 'readouts derived from your records, never stored',
-  commands: [listCommand, appraise, healthCommand, successesCommand],
+  commands: [listCommand, appraise, compareCommand, healthCommand, successesCommand],
 };

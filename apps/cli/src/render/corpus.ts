@@ -221,18 +221,36 @@ export function renderCorpus(
     `  ${expectationsLine(result.expectations)}`,
     `  ${comparisonsLine(result.comparisons)}`,
     `  ${predictionsLine(result.predictions)}`,
-    `  ${probeLine(result.probe, scope.probeAsked)}`,
+    ...probeLines(result.probe, scope.probeAsked).map((line) => `  ${line}`),
     ...problemsSection(problems),
     '',
   ];
   return lines.join('\n');
 }
 
-function probeLine(probe: CorpusAppraisal['probe'], asked: boolean): string {
+function probeLines(probe: CorpusAppraisal['probe'], asked: boolean): string[] {
   if (probe !== null) {
-    return `counterfactual probe (${probe.driven} replay(s) driven): mattered ${probe.mattered} · redundant ${probe.redundant} · inconclusive ${probe.inconclusive} · skipped ${probe.skipped} · unprobeable ${probe.unprobeable}`;
+    const row = (name: string, n: number, note = '') =>
+      `  ${name.padEnd(14)} ${String(n).padStart(4)}${note === '' ? '' : `  — ${note}`}`;
+    return [
+      `counterfactual probe (${plural(probe.driven, 'replay')} driven)`,
+      row('mattered', probe.mattered, 'the intervention was load-bearing: regret'),
+      row('redundant', probe.redundant, 'the run got there anyway: disappointment'),
+      row('inconclusive', probe.inconclusive, 'a replay ran and posed no question: stays distress'),
+      row('skipped', probe.skipped, 'nothing recorded to reach: nothing spent'),
+      row(
+        'unprobeable',
+        probe.unprobeable,
+        'draft edits, stops and follow-ups have no probe point',
+      ),
+      ...(probe.over_ceiling > 0
+        ? [row('over ceiling', probe.over_ceiling, 'not driven: --max-probes was reached')]
+        : []),
+    ];
   }
-  return asked
-    ? 'counterfactual probe: not run: no replayer is configured, so no steer could be replayed (nothing was spent)'
-    : 'counterfactual probe: not run (the paid pass is --probe)';
+  return [
+    asked
+      ? 'counterfactual probe: not run: no replayer is configured, so no steer could be replayed (nothing was spent)'
+      : 'counterfactual probe: not run (the paid pass is --probe)',
+  ];
 }

@@ -1,4 +1,5 @@
 import {
+  type CounterfactualLookup,
   formatValence,
   type GoalError,
   type GoalRef,
@@ -107,6 +108,34 @@ function textAppraisalSection(lookup: TextAppraisalLookup, style: Style, clock: 
   }
 }
 
+const checkWords = {
+  dereferences: 'dereferences',
+  missing: 'DOES NOT DEREFERENCE: its comparison is no longer on record',
+  changed: 'DOES NOT DEREFERENCE: its comparison no longer says what it quotes',
+  unknown: 'dereference unknown: the comparison store was not read whole',
+} as const;
+
+function counterfactualSection(lookup: CounterfactualLookup | undefined, style: Style): string[] {
+  if (lookup === undefined) return [];
+  if (lookup.state === 'unreadable') {
+    return ['', 'Counterfactual reflections: unknown, the reflection store could not be read.'];
+  }
+  const lines: string[] = [];
+  for (const { record, check } of lookup.reflections) {
+    const taint = record.taint === 'clean' ? 'clean' : `not clean (${record.taint})`;
+    const said = checkWords[check.state];
+    lines.push(
+      '',
+      `counterfactual reflection ${stripControl(record.reflection_id)} · comparison:${stripControl(record.comparison_id)} · ${check.state === 'dereferences' || check.state === 'unknown' ? said : style.bold(said)} · ${taint}`,
+      `  │ ${stripControl(record.text ?? '(no text recorded)')}`,
+    );
+  }
+  if (lookup.state === 'partial') {
+    lines.push('', 'The reflection store was not read whole: a reflection may be missing here.');
+  }
+  return lines;
+}
+
 /** The human readout of one session: its label and valence, each signed error with its cite, and its text appraisal. */
 export function renderSession(
   reading: SessionReading,
@@ -114,6 +143,7 @@ export function renderSession(
   problems: readonly ReadProblem[],
   style: Style,
   clock: Clock,
+  counterfactuals?: CounterfactualLookup,
 ): string {
   const valence = formatValence(reading.valence);
   const word = reading.label === 'neutral' ? undefined : capitalised(reading.label);
@@ -140,6 +170,7 @@ export function renderSession(
   }
   lines.push(
     ...textAppraisalSection(textAppraisal, style, clock),
+    ...counterfactualSection(counterfactuals, style),
     ...problemsSection(problems),
     '',
   );
@@ -151,6 +182,7 @@ export function sessionJson(
   reading: SessionReading,
   textAppraisal: TextAppraisalLookup,
   problems: readonly ReadProblem[],
+  counterfactuals?: CounterfactualLookup,
 ): string {
   return `${JSON.stringify(
     {
@@ -168,6 +200,20 @@ export function sessionJson(
           ? { state: 'found', record: stripControlDeep(textAppraisal.record) }
           : { state: textAppraisal.state },
       not_read_whole: notReadWhole(problems),
+      ...(counterfactuals === undefined
+        ? {}
+        : {
+            counterfactuals:
+              counterfactuals.state === 'unreadable'
+                ? null
+                : counterfactuals.reflections.map(({ record, check }) => ({
+                    record: stripControlDeep(record),
+                    dereferences: check.state === 'unknown' ? null : check.state === 'dereferences',
+                    ...(check.state === 'missing' || check.state === 'changed'
+                      ? { broken: check.state }
+                      : {}),
+                  })),
+          }),
     },
     null,
     2,

@@ -528,6 +528,7 @@ describe('appraiseCorpus: sections beside the sessions', () => {
       inconclusive: 1,
       skipped: 3,
       unprobeable: 2,
+      over_ceiling: 0,
     };
     expect((await appraise({}, { probe })).probe).toEqual(probe);
   });

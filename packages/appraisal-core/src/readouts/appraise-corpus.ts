@@ -27,6 +27,11 @@ import { collectSuccesses } from './successes/successes.js';
 export interface CorpusOptions extends PopulationOptions {
   /** The counterfactual probe's results, when the paid pass ran; `probe` is null otherwise. */
   readonly probe?: ProbeReadout;
+  /**
+   * The probe's findings by session, each keyed by intervention kind and turn: `true` where the
+   * intervention mattered, `false` where the run got there anyway. They fill `controllable`.
+   */
+  readonly resolved?: ReadonlyMap<string, ReadonlyMap<string, boolean>>;
 }
 
 type OwnerAct = keyof CorpusAppraisal['owner_acts'];
@@ -161,7 +166,7 @@ export async function appraiseCorpus(
     }
     sessionsRead += 1;
     const evidence = index.evidenceFor(sessionId, transcript);
-    const reading = readSession(evidence, charter);
+    const reading = readSession(evidence, charter, options.resolved?.get(sessionId));
     labels[reading.label] += 1;
     positive += reading.valence.positive;
     negative += reading.valence.negative;

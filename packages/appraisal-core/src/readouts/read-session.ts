@@ -3,6 +3,7 @@ import type { SessionEvidence } from '../ports/session-evidence.js';
 import { attributeToCharter } from '../rules/charter-attribution.js';
 import { signedEntries } from '../rules/contributions.js';
 import { deriveLabel, type LabelFacts } from '../rules/derive-label.js';
+import { fillControllable } from '../rules/fill-controllable.js';
 import { labelFactsFor } from '../rules/label-facts-for.js';
 import { errorsOf, type SignedEntry } from '../rules/signed-entry.js';
 import { type Valence, valence } from '../rules/valence.js';
@@ -34,16 +35,19 @@ export interface SessionReading {
 /**
  * Derives one session's reading from its evidence and the charter: contributions, charter
  * attribution, then label and valence. An unreadable charter attributes nothing and makes the
- * reading partial; nothing is stored.
+ * reading partial; nothing is stored. `resolved` holds the counterfactual probe's findings for
+ * this session's steers and denials, when the paid pass ran: they fill `controllable`.
  */
 export function readSession(
   evidence: SessionEvidence,
   charter: SourceRead<CharterLine>,
+  resolved?: ReadonlyMap<string, boolean>,
 ): SessionReading {
   const signed = signedEntries(evidence);
+  const probed = fillControllable(signed.entries, resolved);
   const lines = charter.state === 'unreadable' ? [] : charter.records;
-  const attributed = attributeToCharter(errorsOf(signed.entries), lines);
-  const entries = signed.entries.map((entry, index) => ({
+  const attributed = attributeToCharter(errorsOf(probed), lines);
+  const entries = probed.map((entry, index) => ({
     row: entry.row,
     error: attributed[index]?.error ?? entry.error,
   }));

@@ -7,10 +7,13 @@ import {
 } from '../__fixtures__/evidence-arbitraries.js';
 import { appraiseRun } from '../readouts/appraise-run.js';
 import { type GoalError, type Label, labelSchema } from '../schemas/goal-error.js';
-import { contributions } from './contributions.js';
+import { contributions, signedEntries } from './contributions.js';
 import { deriveLabel } from './derive-label.js';
+import { fillControllable } from './fill-controllable.js';
 import { labelFactsFor } from './label-facts-for.js';
+import { probeKey } from './probe-points.js';
 import { reachability, reachabilityLine, reachableLabels } from './reachability.js';
+import { errorsOf } from './signed-entry.js';
 
 const charterLineIds = new Set(['replies', 'invoices']);
 
@@ -21,12 +24,19 @@ function labelOf(shape: SessionShape, population: Population, fills: readonly bo
   const session = records(shape, population === 'owner outcomes');
   let errors: readonly GoalError[] = contributions(session).errors;
   if (population === 'probe') {
-    // The probe fills `controllable` on the replayable interventions: steers and denials.
-    errors = errors.map((error, index) =>
-      error.channel === 'intervention' && error.cite.kind === 'turn' && error.agency === 'self'
-        ? { ...error, controllable: fills[index % Math.max(fills.length, 1)] ?? true }
-        : error,
-    );
+    // The probe's findings, keyed as `probeCorpus` keys them, fill `controllable` through the
+    // same rule the readouts use: on the replayable interventions, steers and denials.
+    const { entries } = signedEntries(session);
+    const resolved = new Map<string, boolean>();
+    entries.forEach((entry, index) => {
+      if ((entry.row === 'steer' || entry.row === 'deny') && entry.error.cite.kind === 'turn') {
+        resolved.set(
+          probeKey(entry.row, entry.error.cite.turn),
+          fills[index % fills.length] ?? true,
+        );
+      }
+    });
+    errors = errorsOf(fillControllable(entries, resolved));
   }
   return deriveLabel(errors, labelFactsFor(session, charterLineIds));
 }

@@ -33,15 +33,15 @@ export const reachability = {
   },
   regret: {
     producers: ['probe'],
-    how: 'The counterfactual probe found a steer or denial load-bearing.',
+    how: 'The counterfactual probe (`sessions appraise --probe`) found a steer or denial load-bearing: the arm without it went elsewhere.',
   },
   disappointment: {
     producers: ['probe'],
-    how: 'The counterfactual probe found the run got there anyway.',
+    how: 'The counterfactual probe found the run got there anyway: the arm without the intervention made the same calls.',
   },
   frustration: {
     producers: ['probe'],
-    how: 'Repeated probe-resolved self-caused errors of one kind on one goal.',
+    how: 'Two or more probe-resolved steers or denials (or other self-caused errors of one kind) on one identified goal.',
   },
   pride: {
     producers: ['free offline readout'],

@@ -33,6 +33,8 @@ export const probeReadoutSchema = z.strictObject({
   skipped: count,
   /** Draft edits and ordinary follow-up turns have no probe point. */
   unprobeable: count,
+  /** Probe points left undriven because `--max-probes` was reached. */
+  over_ceiling: count,
 });
 /** The counterfactual probe's results, when the paid pass ran. */
 export type ProbeReadout = z.infer<typeof probeReadoutSchema>;

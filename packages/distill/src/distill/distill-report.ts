@@ -77,6 +77,17 @@ export interface DistillReport {
     /** The appraisal store could not be read, so no appraisal was asked for. */
     readonly storeUnreadable: boolean;
   };
+  /** Counterfactual reflections from decided comparisons (no model); absent when the step did not run. */
+  readonly counterfactuals?: {
+    readonly written: number;
+    /** Decided comparisons of sessions with no appraisal yet: they wait for a later pass. */
+    readonly waiting: number;
+    /** A dry run: how many would have been written. */
+    readonly wouldWrite?: number;
+    readonly failed: boolean;
+    /** A comparison, reflection or appraisal store could not be read: none was written. */
+    readonly storesUnreadable: boolean;
+  };
   readonly modelCalls: number;
   readonly graphCalls: number;
   readonly ledgerReads: number;

@@ -2,6 +2,7 @@ import { defaultClassifyOptions } from '../classify-session.js';
 import { defaultDistillBounds, distillGrammar } from '../distill-grammar.js';
 import { defaultGraphServerName, effectiveCapabilities } from '../graph-server.js';
 import { appraisalGrammarSchema, defaultAppraisalBounds } from '../text-appraisal.js';
+import { addCounterfactuals } from './add-counterfactuals.js';
 import type { DistillOptions } from './distill-options.js';
 import type { DistillResult } from './distill-report.js';
 import type { DistillRun } from './distill-run.js';
@@ -79,6 +80,11 @@ export async function distill(options: DistillOptions): Promise<DistillResult> {
     await run.graph.close();
     await run.model.dispose();
   }
+  // After the sessions, so a comparison whose session was appraised in this pass is added now.
+  const counterfactuals =
+    run.stop.stopped === undefined
+      ? await addCounterfactuals(home, run.clock(), run.dryRun)
+      : undefined;
 
   const { tally, stop } = run;
   return {
@@ -98,6 +104,7 @@ export async function distill(options: DistillOptions): Promise<DistillResult> {
       corrections: tally.corrections,
       surprises: tally.surprises,
       appraisals: tally.appraisals,
+      ...(counterfactuals === undefined ? {} : { counterfactuals }),
       modelCalls: run.model.calls,
       graphCalls: run.graph.calls,
       ledgerReads: run.ledger.reads,

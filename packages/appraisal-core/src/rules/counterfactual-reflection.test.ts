@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { at, textAppraisal } from '../__fixtures__/records.js';
+import type { ComparisonRecord } from '../schemas/comparisons.js';
+import {
+  dereference,
+  pendingReflections,
+  quoteOf,
+  reflectionText,
+} from './counterfactual-reflection.js';
+
+const decided = (id: string, sessionId = 's-1'): ComparisonRecord => ({
+  v: 1,
+  comparison_id: id,
+  at: at(1),
+  session_id: sessionId,
+  moment: 'draft_rejected',
+  model: 'sha256:abc',
+  verdict: 'separated',
+  decided_by: 'validator',
+  point: { turn: 6, call: 2, draft_id: 'd-1' },
+  validator: 'rejected_draft',
+  arms: [
+    {
+      policy: 'covering',
+      prompt: 'covering',
+      prompt_digest: '9f8e7d6c5b4a',
+      result: 'did_refused',
+    },
+    { policy: 'none', prompt: 'none', result: 'did_not' },
+  ],
+});
+
+let counter = 0;
+const newId = () => `cfr-${++counter}`;
+
+describe('counterfactual reflections', () => {
+  it('words a reflection from the comparison alone', () => {
+    const quote = quoteOf(decided('cmp-1'));
+    expect(quote).toBeDefined();
+    expect(reflectionText(quote as NonNullable<typeof quote>, 'cmp-1')).toBe(
+      'Counterfactual at a draft the owner rejected (message 6, call 2, draft d-1). ' +
+        'Lost: under the system prompt that covered the moment (prompt 9f8e7d6c5b4a), the arm drafted the text the owner rejected. ' +
+        'Won: under no system prompt, the arm did not draft it. ' +
+        'Decided by the rejected-draft validator against the owner’s recorded act; comparison cmp-1.',
+    );
+  });
+
+  it('writes one per separated comparison, carrying the appraisal’s taint, each once; a session without an appraisal waits', () => {
+    const comparisons = [
+      decided('cmp-1'),
+      { ...decided('cmp-tied'), verdict: 'tied' as const },
+      { ...decided('cmp-open'), verdict: 'inconclusive' as const, decided_by: undefined },
+      decided('cmp-2', 's-2'),
+      { ...decided('cmp-old'), arms: undefined },
+    ];
+    const appraisals = [
+      textAppraisal('ta-1', 's-1', { taint: 'clean', at: 1 }),
+      textAppraisal('ta-2', 's-1', { taint: 'third_party', at: 2 }),
+    ];
+    const first = pendingReflections({
+      comparisons,
+      reflections: [],
+      appraisals,
+      now: new Date(at(3)),
+      newId,
+    });
+    expect(first.waiting).toBe(1);
+    expect(first.add.map((record) => [record.comparison_id, record.taint])).toEqual([
+      ['cmp-1', 'third_party'],
+    ]);
+    const second = pendingReflections({
+      comparisons,
+      reflections: first.add,
+      appraisals: [...appraisals, textAppraisal('ta-3', 's-2', { taint: 'clean' })],
+      now: new Date(at(4)),
+      newId,
+    });
+    expect(second.add.map((record) => record.comparison_id)).toEqual(['cmp-2']);
+    expect(second.waiting).toBe(0);
+  });
+
+  it('dereferences while its comparison is on record unchanged, and not once edited or removed', () => {
+    const comparison = decided('cmp-1');
+    const [reflection] = pendingReflections({
+      comparisons: [comparison],
+      reflections: [],
+      appraisals: [textAppraisal('ta-1', 's-1')],
+      now: new Date(at(3)),
+      newId,
+    }).add;
+    if (reflection === undefined) throw new Error('expected a reflection');
+    expect(dereference(reflection, [comparison])).toEqual({ state: 'dereferences' });
+    expect(dereference(reflection, [])).toEqual({ state: 'missing' });
+    const edited = {
+      ...comparison,
+      arms: comparison.arms?.map((arm) => ({
+        ...arm,
+        result: arm.result === 'did_not' ? ('did_refused' as const) : ('did_not' as const),
+      })),
+    };
+    expect(dereference(reflection, [edited])).toEqual({ state: 'changed' });
+    expect(dereference(reflection, [{ ...comparison, verdict: 'tied' }])).toEqual({
+      state: 'changed',
+    });
+    expect(dereference({ ...reflection, quoted: undefined }, [comparison])).toEqual({
+      state: 'dereferences',
+    });
+  });
+});

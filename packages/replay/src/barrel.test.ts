@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+
+// A path held in a variable: the test reads what was built, not the sources.
+const entry = new URL('../dist/index.js', import.meta.url);
+
+describe('the built @mecha/replay', () => {
+  it('exposes exactly its public surface', async () => {
+    const api = await import(entry.href);
+    expect(Object.keys(api).sort()).toEqual([
+      'armReplySchema',
+      'createLocalModelReplayer',
+      'openReplayer',
+      'readReplayScript',
+      'replayPrompt',
+    ]);
+  });
+});
