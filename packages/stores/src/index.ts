@@ -56,6 +56,24 @@ export type { InitHomeResult } from './init-home.js';
 export { initHome } from './init-home.js';
 export type { AppendStore, ReadableStore } from './jsonl-store.js';
 export type {
+  BeganRun,
+  BeginRunOptions,
+  RunMode,
+  SettingNotice,
+} from './live/begin-run.js';
+export { beginRun } from './live/begin-run.js';
+export type { BriefConversation } from './live/brief-conversation.js';
+export { briefConversation } from './live/brief-conversation.js';
+export type { MachineSensors } from './live/home-sensors.js';
+export { homeSensors } from './live/home-sensors.js';
+export type { HarnessSituation } from './live/situation-from-home.js';
+export {
+  attemptWindowDays,
+  attentionFile,
+  readQuietHours,
+  situationFromHome,
+} from './live/situation-from-home.js';
+export type {
   AppraisalStores,
   CurationStores,
   LearningStores,
@@ -100,6 +118,7 @@ export type {
   RunRecorder,
   SessionRecorder,
   StartRunOptions,
+  ToolResultRecorded,
 } from './session-recorder.js';
 export {
   createOutcomeRecorder,

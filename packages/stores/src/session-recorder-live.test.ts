@@ -63,7 +63,7 @@ describe('the recorder on the live path', () => {
     // A second run with no brief, on another surface.
     const bare = right(await session.startRun({ surface: 'slack' }));
     right(await bare.end({ stopCause: 'completed' }));
-    const readout = await health(homePorts(home), { now: Date.now() });
+    const readout = await health(homePorts(home), { now: new Date() });
     expect(readout.situation_brief).toMatchObject({
       runs_with_brief: 1,
       delivered: 0,
@@ -141,7 +141,7 @@ describe('the recorder on the live path', () => {
     const reading = appraiseRun(recorded);
     expect(reading.valence.negative).toBe(1.5);
     expect(reading.errors.map((error) => error.sign)).toEqual([-0.5, -0.5, -0.5]);
-    const readout = await health(homePorts(home), { now: Date.now() });
+    const readout = await health(homePorts(home), { now: new Date() });
     expect(readout.counters.boredom_fired).toEqual({ runs_recorded: 1, runs_fired: 1, total: 3 });
   });
 
