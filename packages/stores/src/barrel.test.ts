@@ -50,8 +50,10 @@ describe('the built @mecha/stores', () => {
       'newTaskStatuses',
       'openHome',
       'parseConfig',
+      'processAncestry',
       'readConfig',
       'readQuietHours',
+      'registerShell',
       'registrationVariables',
       'reopenTask',
       'reopenTaskFromSurface',
@@ -64,6 +66,7 @@ describe('the built @mecha/stores', () => {
       'runPresence',
       'sessionReadout',
       'sessionsForTask',
+      'shellRegistrationSchema',
       'situationFromHome',
       'taskHolders',
       'textAppraisalReadout',
@@ -86,6 +89,7 @@ describe('the built @mecha/stores', () => {
       'distilled-record.json',
       'manifest.json',
       'rule-record.json',
+      'shell-registration.json',
     ]);
   });
 });

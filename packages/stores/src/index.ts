@@ -95,6 +95,8 @@ export { findTask } from './owner/find-task.js';
 export type { MovedTask, MoveTaskRequest, TaskMove } from './owner/move-task.js';
 export { moveTask } from './owner/move-task.js';
 export type { OwnerRefusal } from './owner/owner-refusal.js';
+export type { ProcessIdentity } from './process-ancestry.js';
+export { processAncestry } from './process-ancestry.js';
 export type { ReadProblem } from './readouts/read-log.js';
 export { withReadLog } from './readouts/read-log.js';
 export { sessionReadout } from './readouts/session-readout.js';
@@ -104,14 +106,21 @@ export type { TextAppraisalReadout } from './readouts/text-appraisals.js';
 export { textAppraisalReadout } from './readouts/text-appraisals.js';
 export type { HomeLocation } from './resolve-home.js';
 export { resolveHome } from './resolve-home.js';
-export type { Mover, RunPresence } from './run-registration.js';
-export { moverFor, registrationVariables, runPresence } from './run-registration.js';
+export type { Mover, PresenceOptions, RunPresence } from './run-registration.js';
+export {
+  moverFor,
+  registerShell,
+  registrationVariables,
+  runPresence,
+} from './run-registration.js';
 export type { DistilledRecord } from './schemas/distilled-record.js';
 export { distilledRecordSchema } from './schemas/distilled-record.js';
 export type { Manifest } from './schemas/manifest.js';
 export { manifestSchema } from './schemas/manifest.js';
 export type { RuleRecord } from './schemas/rule-record.js';
 export { ruleRecordSchema } from './schemas/rule-record.js';
+export type { ShellRegistration } from './schemas/shell-registration.js';
+export { shellRegistrationSchema } from './schemas/shell-registration.js';
 export type {
   OutcomeRecorder,
   Recorded,

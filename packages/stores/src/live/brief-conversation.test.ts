@@ -8,7 +8,7 @@ describe('briefConversation', () => {
     fc.assert(
       fc.property(fc.option(fc.constantFrom('a', 'b')), fc.array(turn), (sent, turns) => {
         const conversation = briefConversation(sent ?? undefined);
-        let last = sent ?? undefined;
+        let last: string | undefined = sent ?? undefined;
         for (const { text, compacted } of turns) {
           const expected = last === undefined || compacted || text !== last;
           const offered = conversation.offer(text, { compacted });
