@@ -32,6 +32,8 @@ describe('the built @mecha/stores', () => {
       'findByPrefix',
       'findTask',
       'foldBoard',
+      'goalContext',
+      'goalContextLimit',
       'guardTaskTool',
       'homeLayout',
       'homePorts',

@@ -64,6 +64,14 @@ export type {
 export { beginRun } from './live/begin-run.js';
 export type { BriefConversation } from './live/brief-conversation.js';
 export { briefConversation } from './live/brief-conversation.js';
+export type {
+  GoalContext,
+  GoalContextPart,
+  GoalContextRequest,
+  GoalExample,
+  PastAppraisal,
+} from './live/goal-context.js';
+export { goalContext, goalContextLimit } from './live/goal-context.js';
 export type { MachineSensors } from './live/home-sensors.js';
 export { homeSensors } from './live/home-sensors.js';
 export type { HarnessSituation } from './live/situation-from-home.js';
