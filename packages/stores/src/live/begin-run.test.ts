@@ -100,8 +100,8 @@ async function seededHome(
       reason: options.ownerReason ?? 'the totals are for Lakeside, not Northwind',
     }),
   );
-  // A delegated task still in flight.
-  const other = createSessionRecorder(home);
+  // A delegated task still in flight, begun a minute before this run.
+  const other = createSessionRecorder(openHome(home.path, { clock: clockFrom(start - 60_000) }));
   right(await other.startRun({ surface: 'task', goal: { kind: 'task', id: 'task-2' } }));
   return openHome(home.path, { clock: clockFrom(start) });
 }

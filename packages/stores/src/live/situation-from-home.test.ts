@@ -59,3 +59,32 @@ describe('situationFromHome', () => {
     );
   });
 });
+
+describe('situationFromHome: other runs in flight', () => {
+  it('counts delegated tasks and triggers with no end from the last day, not interactive chats or a run a crash left open', async () => {
+    const { createSessionRecorder } = await import('../session-recorder.js');
+    const at = (offset: number) => () => new Date(now - offset);
+    const record = async (offset: number, surface: string, id: string, ended = false) => {
+      const home = openHome(path, { clock: at(offset) });
+      const run = await createSessionRecorder(home).startRun({
+        surface,
+        goal: { kind: 'task', id },
+      });
+      if (ended && run._tag === 'Right') await run.right.end({ stopCause: 'completed' });
+    };
+    const path = tempDir();
+    await record(60_000, 'task', 'task-live');
+    await record(60_000, 'trigger', 'task-fired');
+    await record(60_000, 'web', 'task-chat');
+    await record(60_000, 'task', 'task-done', true);
+    await record(3 * 86_400_000, 'task', 'task-crashed');
+    const input = await situationFromHome(openHome(path), {
+      now,
+      conditions: undefined,
+      timeZone: readValue('UTC'),
+    });
+    expect(input.runs).toEqual(
+      readValue({ delegatedTasks: ['task-live'], triggers: ['task-fired'] }),
+    );
+  });
+});

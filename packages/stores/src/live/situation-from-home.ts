@@ -35,6 +35,9 @@ import type { MechaHome } from '../home-context.js';
 /** How far back earlier attempts at the same task are looked for. */
 export const attemptWindowDays = 90;
 
+// A run with no end that began longer ago than this is not counted as in flight.
+const inFlightMs = 24 * 60 * 60 * 1000;
+
 /**
  * What only the harness knows about a run's situation: its background seats, the local model
  * server's slots, whether a voice call is on, and the run's ceilings. Each one left out reads
@@ -250,12 +253,16 @@ async function readSessions(
         unreadable.push(member.sessionId);
         return;
       }
-      const open = new Map<string, { surface: string; goal: GoalRef | undefined }>();
+      const open = new Map<string, { surface: string; goal: GoalRef | undefined; at: number }>();
       let worked = false;
       let ended: StopCause | 'no_end_recorded' = 'no_end_recorded';
       for (const event of transcript.records) {
         if (event.type === 'run_start') {
-          open.set(event.run_id, { surface: event.surface, goal: event.goal });
+          open.set(event.run_id, {
+            surface: event.surface,
+            goal: event.goal,
+            at: Date.parse(event.at),
+          });
           if (taskId !== undefined && event.goal?.kind === 'task' && event.goal.id === taskId) {
             worked = true;
           }
@@ -264,8 +271,10 @@ async function readSessions(
           ended = event.stop_cause;
         }
       }
-      // Delegated tasks and trigger runs still in flight; interactive chats are not counted.
+      // Delegated tasks and trigger runs still in flight; interactive chats are not counted. A
+      // run with no end that began more than a day ago is taken for one a crash left open.
       for (const [runId, run] of open) {
+        if (!(now - run.at <= inFlightMs)) continue;
         if (run.surface === 'task') delegated.add(run.goal?.id ?? runId);
         if (run.surface === 'trigger') triggers.add(run.goal?.id ?? runId);
       }
