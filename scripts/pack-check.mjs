@@ -4,7 +4,8 @@
 // 3. A consumer project outside the repository `npm install`s the tarballs (no workspace
 //    links), imports every entry (subpaths too) with plain Node and type-checks a consumer file
 //    against the published .d.ts with skipLibCheck off, together with the example of
-//    docs/integrating.md under --strict and module nodenext.
+//    docs/integrating.md and the live-path harness (packages/stores/examples/live-harness.ts)
+//    under --strict and module nodenext; then compiles both and runs them from the tarballs.
 import { spawnSync } from 'node:child_process';
 import {
   existsSync,
@@ -166,6 +167,10 @@ export async function packCheck({ root, keep = false }) {
     const example = integratingExample(root);
     if (example === null) fail('consumer: docs/integrating.md has no ```ts example block');
     else writeFileSync(join(consumer, 'example.ts'), example);
+    writeFileSync(
+      join(consumer, 'live-harness.ts'),
+      readFileSync(join(root, 'packages', 'stores', 'examples', 'live-harness.ts'), 'utf8'),
+    );
     const source = entries.map(
       (name, index) =>
         `import * as package${index} from ${JSON.stringify(name)};\nexport const surface${index}: typeof package${index} = package${index};`,
@@ -183,7 +188,7 @@ export async function packCheck({ root, keep = false }) {
           noEmit: true,
           types: ['node'],
         },
-        files: ['consumer.ts', ...(example === null ? [] : ['example.ts'])],
+        files: ['consumer.ts', 'live-harness.ts', ...(example === null ? [] : ['example.ts'])],
       }),
     );
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -197,6 +202,40 @@ export async function packCheck({ root, keep = false }) {
       lines.push(
         `consumer: the published .d.ts of ${names.length} packages and the integrating example type-check (strict, nodenext, skipLibCheck: false)`,
       );
+    // (c) the examples compile and run from the tarballs: the guide's full run, and a few runs
+    // of the live-path harness into a fresh home.
+    if (typed.status === 0 && example !== null) {
+      writeFileSync(
+        join(consumer, 'tsconfig.emit.json'),
+        JSON.stringify({
+          extends: './tsconfig.json',
+          compilerOptions: { noEmit: false, outDir: 'out' },
+          files: ['example.ts', 'live-harness.ts'],
+        }),
+      );
+      const emitted = run(process.execPath, [tsc, '-p', join(consumer, 'tsconfig.emit.json')]);
+      const home = join(consumer, 'live-home');
+      mkdirSync(home);
+      const guide = run(process.execPath, [join(consumer, 'out', 'example.js')], {
+        cwd: consumer,
+        env: { PATH: process.env.PATH ?? '' },
+      });
+      const live = run(process.execPath, [join(consumer, 'out', 'live-harness.js')], {
+        cwd: consumer,
+        env: { PATH: process.env.PATH ?? '', MECHA_HOME: home, RUNS: '5' },
+      });
+      const json = guide.output.split('\n').findLast((line) => line.startsWith('{'));
+      const printed = guide.status === 0 && json !== undefined ? JSON.parse(json) : {};
+      if (emitted.status !== 0) fail('consumer: compiling the examples failed', emitted.output);
+      else if (guide.status !== 0 || printed.taskStatus !== 'done' || printed.denied !== 1)
+        fail('consumer: the integrating example did not run to its end', guide.output);
+      else if (live.status !== 0 || live.output.trim().split('\n').length !== 5)
+        fail('consumer: the live-path harness did not record its 5 runs', live.output);
+      else
+        lines.push(
+          `consumer: the integrating example and the live-path harness compile and run from the tarballs (badge ${JSON.stringify(printed.badge?.text ?? null)})`,
+        );
+    }
   }
   lines.unshift(
     `${packages.length} tarballs packed and linted (publint --strict, attw --profile esm-only)`,

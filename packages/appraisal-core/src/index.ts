@@ -72,6 +72,8 @@ export type { SessionReading } from './readouts/read-session.js';
 export { readSession } from './readouts/read-session.js';
 export type { SessionList, SessionRow } from './readouts/session-list.js';
 export { kindsOnRecord, listSessions } from './readouts/session-list.js';
+export type { BadgeEvent, StatusBadge } from './readouts/status-badge.js';
+export { badgeAfter, statusBadge } from './readouts/status-badge.js';
 export type {
   LendsNoneReason,
   PlanningExample,

@@ -1,29 +1,41 @@
-// A minimal harness that records into a mecha home: one session, one run, a guarded task
-// tool, a staged draft, then the owner's acts. It is TypeScript (strict, module nodenext);
-// compile it and run it with node (or run it with `npx tsx harness.ts`); it uses
-// $MECHA_HOME when set and a fresh temporary home otherwise, and prints what it recorded.
-import { mkdtempSync } from 'node:fs';
+// A harness that records one full run into a mecha home: the run begins with its conditions and
+// situation brief, its shell is registered, a scripted "model" loops on a file (and is told so
+// by the boredom detector) and tries to close its task through a guarded tool, the run ends with
+// its end-of-run conditions, the terminal badge is drawn, and then the owner acts. It is
+// TypeScript (strict, module nodenext); compile it and run it with node (or `npx tsx
+// harness.ts`); it uses $MECHA_HOME when set and a fresh temporary home otherwise, and prints
+// what it recorded.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { appraiseRun, badgeAfter, type StatusBadge } from '@mecha/appraisal-core';
+import { readValue } from '@mecha/homeostat';
+import { machineSensors } from '@mecha/homeostat/node';
 import {
   assertTaskToolsGuarded,
+  beginRun,
   closeTask,
-  createSessionRecorder,
   guardTaskTool,
   homePorts,
   openHome,
+  registerShell,
   resolveHome,
   rightOrThrow,
+  runPresence,
 } from '@mecha/stores';
 
 // Writers return fp-ts Eithers: a failure is a value, and a harness decides what to do with
 // one. This one stops: `rightOrThrow` gives the written value or throws a branded error.
 
-// 1. The home.
+// 1. The home, and the owner's switch for delivering the brief (off unless they turn it on).
 const homePath = process.env.MECHA_HOME
   ? resolveHome({ env: process.env, homeDirectory: homedir(), cwd: process.cwd() }).path
   : mkdtempSync(join(tmpdir(), 'mecha-example-'));
 const home = openHome(homePath);
+if (!process.env.MECHA_HOME) {
+  writeFileSync(join(homePath, 'config.toml'), '[agent]\nsituation_brief = true\n');
+}
 
 // 2. The model-facing tools. The task tool is wrapped so that a model can never close a task,
 //    and the registry is checked at startup: an unguarded task tool is an error, not a warning.
@@ -48,31 +60,74 @@ rightOrThrow(
   ]),
 );
 
-// 3. One session and its run, as the harness runs it.
+// 3. Begin the run: conditions sampled (the home's stores and charter, plus the machine sensors
+//    lent here), the situation brief assembled from the home and recorded, delivered or not by
+//    the config. What only the harness knows goes in `situation`; what it leaves out reads as
+//    unknown in the brief. The terminal's badge from the previous run is cleared.
+let badge: StatusBadge | undefined = badgeAfter(undefined, { type: 'run_start' });
 const goal = { kind: 'task', id: 'task-1' } as const;
-const session = createSessionRecorder(home);
-const run = rightOrThrow(
-  await session.startRun({
+const began = rightOrThrow(
+  await beginRun(home, {
     surface: 'cli',
-    personPresent: true,
     goal,
+    sensors: machineSensors(),
+    personPresent: false,
     workspace: process.cwd(),
     tools: [...tools.keys()],
+    situation: {
+      budget: readValue({
+        maxTurns: 20,
+        outputTokenCeiling: 'none',
+        costCeilingUsd: 'none',
+        contextWindow: 'none',
+        compactionThreshold: 'none',
+      }),
+    },
   }),
 );
+for (const setting of began.settings) {
+  if (setting.state === 'refused') console.error(`mecha: ${setting.message}`);
+}
+const { session, run } = began;
+
+// 4. The run's shell: register it before it runs anything. Every command started under it is
+//    then judged by this run's registration (nobody present here), whatever it does to its
+//    environment.
+const shell = spawn('sh', ['-c', 'read go; echo ready'], { stdio: ['pipe', 'ignore', 'ignore'] });
 rightOrThrow(
-  await run.message({ turn: 0, role: 'owner', taint: 'clean', text: 'Send Lakeside the totals.' }),
+  await registerShell(home, {
+    pid: shell.pid ?? 0,
+    sessionId: session.sessionId,
+    runId: run.runId,
+  }),
+);
+const shellPresence = await runPresence(home, {}, { pid: shell.pid ?? 0 });
+shell.stdin.end('go\n');
+
+// 5. The conversation. The brief goes after the owner's own words in the first message, never
+//    into the system prompt.
+rightOrThrow(
+  await run.message({
+    turn: 0,
+    role: 'owner',
+    taint: 'clean',
+    text: began.firstMessage('Send Lakeside the totals.'),
+  }),
 );
 
-// A scripted model: it reads a file, then tries to mark the task done itself.
+// A scripted model: it reads the same file three times (the same bytes each time), then tries
+// to mark the task done itself.
 const plan = [
+  { tool: 'fs_read', args: { path: 'totals.csv' } },
+  { tool: 'fs_read', args: { path: 'totals.csv' } },
   { tool: 'fs_read', args: { path: 'totals.csv' } },
   { tool: 'kg_task', args: { id: 'task-1', status: 'done' } },
 ] as const;
+const notices: string[] = [];
 for (const [index, step] of plan.entries()) {
   const turn = index + 1;
-  const { callId } = rightOrThrow(await run.toolCall({ turn, tool: step.tool }));
   if (step.tool === 'kg_task') {
+    const { callId } = rightOrThrow(await run.toolCall({ turn, tool: step.tool }));
     // The guard's refusal is the harness's own "no": a denied result, and the run goes on.
     const outcome = await kgTask.call(step.args);
     rightOrThrow(
@@ -85,8 +140,21 @@ for (const [index, step] of plan.entries()) {
       }),
     );
   } else {
+    const { callId } = rightOrThrow(
+      await run.toolCall({ turn, tool: step.tool, target: step.args.path }),
+    );
     await fsRead.call(step.args);
-    rightOrThrow(await run.toolResult({ turn, callId, status: 'ok', taint: 'clean' }));
+    const recorded = rightOrThrow(
+      await run.toolResult({
+        turn,
+        callId,
+        status: 'ok',
+        taint: 'clean',
+        resultDigest: 'sha256:1f',
+      }),
+    );
+    // A boredom notice is already on the record; show it to the model as the next message.
+    if (recorded.boredom !== undefined) notices.push(recorded.boredom.text);
   }
 }
 const { draftId } = rightOrThrow(
@@ -100,15 +168,24 @@ const { draftId } = rightOrThrow(
 );
 rightOrThrow(
   await run.message({
-    turn: 3,
+    turn: 5,
     role: 'assistant',
     taint: 'clean',
     text: 'The draft is in your outbox.',
+    promptTokens: 1800,
   }),
 );
-rightOrThrow(await run.end({ stopCause: 'completed', turns: 3 }));
 
-// 4. Later, on the owner's surface: the draft goes out as written, and the owner closes the
+// 6. End the run with the conditions only the end knows (the backlog's flow, the peaks), then
+//    draw the badge from the live readout of the run in hand.
+rightOrThrow(
+  await began.finish({ stopCause: 'completed', turns: 5, turnReadings: [{ promptTokens: 1800 }] }),
+);
+const transcript = await homePorts(home).sessions.transcript(session.sessionId);
+const events = transcript.state === 'unreadable' ? [] : transcript.records;
+badge = badgeAfter(badge, { type: 'run_end', reading: appraiseRun(events) });
+
+// 7. Later, on the owner's surface: the draft goes out as written, and the owner closes the
 //    task. The closure is recorded first; the board changes only after it.
 rightOrThrow(await session.outcomes.sendDraft(draftId, { sender: 'owner' }));
 const closure = rightOrThrow(
@@ -122,11 +199,8 @@ const closure = rightOrThrow(
   }),
 );
 
-// 5. Read it back the way an appraisal does: through the ports, each store with its status.
-const ports = homePorts(home);
-const transcript = await ports.sessions.transcript(session.sessionId);
-const board = await ports.board.read();
-const events = transcript.state === 'unreadable' ? [] : transcript.records;
+// 8. Read it back the way an appraisal does: through the ports, each store with its status.
+const board = await homePorts(home).board.read();
 const last = events.at(-1);
 const task =
   board.state === 'unreadable' ? undefined : board.records.find((row) => row.id === 'task-1');
@@ -136,9 +210,16 @@ console.log(
     session: session.sessionId,
     transcript: transcript.state,
     events: events.map((event) => event.type),
+    briefDelivered: began.brief.delivered,
+    briefFields: Object.fromEntries(
+      Object.entries(began.brief.fields).map(([field, read]) => [field, read.state]),
+    ),
+    shellPresence: shellPresence.kind,
+    boredomNotices: notices.length,
     denied: events.filter((event) => event.type === 'tool_result' && event.status === 'denied')
       .length,
     runEnded: last?.type === 'run_end' ? last.stop_cause : null,
+    badge: badge === undefined ? null : { text: badge.text, tone: badge.tone },
     closure: closure.closure_id,
     taskStatus: task?.kind === 'task' ? task.status : null,
     graphBoard: Object.fromEntries(graphBoard),

@@ -12,6 +12,7 @@ const folder = fileURLToPath(new URL('../dist/json-schema/', import.meta.url));
 export const ownSchemas = {
   'distilled-record': api.distilledRecordSchema,
   'rule-record': api.ruleRecordSchema,
+  'shell-registration': api.shellRegistrationSchema,
   manifest: api.manifestSchema,
   config: api.configSchema,
 };

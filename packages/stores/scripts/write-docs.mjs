@@ -17,6 +17,7 @@ const end = '<!-- stores:schemas:end -->';
 const about = {
   'distilled-record': 'one line of `learning/distilled.jsonl`',
   'rule-record': 'one line of `learning/rules.jsonl`',
+  'shell-registration': 'one line of `runs/shells.jsonl`',
   manifest: '`manifest.json`',
   config: '`config.toml`, as the document TOML parses to',
 };

@@ -23,6 +23,7 @@ import {
   rulesReader,
   ruleVerdictsReader,
   scoresReader,
+  shellsReader,
   textAppraisalsReader,
   transcriptReader,
   workflowsReader,
@@ -79,6 +80,7 @@ const validators: Record<StoreKey, RecordValidator<unknown>> = {
   counterfactuals: counterfactualsReader,
   comparisons: comparisonsReader,
   predictions: predictionsReader,
+  shells: shellsReader,
 };
 
 /** Buffers one file's lines and writes them in 1 MiB pieces: generation never holds a store. */

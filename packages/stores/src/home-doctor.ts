@@ -88,6 +88,7 @@ function jsonlStores(home: MechaHome): readonly [string, () => Promise<SourceRea
     [homeLayout.counterfactuals, home.appraisals.counterfactuals.read],
     [homeLayout.comparisons, home.appraisals.comparisons.read],
     [homeLayout.predictions, home.predictions.read],
+    [homeLayout.shells, home.shells.read],
   ];
 }
 

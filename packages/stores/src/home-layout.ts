@@ -25,6 +25,7 @@ export const homeLayout = {
   counterfactuals: 'appraisals/counterfactuals.jsonl',
   comparisons: 'appraisals/comparisons.jsonl',
   predictions: 'anticipation/predictions.jsonl',
+  shells: 'runs/shells.jsonl',
 } as const;
 
 /** The name of one entry of {@link homeLayout}. */

@@ -56,6 +56,32 @@ export type { InitHomeResult } from './init-home.js';
 export { initHome } from './init-home.js';
 export type { AppendStore, ReadableStore } from './jsonl-store.js';
 export type {
+  BeganRun,
+  BeginRunOptions,
+  RunMode,
+  SettingNotice,
+} from './live/begin-run.js';
+export { beginRun } from './live/begin-run.js';
+export type { BriefConversation } from './live/brief-conversation.js';
+export { briefConversation } from './live/brief-conversation.js';
+export type {
+  GoalContext,
+  GoalContextPart,
+  GoalContextRequest,
+  GoalExample,
+  PastAppraisal,
+} from './live/goal-context.js';
+export { goalContext, goalContextLimit } from './live/goal-context.js';
+export type { MachineSensors } from './live/home-sensors.js';
+export { homeSensors } from './live/home-sensors.js';
+export type { HarnessSituation } from './live/situation-from-home.js';
+export {
+  attemptWindowDays,
+  attentionFile,
+  readQuietHours,
+  situationFromHome,
+} from './live/situation-from-home.js';
+export type {
   AppraisalStores,
   CurationStores,
   LearningStores,
@@ -77,6 +103,8 @@ export { findTask } from './owner/find-task.js';
 export type { MovedTask, MoveTaskRequest, TaskMove } from './owner/move-task.js';
 export { moveTask } from './owner/move-task.js';
 export type { OwnerRefusal } from './owner/owner-refusal.js';
+export type { ProcessIdentity } from './process-ancestry.js';
+export { processAncestry } from './process-ancestry.js';
 export type { CompareSessionOptions, CompareSessionResult } from './readouts/compare-session.js';
 export { compareSession } from './readouts/compare-session.js';
 export type { ProbeReadoutOptions, ReplayWorkspace } from './readouts/probe-readout.js';
@@ -90,20 +118,28 @@ export type { TextAppraisalReadout } from './readouts/text-appraisals.js';
 export { textAppraisalReadout } from './readouts/text-appraisals.js';
 export type { HomeLocation } from './resolve-home.js';
 export { resolveHome } from './resolve-home.js';
-export type { Mover, RunPresence } from './run-registration.js';
-export { moverFor, registrationVariables, runPresence } from './run-registration.js';
+export type { Mover, PresenceOptions, RunPresence } from './run-registration.js';
+export {
+  moverFor,
+  registerShell,
+  registrationVariables,
+  runPresence,
+} from './run-registration.js';
 export type { DistilledRecord } from './schemas/distilled-record.js';
 export { distilledRecordSchema } from './schemas/distilled-record.js';
 export type { Manifest } from './schemas/manifest.js';
 export { manifestSchema } from './schemas/manifest.js';
 export type { RuleRecord } from './schemas/rule-record.js';
 export { ruleRecordSchema } from './schemas/rule-record.js';
+export type { ShellRegistration } from './schemas/shell-registration.js';
+export { shellRegistrationSchema } from './schemas/shell-registration.js';
 export type {
   OutcomeRecorder,
   Recorded,
   RunRecorder,
   SessionRecorder,
   StartRunOptions,
+  ToolResultRecorded,
 } from './session-recorder.js';
 export {
   createOutcomeRecorder,

@@ -23,10 +23,12 @@ describe('docs/integrating.md', () => {
     // `@mecha/stores` is this package (its type-check under --strict is the pack check's).
     const folder = tempDir();
     mkdirSync(join(folder, 'node_modules', '@mecha'), { recursive: true });
-    symlinkSync(
-      fileURLToPath(new URL('..', import.meta.url)),
-      join(folder, 'node_modules', '@mecha', 'stores'),
-    );
+    for (const name of ['stores', 'appraisal-core', 'homeostat']) {
+      symlinkSync(
+        fileURLToPath(new URL(`../../${name}`, import.meta.url)),
+        join(folder, 'node_modules', '@mecha', name),
+      );
+    }
     const script = join(folder, 'harness.mjs');
     writeFileSync(
       script,
@@ -44,6 +46,10 @@ describe('docs/integrating.md', () => {
       home,
       transcript: 'read',
       denied: 1,
+      briefDelivered: false,
+      shellPresence: 'run',
+      boredomNotices: 1,
+      badge: { text: 'distress \u22120.5', tone: 'amber' },
       runEnded: 'completed',
       taskStatus: 'done',
       graphBoard: {},

@@ -52,6 +52,7 @@ import {
 import type { RecordValidator } from './record-validator.js';
 import type { DistilledRecord } from './schemas/distilled-record.js';
 import { type RuleRecord, ruleRecordSchema } from './schemas/rule-record.js';
+import { type ShellRegistration, shellRegistrationSchema } from './schemas/shell-registration.js';
 import { type SessionStore, sessionsStore } from './sessions-store.js';
 import {
   candidateVerdictSchema,
@@ -74,6 +75,7 @@ import {
   ruleVerdictSchema,
   ruleVerdictsReader,
   scoresReader,
+  shellsReader,
   textAppraisalsReader,
   workflowsReader,
 } from './store-schemas.js';
@@ -131,6 +133,8 @@ export interface MechaHome {
   readonly ownerOutcomes: AppendStore<OwnerOutcomeRecord, z.input<typeof ownerOutcomeRecordSchema>>;
   readonly appraisals: AppraisalStores;
   readonly predictions: AppendStore<PredictionRecord, z.input<typeof predictionRecordSchema>>;
+  /** The shells runs started (`registerShell`), which presence is read from. */
+  readonly shells: AppendStore<ShellRegistration, z.input<typeof shellRegistrationSchema>>;
   /** `config.toml`, typed; defaults when the home has none, every issue when it is wrong. */
   readConfig(): E.Either<readonly ConfigIssue[], MechaConfig>;
   /** `charter.toml`, parsed by `@mecha/charter`. */
@@ -218,6 +222,7 @@ export function openHome(path: string, options: OpenHomeOptions = {}): MechaHome
       comparisons: store(homeLayout.comparisons, comparisonsReader, comparisonRecordSchema),
     },
     predictions: store(homeLayout.predictions, predictionsReader, predictionRecordSchema),
+    shells: store(homeLayout.shells, shellsReader, shellRegistrationSchema),
     readConfig: () => readConfig(context.path),
     readCharter: () => readCharterFile(context),
     writeCharter: (charter) => writeCharterFile(context, charter),

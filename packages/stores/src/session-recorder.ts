@@ -1,5 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import type { Actor, GoalRef, SessionKind, StopCause, Taint } from '@mecha/appraisal-core';
+import type {
+  Actor,
+  ConditionsSnapshot,
+  GoalRef,
+  SessionKind,
+  SituationBriefRecord,
+  StopCause,
+  Taint,
+} from '@mecha/appraisal-core';
+import { type BoredomNotice, boredomDetector } from '@mecha/homeostat';
 import * as E from 'fp-ts/lib/Either.js';
 import { contextOf, type MechaHome } from './home-context.js';
 import type { TranscriptEventInput } from './store-schemas.js';
@@ -25,6 +34,22 @@ export interface StartRunOptions {
   /** A run resumed in the same session (after a parked question, say). */
   readonly resumed?: boolean;
   readonly runId?: string;
+  /**
+   * The conditions sampled as the run began (see `sampleConditions` in `@mecha/homeostat`, or
+   * `beginRun`); validated against the record schema, and only for a run that opted in.
+   */
+  readonly conditions?: ConditionsSnapshot;
+  /** The situation brief assembled for the run, and whether it was delivered to the model. */
+  readonly brief?: SituationBriefRecord;
+}
+
+/** What recording a tool result may hand back: the boredom notice it triggered, if any. */
+export interface ToolResultRecorded {
+  /**
+   * A boredom notice (rung 1, 2 or 3) for the harness to put in front of the model; it is
+   * already on the run's record as a `boredom_notice` counter.
+   */
+  readonly boredom?: BoredomNotice;
 }
 
 /**
@@ -49,7 +74,11 @@ export interface RunRecorder {
     readonly argsDigest?: string;
     readonly callId?: string;
   }): Recorded<{ readonly callId: string }>;
-  /** A call's result; `denied` is the harness's own refusal (a guard, the approver), not a failure. */
+  /**
+   * A call's result; `denied` is the harness's own refusal (a guard, the approver), not a
+   * failure. Each result (with the call's target and the result's digest) feeds the run's
+   * boredom detector; a notice it fires is recorded and returned.
+   */
   toolResult(event: {
     readonly turn: number;
     readonly callId: string;
@@ -57,7 +86,7 @@ export interface RunRecorder {
     readonly taint: Taint;
     readonly resultDigest?: string;
     readonly text?: string;
-  }): Recorded<void>;
+  }): Recorded<ToolResultRecorded>;
   /** A person stepped in: steered, denied, or stopped the run. */
   intervention(event: {
     readonly turn: number;
@@ -73,8 +102,15 @@ export interface RunRecorder {
   counter(name: string, value: number): Recorded<void>;
   /** The message list was rewritten in place. */
   compaction(event: { readonly turn: number }): Recorded<void>;
-  /** The run ended; later calls on this recorder are refused. */
-  end(event: { readonly stopCause: StopCause; readonly turns?: number }): Recorded<void>;
+  /**
+   * The run ended; later calls on this recorder are refused. `conditions` is the part of the
+   * snapshot only the end knows (see `finishConditions`), validated like the start's.
+   */
+  end(event: {
+    readonly stopCause: StopCause;
+    readonly turns?: number;
+    readonly conditions?: ConditionsSnapshot;
+  }): Recorded<void>;
 }
 
 /**
@@ -222,9 +258,26 @@ export function createOutcomeRecorder(home: MechaHome): OutcomeRecorder {
   };
 }
 
-function runRecorder(home: MechaHome, sessionId: string, runId: string): RunRecorder {
+function runRecorder(
+  home: MechaHome,
+  sessionId: string,
+  runId: string,
+  tools: readonly string[] | undefined,
+): RunRecorder {
   const context = contextOf(home);
   let ended = false;
+  // The detector sees what the record holds, in order: this run's start, its calls and results.
+  const boredom = boredomDetector();
+  boredom.observe({
+    v: 1,
+    at: context.clock().toISOString(),
+    run_id: runId,
+    type: 'run_start',
+    session_id: sessionId,
+    surface: 'cli',
+    session_kind: 'ordinary',
+    ...(tools === undefined ? {} : { tools: [...tools] }),
+  });
   const write = async (event: TranscriptEventInput): Recorded<void> => {
     if (ended) {
       return E.left({
@@ -254,28 +307,39 @@ function runRecorder(home: MechaHome, sessionId: string, runId: string): RunReco
     },
     toolCall: async (event) => {
       const callId = event.callId ?? context.newId('call');
-      const written = await write({
+      const call = {
         ...base(),
-        type: 'tool_call',
+        type: 'tool_call' as const,
         turn: event.turn,
         call_id: callId,
         tool: event.tool,
         ...(event.target === undefined ? {} : { target: event.target }),
         ...(event.argsDigest === undefined ? {} : { args_digest: event.argsDigest }),
-      });
+      };
+      const written = await write(call);
+      if (E.isRight(written)) boredom.observe(call);
       return withId(written, { callId });
     },
-    toolResult: (event) =>
-      write({
+    toolResult: async (event) => {
+      const result = {
         ...base(),
-        type: 'tool_result',
+        type: 'tool_result' as const,
         turn: event.turn,
         call_id: event.callId,
         status: event.status,
         taint: event.taint,
         ...(event.resultDigest === undefined ? {} : { result_digest: event.resultDigest }),
         ...(event.text === undefined ? {} : { text: event.text }),
-      }),
+      };
+      const written = await write(result);
+      if (E.isLeft(written)) return written;
+      const notice = boredom.observe(result);
+      if (notice === undefined) return E.right({});
+      // One counter event per notice: `sessions health` sums them, and the contribution table
+      // signs each rung.
+      const counted = await write({ ...base(), type: 'counter', name: 'boredom_notice', value: 1 });
+      return withId(counted, { boredom: notice });
+    },
     intervention: (event) =>
       write({ ...base(), type: 'intervention', turn: event.turn, kind: event.kind }),
     stepCheck: (event) =>
@@ -294,6 +358,7 @@ function runRecorder(home: MechaHome, sessionId: string, runId: string): RunReco
         type: 'run_end',
         stop_cause: event.stopCause,
         ...(event.turns === undefined ? {} : { turns: event.turns }),
+        ...(event.conditions === undefined ? {} : { conditions: event.conditions }),
       });
       if (E.isRight(written)) ended = true;
       return written;
@@ -332,9 +397,11 @@ export function createSessionRecorder(
           ...(start.personPresent === undefined ? {} : { person_present: start.personPresent }),
           ...(start.tools === undefined ? {} : { tools: [...start.tools] }),
           ...(start.resumed === undefined ? {} : { resumed: start.resumed }),
+          ...(start.conditions === undefined ? {} : { conditions: start.conditions }),
+          ...(start.brief === undefined ? {} : { brief: start.brief }),
         },
       ]);
-      return withId(written, runRecorder(home, sessionId, runId));
+      return withId(written, runRecorder(home, sessionId, runId, start.tools));
     },
     stageDraft: async (draft) => {
       const draftId = draft.draftId ?? context.newId('draft');

@@ -22,6 +22,7 @@ import { z } from 'zod';
 import { recordValidator } from './record-validator.js';
 import { distilledRecordSchema } from './schemas/distilled-record.js';
 import { ruleRecordSchema } from './schemas/rule-record.js';
+import { shellRegistrationSchema } from './schemas/shell-registration.js';
 
 // Readers accept every version a store may hold (older ones are upgraded); writers write only
 // the current version of each record, and nothing writes the retired appraiser's verdicts.
@@ -69,3 +70,4 @@ export const scoresReader = recordValidator(expectationScoreRecordSchema);
 export const counterfactualsReader = recordValidator(counterfactualRecordSchema);
 export const comparisonsReader = recordValidator(comparisonRecordSchema);
 export const predictionsReader = recordValidator(predictionRecordSchema);
+export const shellsReader = recordValidator(shellRegistrationSchema);

@@ -267,7 +267,7 @@ export const contributionTable = {
     alsoReads: [],
     counters: ['boredom_notice'],
     stopCauses: none,
-    rule: 'Once per session, however many rungs fired.',
+    rule: 'Once per notice: each boredom_notice a run recorded signs, at most three per run (one per rung).',
     choice:
       'Agency self: the seed attributes only ceilings to the owner’s limit; boredom names an approach that stopped teaching the run anything, and the approach is the model’s.',
   },

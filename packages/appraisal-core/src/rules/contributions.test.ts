@@ -297,7 +297,6 @@ describe('contributions: counters and stops (counter channel)', () => {
     ['turn_ceiling', -0.5, 'owner'],
     ['token_ceiling', -0.5, 'owner'],
     ['cost_ceiling', -0.5, 'owner'],
-    ['boredom_notice', -0.5, 'self'],
   ] as const)('signs the counter %s as %d, %s agency', (name, sign, agency) => {
     const errors = errorsOf({ transcript: [start('r-1'), counter('r-1', name, 2)] });
     expect(errors).toEqual([
@@ -330,13 +329,37 @@ describe('contributions: counters and stops (counter channel)', () => {
         end('r-1', 'turn_ceiling', 1),
         start('r-2', 2, { resumed: true }),
         end('r-2', 'turn_ceiling', 3),
-        counter('r-2', 'boredom_notice', 3),
+        counter('r-2', 'loop_stop', 3),
+        counter('r-2', 'loop_stop', 1),
       ],
     });
     expect(errors.map((error) => error.cite)).toEqual([
       { kind: 'counter', name: 'turn_ceiling' },
-      { kind: 'counter', name: 'boredom_notice' },
+      { kind: 'counter', name: 'loop_stop' },
     ]);
+  });
+
+  it('signs each boredom notice −0.5, self agency, at most three per run (one per rung)', () => {
+    const notice = { channel: 'counter', sign: -0.5, agency: 'self' };
+    const cite = { kind: 'counter', name: 'boredom_notice' };
+    expect(errorsOf({ transcript: [start('r-1'), counter('r-1', 'boredom_notice', 1)] })).toEqual([
+      expect.objectContaining({ ...notice, cite }),
+    ]);
+    const twoRuns = errorsOf({
+      transcript: [
+        start('r-1', 0),
+        counter('r-1', 'boredom_notice', 1),
+        counter('r-1', 'boredom_notice', 1),
+        counter('r-1', 'boredom_notice', 1),
+        counter('r-1', 'boredom_notice', 1),
+        end('r-1', 'completed', 1),
+        start('r-2', 2, { resumed: true }),
+        counter('r-2', 'boredom_notice', 2),
+        counter('r-2', 'boredom_notice', 0),
+      ],
+    });
+    expect(twoRuns).toHaveLength(5);
+    expect(twoRuns.every((error) => error.sign === -0.5 && error.agency === 'self')).toBe(true);
   });
 
   it('signs nothing for a counter at zero or one no row names', () => {

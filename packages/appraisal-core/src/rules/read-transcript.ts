@@ -17,6 +17,9 @@ export interface TranscriptReading {
   readonly goal: GoalRef | undefined;
 }
 
+// The boredom detector's rungs (3, 6 and 12 repeats): the most notices one run can record.
+const boredomRungCount = 3;
+
 interface CounterTrigger {
   readonly row: SignedRowId;
   readonly name: string;
@@ -51,8 +54,8 @@ export const appraisedEventTypes = [
 /**
  * Reads the signed errors a transcript holds — interventions, counters, stop causes, declared
  * step checks and legacy appraiser verdicts — counting each once however many resumed runs
- * recorded it: interventions once per kind and turn, each counter kind once, the owner's stop
- * once, a step check once per step and turn.
+ * recorded it: interventions once per kind and turn, each counter kind once (boredom notices
+ * once each, up to three per run), the owner's stop once, a step check once per step and turn.
  */
 export function readTranscript(events: readonly TranscriptEvent[]): TranscriptReading {
   const entries: SignedEntry[] = [];
@@ -73,6 +76,18 @@ export function readTranscript(events: readonly TranscriptEvent[]): TranscriptRe
   };
   const counter = (trigger: CounterTrigger, runId: string): void => {
     if (once(`counter:${trigger.name}`)) {
+      entries.push(signEntry(trigger.row, { kind: 'counter', name: trigger.name }, goalOf(runId)));
+    }
+  };
+
+  // Boredom notices sign once each: a run climbs at most the three rungs, so a run's notices
+  // beyond three (a harness that recorded more) sign nothing more.
+  const notices = new Map<string, number>();
+  const boredom = (trigger: CounterTrigger, runId: string, value: number): void => {
+    const before = notices.get(runId) ?? 0;
+    const after = Math.min(boredomRungCount, before + value);
+    notices.set(runId, after);
+    for (let notice = before; notice < after; notice += 1) {
       entries.push(signEntry(trigger.row, { kind: 'counter', name: trigger.name }, goalOf(runId)));
     }
   };
@@ -108,7 +123,9 @@ export function readTranscript(events: readonly TranscriptEvent[]): TranscriptRe
         break;
       case 'counter': {
         const trigger = counterTriggers.get(event.name);
-        if (trigger !== undefined && event.value > 0) counter(trigger, event.run_id);
+        if (trigger === undefined || event.value <= 0) break;
+        if (trigger.row === 'boredomNotice') boredom(trigger, event.run_id, event.value);
+        else counter(trigger, event.run_id);
         break;
       }
       case 'run_end': {

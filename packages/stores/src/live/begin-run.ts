@@ -1,0 +1,251 @@
+import type {
+  ConditionsSnapshot,
+  GoalRef,
+  SessionKind,
+  SituationBriefRecord,
+  StopCause,
+} from '@mecha/appraisal-core';
+import {
+  couldNotRead,
+  finishConditions,
+  type RunContext,
+  readValue,
+  renderBrief,
+  type StartedConditions,
+  sampleConditions,
+  type TurnReading,
+} from '@mecha/homeostat';
+import * as E from 'fp-ts/lib/Either.js';
+import { configIssueText, type MechaConfig } from '../config.js';
+import { contextOf, type MechaHome } from '../home-context.js';
+import {
+  createSessionRecorder,
+  type Recorded,
+  type RunRecorder,
+  type SessionRecorder,
+} from '../session-recorder.js';
+import { type BriefConversation, briefConversation } from './brief-conversation.js';
+import { homeSensors, type MachineSensors } from './home-sensors.js';
+import { type HarnessSituation, situationFromHome } from './situation-from-home.js';
+
+/**
+ * How a run is being run: `live` (the default) samples and may deliver; `eval` and `replay`
+ * never sample live conditions and never deliver a brief, whatever the config says.
+ */
+export type RunMode = 'live' | 'eval' | 'replay';
+
+/**
+ * A config key that bears on a live run, and what this version does with it: `honoured`, or
+ * `refused` with the reason (a switch whose feature is not built here is said, never ignored).
+ */
+export interface SettingNotice {
+  readonly key: string;
+  readonly state: 'honoured' | 'refused';
+  readonly message: string;
+}
+
+/** What `beginRun` needs: the goal and surface, and what only the harness knows. */
+export interface BeginRunOptions {
+  readonly surface: string;
+  /** The goal the run names; none is recorded as `no_anchor`, not an empty chain. */
+  readonly goal?: GoalRef;
+  /** Machine sensors to lend the conditions (`machineSensors()` from `@mecha/homeostat/node`). */
+  readonly sensors?: MachineSensors;
+  readonly mode?: RunMode;
+  /** `false` is `--no-situation-brief`: the brief is recorded but not delivered this run. */
+  readonly situationBrief?: boolean;
+  /** Seats, slots, voice and budget; whatever is left out reads as unknown in the brief. */
+  readonly situation?: HarnessSituation;
+  /** Go on with this session (a resumed run); a new session otherwise. */
+  readonly session?: SessionRecorder;
+  readonly personPresent?: boolean;
+  readonly tools?: readonly string[];
+  readonly workspace?: string;
+  readonly configId?: string;
+  readonly sessionKind?: SessionKind;
+  readonly resumed?: boolean;
+  readonly runId?: string;
+}
+
+/** A run begun: its recorders, what was recorded at its start, and the brief's delivery. */
+export interface BeganRun {
+  readonly session: SessionRecorder;
+  readonly run: RunRecorder;
+  /** The start-of-run snapshot recorded, or undefined in `eval` and `replay`. */
+  readonly conditions: ConditionsSnapshot | undefined;
+  /** The brief recorded on `run_start`, with whether it is delivered. */
+  readonly brief: SituationBriefRecord;
+  /** Each config key that bears on the run, honoured or refused with its reason. */
+  readonly settings: readonly SettingNotice[];
+  /** The conversation's brief tracker, already holding this brief when it was delivered. */
+  readonly briefs: BriefConversation;
+  /**
+   * The run's first message: the owner's words, then the brief when it is delivered — never
+   * the system prompt, so delivery does not change what a provider caches.
+   */
+  firstMessage(ownerText: string): string;
+  /**
+   * The brief for a later turn of a long conversation, rendered from the home now: the words
+   * to send after the owner's message when they changed (or after a compaction), else undefined.
+   * Always undefined when the brief is not delivered.
+   */
+  rebrief(options?: { readonly compacted?: boolean }): Promise<string | undefined>;
+  /** Ends the run, recording the conditions only the end knows (flow and peaks) when sampled. */
+  finish(end: {
+    readonly stopCause: StopCause;
+    readonly turns?: number;
+    readonly turnReadings?: readonly TurnReading[];
+  }): Recorded<void>;
+}
+
+function settingsOf(
+  config: E.Either<readonly { key: string; message: string }[], MechaConfig>,
+  mode: RunMode,
+  override: boolean | undefined,
+): { deliver: boolean; settings: SettingNotice[]; timeZone: string | undefined } {
+  if (E.isLeft(config)) {
+    const issues = config.left.map(configIssueText).join('; ');
+    return {
+      deliver: false,
+      timeZone: undefined,
+      settings: [
+        {
+          key: 'config.toml',
+          state: 'refused',
+          message: `config.toml could not be used (${issues}); the brief is recorded and not delivered, and the owner's time zone is unknown`,
+        },
+      ],
+    };
+  }
+  const agent = config.right.agent;
+  const settings: SettingNotice[] = [];
+  let deliver = agent.situation_brief;
+  let why = agent.situation_brief ? 'delivered' : 'recorded only (agent.situation_brief is off)';
+  if (mode !== 'live') {
+    deliver = false;
+    why = `recorded only: a ${mode} run never delivers one`;
+  } else if (override === false) {
+    deliver = false;
+    why = 'recorded only: turned off for this run (--no-situation-brief)';
+  }
+  settings.push({
+    key: 'agent.situation_brief',
+    state: 'honoured',
+    message: `situation brief ${why}`,
+  });
+  if (agent.step_escalation) {
+    settings.push({
+      key: 'agent.step_escalation',
+      state: 'refused',
+      message:
+        'agent.step_escalation is on, but this version of mecha has no step escalation; the run goes on without one',
+    });
+  }
+  if (agent.contrast_evidence) {
+    settings.push({
+      key: 'agent.contrast_evidence',
+      state: 'refused',
+      message:
+        'agent.contrast_evidence is on, but this version of mecha has no reflector to show the evidence to',
+    });
+  }
+  for (const key of ['past_appraisals', 'success_examples'] as const) {
+    if (agent[key]) {
+      settings.push({
+        key: `agent.${key}`,
+        state: 'honoured',
+        message: `goal_context (goalContext) returns ${key === 'past_appraisals' ? 'earlier clean appraisals' : 'planning examples'} when the model asks; nothing is added to the prompt`,
+      });
+    }
+  }
+  return { deliver, settings, timeZone: agent.timezone };
+}
+
+/**
+ * Begins a run the way the seed's live path does, in one call: reads the config, samples the
+ * conditions from the home (and the machine sensors lent), assembles and renders the situation
+ * brief from the home, decides whether it is delivered (`[agent] situation_brief`, the
+ * per-run override, never in `eval` or `replay`), and records it all on `run_start`. A
+ * delivered brief marks the run as having read private data (distill reads
+ * `run_start.brief.delivered`). Nothing throws: a write that fails is a `Left`.
+ */
+export async function beginRun(home: MechaHome, options: BeginRunOptions): Recorded<BeganRun> {
+  const context = contextOf(home);
+  const now = () => context.clock().getTime();
+  const mode = options.mode ?? 'live';
+  const { deliver, settings, timeZone } = settingsOf(
+    home.readConfig(),
+    mode,
+    options.situationBrief,
+  );
+  const runContext: RunContext | undefined =
+    mode === 'live'
+      ? {
+          sensors: homeSensors(home, {
+            now,
+            ...(options.sensors === undefined ? {} : { machine: options.sensors }),
+          }),
+        }
+      : undefined;
+  const started: StartedConditions | undefined =
+    runContext === undefined ? undefined : await sampleConditions(runContext);
+  const session = options.session ?? createSessionRecorder(home);
+  const render = async (conditions: ConditionsSnapshot | undefined) =>
+    renderBrief(
+      await situationFromHome(home, {
+        ...(options.goal === undefined ? {} : { goal: options.goal }),
+        now: now(),
+        conditions,
+        timeZone:
+          timeZone === undefined
+            ? couldNotRead('config.toml could not be read')
+            : readValue(timeZone),
+        ...(options.situation === undefined ? {} : { situation: options.situation }),
+        sessionId: session.sessionId,
+      }),
+    );
+  const rendered = await render(started?.snapshot);
+  const brief: SituationBriefRecord = { ...rendered, delivered: deliver };
+  const written = await session.startRun({
+    surface: options.surface,
+    ...(options.goal === undefined ? {} : { goal: options.goal }),
+    ...(options.personPresent === undefined ? {} : { personPresent: options.personPresent }),
+    ...(options.tools === undefined ? {} : { tools: options.tools }),
+    ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
+    ...(options.configId === undefined ? {} : { configId: options.configId }),
+    ...(options.sessionKind === undefined ? {} : { sessionKind: options.sessionKind }),
+    ...(options.resumed === undefined ? {} : { resumed: options.resumed }),
+    ...(options.runId === undefined ? {} : { runId: options.runId }),
+    ...(started === undefined ? {} : { conditions: started.snapshot }),
+    brief,
+  });
+  if (E.isLeft(written)) return written;
+  const run = written.right;
+  const briefs = briefConversation(deliver ? brief.text : undefined);
+  return E.right({
+    session,
+    run,
+    conditions: started?.snapshot,
+    brief,
+    settings,
+    briefs,
+    firstMessage: (ownerText) => (deliver ? `${ownerText}\n\n${brief.text}` : ownerText),
+    rebrief: async (rebriefOptions = {}) => {
+      if (!deliver || runContext === undefined) return undefined;
+      // What waits on the owner is read again for the words; nothing new is recorded.
+      const fresh = await sampleConditions(runContext);
+      return briefs.offer((await render(fresh?.snapshot)).text, rebriefOptions);
+    },
+    finish: async (end) => {
+      const conditions =
+        runContext === undefined
+          ? undefined
+          : await finishConditions(runContext, started, end.turnReadings ?? []);
+      return run.end({
+        stopCause: end.stopCause,
+        ...(end.turns === undefined ? {} : { turns: end.turns }),
+        ...(conditions === undefined ? {} : { conditions }),
+      });
+    },
+  });
+}
