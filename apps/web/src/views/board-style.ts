@@ -35,7 +35,7 @@ h2 { font-size: 1.1rem; margin: 1.4rem 0 .5rem; }
 form.filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin-bottom: 1rem; }
 label { display: inline-flex; flex-direction: column; gap: .15rem; font-size: .9rem; color: var(--muted); }
 input, select, textarea, button { font: inherit; color: var(--ink); }
-input, select, textarea { border: 1px solid #7b8794; border-radius: 4px; padding: .25rem .4rem; background: var(--paper); }
+input, select, textarea { max-width: 100%; border: 1px solid #7b8794; border-radius: 4px; padding: .25rem .4rem; background: var(--paper); }
 button { border: 1px solid #52606d; border-radius: 4px; background: var(--wash); padding: .25rem .7rem; cursor: pointer; }
 button:hover { background: #e4e7eb; }
 ol.runs, ul.items { list-style: none; margin: 0; padding: 0; }
@@ -54,8 +54,10 @@ ol.runs > li, ul.items > li { border-bottom: 1px solid var(--line); padding: .6r
 .taint { font-size: .85rem; color: var(--amber-ink); background: var(--amber); border: 1px solid #d9a520; border-radius: 4px; padding: .05rem .45rem; }
 .status { font-size: .85rem; border: 1px solid var(--line); border-radius: 4px; padding: 0 .35rem; }
 .closure { flex-basis: 100%; color: var(--muted); font-size: .9rem; overflow-wrap: anywhere; }
-.acts { display: flex; flex-wrap: wrap; gap: .4rem; align-items: end; }
-.acts form { display: inline-flex; flex-wrap: wrap; gap: .3rem; align-items: end; }
+.acts { display: flex; flex-wrap: wrap; gap: .4rem; align-items: end; max-width: 100%; }
+.acts form { display: inline-flex; flex-wrap: wrap; gap: .3rem; align-items: end; max-width: 100%; }
+.acts label, .acts textarea { max-width: 100%; }
+textarea { width: 40ch; }
 table { border-collapse: collapse; margin: .5rem 0; }
 th, td { border-bottom: 1px solid var(--line); padding: .25rem .6rem; text-align: left; vertical-align: top; }
 td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
