@@ -18,8 +18,8 @@ export type GraphAnswer =
 
 /** The graph's review queue through its owner tools over MCP. */
 export interface GraphReview {
-  /** Calls one owner tool (`kg_review_list`, `kg_review_decide`, `kg_correction_resolve`, `kg_redact`). */
-  call(tool: GraphOwnerTool, input: Record<string, unknown>): Promise<GraphAnswer>;
+  /** Calls one of the graph's tools: the owner's review tools, or `kg_upsert` (for a test's episodes). */
+  call(tool: GraphOwnerTool | 'kg_upsert', input: Record<string, unknown>): Promise<GraphAnswer>;
   close(): Promise<void>;
 }
 
