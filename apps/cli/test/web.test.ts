@@ -438,6 +438,37 @@ describe('the web board in a browser', () => {
     await page.close();
   });
 
+  it('offers <mecha-appraisal> to a harness’s own chat page on another origin', async () => {
+    const page = await context.newPage();
+    const chat: Server = createServer((_req, res) => {
+      res.setHeader('content-type', 'text/html');
+      res.end(
+        `<!doctype html><meta charset="utf-8"><title>chat</title><p>An answer.<mecha-appraisal id="a" word="distress" valence="\u22120.5" positive="0" negative="0.5" tone="negative"></mecha-appraisal></p><p>A silent one.<mecha-appraisal id="b"></mecha-appraisal></p><script src="${base}/assets/mecha-appraisal.js"></script>`,
+      );
+    });
+    await new Promise<void>((resolve) => chat.listen(0, '127.0.0.1', resolve));
+    await page.goto(`http://127.0.0.1:${(chat.address() as AddressInfo).port}/`);
+    await page.waitForFunction(() => customElements.get('mecha-appraisal') !== undefined);
+    const shown = await page.evaluate(() => {
+      const root = document.getElementById('a')?.shadowRoot;
+      return {
+        text: root?.textContent,
+        bar: root?.querySelector('svg')?.getAttribute('aria-label'),
+        negativeWidth: root?.querySelector('rect.negative')?.getAttribute('width'),
+        silent: document.getElementById('b')?.shadowRoot?.textContent,
+        silentHeight: document.getElementById('b')?.getBoundingClientRect().height,
+      };
+    });
+    expect(shown.text).toBe('distress\u22120.5');
+    expect(shown.bar).toBe('negative 0.5, positive 0.0');
+    expect(Number(shown.negativeWidth)).toBeGreaterThan(0);
+    expect(shown.silent).toBe('');
+    expect(shown.silentHeight).toBe(0);
+    await shot(page, 'element');
+    chat.close();
+    await page.close();
+  });
+
   it('has no serious accessibility finding, works from the keyboard and reflows at 400% zoom', async () => {
     // axe is injected into each page; this context lets its script run under the page's CSP.
     const audit = await browser.newContext({ bypassCSP: true });

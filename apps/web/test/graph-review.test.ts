@@ -48,7 +48,9 @@ describe('the graph review queue', () => {
   const factIds = async (): Promise<Map<string, string>> => {
     const text = await (await app.request(`${origin}/review`)).text();
     const ids = new Map<string, string>();
-    for (const match of text.matchAll(/<li id="fact-(\d+)"[^>]*>[\s\S]*?<div class="run__answer">([^<]*)<\/div>/g)) {
+    for (const match of text.matchAll(
+      /<li id="fact-(\d+)"[^>]*>[\s\S]*?<div class="run__answer">([^<]*)<\/div>/g,
+    )) {
       ids.set(match[2] as string, match[1] as string);
     }
     return ids;
@@ -65,10 +67,16 @@ describe('the graph review queue', () => {
     const ids = await factIds();
     const approve = ids.get('Ana works at Northwind') as string;
     const deny = [...ids.entries()].find(([fact]) => fact.startsWith('Mallory'))?.[1] as string;
-    const approved = await post(app, `/review/facts/${approve}`, { decision: 'accept', csrf: csrfToken });
+    const approved = await post(app, `/review/facts/${approve}`, {
+      decision: 'accept',
+      csrf: csrfToken,
+    });
     expect(approved.status).toBe(200);
     expect(await approved.text()).toContain(`Approved fact ${approve}`);
-    const denied = await post(app, `/review/facts/${deny}`, { decision: 'reject', csrf: csrfToken });
+    const denied = await post(app, `/review/facts/${deny}`, {
+      decision: 'reject',
+      csrf: csrfToken,
+    });
     expect(await denied.text()).toContain('the denial is remembered');
     expect((await factIds()).size).toBe(0);
     // The same claim from a new episode is not staged again.
@@ -78,7 +86,11 @@ describe('the graph review queue', () => {
       source_id: 'session-2',
       occurred_at: '2026-11-21T10:00:00Z',
       body: 'Mallory again.',
-      meta: { relations: [{ subject: 'Mallory', predicate: 'says', object: '<script>alert("x")</script>' }] },
+      meta: {
+        relations: [
+          { subject: 'Mallory', predicate: 'says', object: '<script>alert("x")</script>' },
+        ],
+      },
     });
     expect(again.ok).toBe(true);
     expect([...(await factIds()).keys()].some((fact) => fact.startsWith('Mallory'))).toBe(false);
@@ -90,11 +102,17 @@ describe('the graph review queue', () => {
   it('redacts a source through the owner tool', async () => {
     const redacted = await post(app, '/review/redact', { source: 'agent:mecha', csrf: csrfToken });
     expect(redacted.status).toBe(200);
-    expect(await redacted.text()).toContain('Redacted every episode and correction from agent:mecha');
+    expect(await redacted.text()).toContain(
+      'Redacted every episode and correction from agent:mecha',
+    );
   });
 
   it('says why when no graph server is configured', async () => {
-    const { app: bare } = await boardApp(emptyHome(), { graphMissing: 'config.toml has no [[mcp]] server named graph' });
-    expect(await (await bare.request(`${origin}/review`)).text()).toContain('config.toml has no [[mcp]] server named graph');
+    const { app: bare } = await boardApp(emptyHome(), {
+      graphMissing: 'config.toml has no [[mcp]] server named graph',
+    });
+    expect(await (await bare.request(`${origin}/review`)).text()).toContain(
+      'config.toml has no [[mcp]] server named graph',
+    );
   });
 });

@@ -168,6 +168,9 @@ export function securityHeaders(): MiddlewareHandler {
     // Not no-referrer: under it a browser sends `Origin: null` on the page's own form posts.
     context.header('referrer-policy', 'same-origin');
     context.header('cross-origin-opener-policy', 'same-origin');
-    context.header('cross-origin-resource-policy', 'same-origin');
+    // A route may open itself to other origins (the <mecha-appraisal> script); the rest stay ours.
+    if (!context.res.headers.has('cross-origin-resource-policy')) {
+      context.header('cross-origin-resource-policy', 'same-origin');
+    }
   };
 }
