@@ -131,4 +131,33 @@ describe('the in-memory readout', () => {
       stop();
     }
   });
+
+  it('watches the stores too: a draft rejected elsewhere re-derives its session', async () => {
+    const home = openHome(path);
+    const recorder = createSessionRecorder(home);
+    const run = rightOrThrow(await recorder.startRun({ surface: 'web' }));
+    rightOrThrow(await run.end({ stopCause: 'completed', turns: 1 }));
+    const { draftId } = rightOrThrow(
+      await recorder.stageDraft({ tool: 'mail_send', taint: 'clean' }),
+    );
+    await readout.changed([`sessions/${recorder.sessionId}.jsonl`, 'outbox/outbox.jsonl']);
+    const stop = readout.watch();
+    try {
+      const seen = new Promise<void>((resolve) => {
+        const off = readout.subscribe((change) => {
+          if (change.changed.includes(recorder.sessionId)) {
+            off();
+            resolve();
+          }
+        });
+      });
+      expect((await decideDraft(home, { query: draftId, verdict: 'reject', env: {} })).state).toBe(
+        'decided',
+      );
+      await seen;
+      expect(readout.row(recorder.sessionId)?.chip?.negative).toBe(1);
+    } finally {
+      stop();
+    }
+  });
 });

@@ -1,4 +1,6 @@
 import { type FSWatcher, watch } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   type AppraisalChip,
   type AppraisalPorts,
@@ -197,7 +199,7 @@ export class HomeReadout {
   private pending = new Set<string>();
   private flushing: Promise<void> = Promise.resolve();
   private scheduled = false;
-  private watcher: FSWatcher | undefined;
+  private readonly watchers = new Map<string, FSWatcher>();
   /** Bumped on every change; a page can say which version it shows. */
   version = 0;
   /** The session of the latest reading (the last run finished with something signed). */
@@ -339,24 +341,57 @@ export class HomeReadout {
     return this.flushing;
   }
 
-  /** Watches the home for changes; returns the stop. */
+  /**
+   * Watches the home for changes; returns the stop. One watch per folder (the sessions folder,
+   * each store's folder, the home itself for the charter), never one per file: Node's recursive
+   * watch on Linux opens a watcher for every transcript, which a large home cannot afford.
+   */
   watch(): () => void {
-    if (this.watcher !== undefined) return () => this.unwatch();
-    this.watcher = watch(this.home.path, { recursive: true }, (_event, name) => {
-      if (name === null) return;
-      const path = name.toString().split('\\').join('/');
-      if (path.endsWith('.lock') || path.endsWith('/.lock')) return;
-      if (sessionFile.test(path) || storeOfFile.has(path)) void this.changed([path]);
-    });
-    this.watcher.on('error', (error) => {
-      process.stderr.write(`mecha web: watching the home failed: ${error.message}\n`);
-    });
+    if (this.watchers.size > 0) return () => this.unwatch();
+    const folders = new Set<string>([
+      '',
+      homeLayout.sessions,
+      ...[...storeOfFile.keys()].flatMap((file) =>
+        file.includes('/') ? [file.slice(0, file.lastIndexOf('/'))] : [],
+      ),
+    ]);
+    const watchFolder = (folder: string) => {
+      if (this.watchers.has(folder)) return;
+      let watcher: FSWatcher;
+      try {
+        watcher = watch(
+          folder === '' ? this.home.path : join(this.home.path, folder),
+          (_event, name) => {
+            if (name === null) return;
+            const path = folder === '' ? name.toString() : `${folder}/${name.toString()}`;
+            if (folders.has(path) && !this.watchers.has(path)) {
+              // A store's folder appeared after the start: watch it, and read what it holds.
+              watchFolder(path);
+              void this.changed(
+                [...storeOfFile.keys()].filter((file) => file.startsWith(`${path}/`)),
+              );
+              return;
+            }
+            if (sessionFile.test(path) || storeOfFile.has(path)) void this.changed([path]);
+          },
+        );
+      } catch {
+        return; // Not there yet: the home's own watch sees it appear.
+      }
+      watcher.on('error', (error) => {
+        process.stderr.write(
+          `mecha web: watching ${folder || 'the home'} failed: ${error.message}\n`,
+        );
+      });
+      this.watchers.set(folder, watcher);
+    };
+    for (const folder of folders) watchFolder(folder);
     return () => this.unwatch();
   }
 
   private unwatch(): void {
-    this.watcher?.close();
-    this.watcher = undefined;
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
   }
 
   private store(key: StoreKey, read: () => Promise<SourceRead<unknown>>) {
@@ -537,8 +572,6 @@ export class HomeReadout {
   }
 
   private async exists(sessionId: string): Promise<boolean> {
-    const { stat } = await import('node:fs/promises');
-    const { join } = await import('node:path');
     try {
       await stat(join(this.home.path, homeLayout.sessions, `${sessionId}.jsonl`));
       return true;
