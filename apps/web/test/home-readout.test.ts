@@ -145,7 +145,10 @@ describe('the in-memory readout', () => {
     try {
       const seen = new Promise<void>((resolve) => {
         const off = readout.subscribe((change) => {
-          if (change.changed.includes(recorder.sessionId)) {
+          if (
+            change.changed.includes(recorder.sessionId) &&
+            readout.row(recorder.sessionId)?.chip !== undefined
+          ) {
             off();
             resolve();
           }

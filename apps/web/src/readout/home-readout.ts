@@ -552,7 +552,10 @@ export class HomeReadout {
         full.state === 'unreadable' ? false : touchedThirdParty(full.records),
       );
       this.sessions.set(sessionId, { listing, transcript, row });
-      changed.add(sessionId);
+      // A watch may report a file again after it was taken in: only a real change counts.
+      if (previous === undefined || JSON.stringify(previous.row) !== JSON.stringify(row)) {
+        changed.add(sessionId);
+      }
       const endedBefore = previous?.row.endedRuns ?? 0;
       if ((row.endedRuns ?? 0) > endedBefore && row.chip !== undefined) {
         finished.push(sessionId);
