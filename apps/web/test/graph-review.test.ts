@@ -99,6 +99,22 @@ describe('the graph review queue', () => {
     expect(twice.status).toBe(409);
   });
 
+  it('resolves a correction no single belief matched by dismissing it', async () => {
+    const reported = await review.call('kg_correct', {
+      source: 'agent:mecha',
+      source_id: 'session-3',
+      corrections: [{ wrong: 'Bob is at <b>Brown</b>', right: 'Bob is at Yale' }],
+    });
+    expect(reported.ok).toBe(true);
+    const page = await (await app.request(`${origin}/review`)).text();
+    const id = /<li id="correction-(\d+)"/.exec(page)?.[1];
+    expect(id).toBeDefined();
+    expect(page).toContain('Bob is at &lt;b&gt;Brown&lt;/b&gt;');
+    const resolved = await post(app, `/review/corrections/${id}`, { fact_id: '', csrf: csrfToken });
+    expect(resolved.status).toBe(200);
+    expect(await resolved.text()).toContain(`Correction ${id}: dismissed.`);
+  });
+
   it('redacts a source through the owner tool', async () => {
     const redacted = await post(app, '/review/redact', { source: 'agent:mecha', csrf: csrfToken });
     expect(redacted.status).toBe(200);

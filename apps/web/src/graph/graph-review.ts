@@ -18,8 +18,11 @@ export type GraphAnswer =
 
 /** The graph's review queue through its owner tools over MCP. */
 export interface GraphReview {
-  /** Calls one of the graph's tools: the owner's review tools, or `kg_upsert` (for a test's episodes). */
-  call(tool: GraphOwnerTool | 'kg_upsert', input: Record<string, unknown>): Promise<GraphAnswer>;
+  /** Calls one of the graph's tools: the owner's review tools, or `kg_upsert` and `kg_correct` (a test's episodes). */
+  call(
+    tool: GraphOwnerTool | 'kg_upsert' | 'kg_correct',
+    input: Record<string, unknown>,
+  ): Promise<GraphAnswer>;
   close(): Promise<void>;
 }
 

@@ -72,6 +72,18 @@ ${series.map((entry) => html`<polyline class="${entry.className}" points="${poin
 </svg>`;
 }
 
+/** Your acts as horizontal bars, each with its count written beside it (unknown has no bar). */
+function actsChart(acts: readonly (readonly [string, number | null])[]): Html {
+  const max = Math.max(1, ...acts.map(([, n]) => n ?? 0));
+  const rowHeight = 22;
+  return html`<svg class="chart" viewBox="0 0 ${width} ${acts.length * rowHeight + 4}" width="${width}" height="${acts.length * rowHeight + 4}" role="img" aria-label="Your acts: ${acts.map(([act, n]) => `${act} ${n === null ? 'unknown' : n}`).join(', ')}">
+${acts.map(([act, n], index) => {
+  const y = index * rowHeight + 4;
+  const barWidth = n === null ? 0 : Math.round(((width - 260) * n) / max);
+  return html`<text x="0" y="${y + 13}">${act}</text><rect class="acts-bar" x="200" y="${y + 2}" width="${barWidth}" height="14"></rect><text x="${206 + barWidth}" y="${y + 13}">${n === null ? 'unknown' : n}</text>`;
+})}</svg>`;
+}
+
 function count(value: number | null): string {
   return value === null ? 'unknown' : String(value);
 }
@@ -127,6 +139,7 @@ ${
         )
   }</tbody></table>
 <h2>Owner acts</h2>
+${actsChart(Object.entries(corpus.owner_acts).map(([act, n]) => [act.replaceAll('_', ' '), n] as const))}
 <table id="owner-acts"><thead><tr><th scope="col">Act</th><th scope="col" class="number">Count</th></tr></thead><tbody>${Object.entries(
     corpus.owner_acts,
   ).map(

@@ -67,6 +67,7 @@ td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
 .chart .series-negative { fill: none; stroke: var(--negative); stroke-width: 2; }
 .chart .series-positive { fill: none; stroke: var(--positive); stroke-width: 2; stroke-dasharray: 6 3; }
 .chart text { font-size: 11px; fill: var(--muted); }
+.chart .acts-bar { fill: #52606d; }
 .legend { display: flex; gap: 1rem; flex-wrap: wrap; font-size: .9rem; }
 .swatch-negative::before, .swatch-positive::before { content: ""; display: inline-block; width: 1.2em; height: 0; margin-right: .3em; vertical-align: middle; }
 .swatch-negative::before { border-top: 2px solid var(--negative); }
