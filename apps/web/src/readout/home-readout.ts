@@ -195,6 +195,8 @@ export class HomeReadout {
   private charter: SourceRead<CharterLine> = { state: 'read', records: [] };
   private sorted: RunRow[] | undefined;
   private corpusCache = new Map<string, Promise<CorpusAppraisal>>();
+  private populations = new Map<string, RunRow[]>();
+  private listed: { version: number; read: SourceRead<SessionListing> } | undefined;
   private listeners = new Set<(change: ReadoutChange) => void>();
   private pending = new Set<string>();
   private flushing: Promise<void> = Promise.resolve();
@@ -256,18 +258,32 @@ export class HomeReadout {
     return this.sessions.get(sessionId)?.row;
   }
 
-  /** The rows of a population (the same window and kind rule as every readout), newest first. */
+  /**
+   * The rows of a population (the same window and kind rule as every readout), newest first;
+   * kept per version, population and minute.
+   */
   population(options: PopulationOptions): readonly RunRow[] {
-    const wants = wantedBy(options);
-    return this.rows().filter((row) => wants(row.listing));
+    const minute = Math.floor(options.now.getTime() / 60_000);
+    const key = JSON.stringify({ ...options, now: minute, version: this.version });
+    let found = this.populations.get(key);
+    if (found === undefined) {
+      const wants = wantedBy(options);
+      found = this.rows().filter((row) => wants(row.listing));
+      if (this.populations.size >= 16) this.populations.clear();
+      this.populations.set(key, found);
+    }
+    return found;
   }
 
-  /** The corpus readout over memory, computed once per version and population. */
+  /** The corpus readout over memory, computed once per version, population and minute. */
   corpus(options: PopulationOptions): Promise<CorpusAppraisal> {
-    const key = JSON.stringify({ ...options, now: undefined, version: this.version });
+    // Kept per minute of `now` as well, so a window in days does not drift behind the clock.
+    const minute = Math.floor(options.now.getTime() / 60_000);
+    const key = JSON.stringify({ ...options, now: minute, version: this.version });
     let found = this.corpusCache.get(key);
     if (found === undefined) {
       found = appraiseCorpus(this.ports(), options);
+      if (this.corpusCache.size >= 16) this.corpusCache.clear();
       this.corpusCache.set(key, found);
     }
     return found;
@@ -286,12 +302,16 @@ export class HomeReadout {
     const base = this.base;
     const list = async (): Promise<SourceRead<SessionListing>> => {
       if (this.listingState.state === 'unreadable') return this.listingState;
+      if (this.listed?.version === this.version) return this.listed.read;
       const records = [...this.sessions.values()]
         .map((entry) => entry.listing)
         .sort((a, b) => (a.sessionId < b.sessionId ? -1 : 1));
-      return this.listingState.state === 'partial'
-        ? { state: 'partial', records, skipped: this.listingState.skipped }
-        : { state: 'read', records };
+      const read: SourceRead<SessionListing> =
+        this.listingState.state === 'partial'
+          ? { state: 'partial', records, skipped: this.listingState.skipped }
+          : { state: 'read', records };
+      this.listed = { version: this.version, read };
+      return read;
     };
     const transcript = async (sessionId: string): Promise<SourceRead<TranscriptEvent>> =>
       this.sessions.get(sessionId)?.transcript ?? base.sessions.transcript(sessionId);
@@ -568,6 +588,7 @@ export class HomeReadout {
     }
     this.sorted = undefined;
     this.corpusCache.clear();
+    this.populations.clear();
     this.version += 1;
     const change: ReadoutChange = { version: this.version, finished, changed: [...changed] };
     for (const listener of this.listeners) listener(change);
