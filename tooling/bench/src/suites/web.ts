@@ -166,7 +166,12 @@ async function run(): Promise<readonly ResultTable[]> {
       const live = await liveLatency(base, home, 9);
       const liveMedian = median(live);
       const rows: (readonly string[])[] = [];
-      const ratio = (value: number) => `${(value / cli).toFixed(3)}×`;
+      const ratio = (value: number) => {
+        const share = value / cli;
+        if (share >= 0.1) return `${share.toFixed(2)}×`;
+        if (share >= 0.01) return `${share.toFixed(3)}×`;
+        return `1/${Math.round(1 / share).toLocaleString('en')}`;
+      };
       rows.push([
         '`mecha sessions appraise --json` (the CLI readout, cold Node; the baseline)',
         ms(cli),
