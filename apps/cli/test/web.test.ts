@@ -198,6 +198,12 @@ describe('the web board in a browser', () => {
                   partial: chip.dataset.partial === 'true',
                   text: chip.querySelector('.chip__valence')?.textContent,
                   bar: chip.querySelector('svg.bar')?.getAttribute('aria-label'),
+                  negativeRect: ['x', 'width'].map((name) =>
+                    Number(chip.querySelector('.bar__negative')?.getAttribute(name)),
+                  ),
+                  positiveRect: ['x', 'width'].map((name) =>
+                    Number(chip.querySelector('.bar__positive')?.getAttribute(name)),
+                  ),
                 },
         };
       }),
@@ -224,6 +230,14 @@ describe('the web board in a browser', () => {
       expect(row.chip?.bar).toBe(
         `negative ${json.valence.negative.toFixed(1)}, positive ${json.valence.positive.toFixed(1)}${json.valence.partial ? ', partial' : ''}`,
       );
+      // The bar: negative drawn left of the centre tick (x = 60), positive right of it, each
+      // side present exactly when it holds something.
+      const [negativeX, negativeWidth] = row.chip?.negativeRect ?? [];
+      const [positiveX, positiveWidth] = row.chip?.positiveRect ?? [];
+      expect((negativeX ?? 0) + (negativeWidth ?? 0)).toBeCloseTo(60, 5);
+      expect(positiveX).toBe(60);
+      expect((negativeWidth ?? 0) > 0).toBe(json.valence.negative > 0);
+      expect((positiveWidth ?? 0) > 0).toBe(json.valence.positive > 0);
       // Never netted: each side that holds something is written on its own.
       if (json.valence.positive > 0)
         expect(row.chip?.text).toContain(`+${json.valence.positive.toFixed(1)}`);
