@@ -6,6 +6,7 @@ import {
   type AppraisalPorts,
   appraisalChip,
   appraiseCorpus,
+  appraisedEventTypes,
   type CorpusAppraisal,
   type CurationTarget,
   indexSessionStores,
@@ -23,17 +24,6 @@ import {
 } from '@mecha/appraisal-core';
 import type { CharterLine } from '@mecha/charter';
 import { homeLayout, homePorts, type MechaHome } from '@mecha/stores';
-
-/** The event types a reading looks at (the core's own list), kept per session in memory. */
-const readingEvents: readonly TranscriptEvent['type'][] = [
-  'run_start',
-  'run_end',
-  'intervention',
-  'step_check',
-  'counter',
-  'compaction',
-  'appraiser_verdict',
-];
 
 /** How long an answer is shown on the runs page before it is cut. */
 const answerCharacters = 240;
@@ -184,6 +174,8 @@ function newestFirst(a: RunRow, b: RunRow): number {
  * then re-derived only for the sessions whose files changed (a transcript appended to, or a
  * store that holds their evidence). Nothing is written anywhere; a restart derives again. Its
  * `ports` serve the core's readouts (appraiseCorpus, appraiseSession, successes) from memory.
+ * Each transcript is kept cut down to the core's `appraisedEventTypes`, which appraise exactly
+ * as the whole transcript does.
  */
 export class HomeReadout {
   readonly home: MechaHome;
@@ -225,7 +217,10 @@ export class HomeReadout {
             thirdParty: touchedThirdParty(transcript.records),
           });
         }
-        entries.push({ listing: member, transcript: projectTranscript(transcript, readingEvents) });
+        entries.push({
+          listing: member,
+          transcript: projectTranscript(transcript, appraisedEventTypes),
+        });
       },
     });
     this.listingState = listing;
@@ -564,7 +559,7 @@ export class HomeReadout {
         continue;
       }
       const listing = listingFrom(sessionId, full, previous?.listing);
-      const transcript = projectTranscript(full, readingEvents);
+      const transcript = projectTranscript(full, appraisedEventTypes);
       const row = this.derive(
         listing,
         transcript,
