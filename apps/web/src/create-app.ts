@@ -150,7 +150,7 @@ export function createApp(options: WebAppOptions): Hono {
     return render(context, {
       title: 'Runs',
       current: '/',
-      content: runsPage(rows, query),
+      content: runsPage(rows, query, readout.listing()),
       live: 'runs',
       liveInsert: !filtered && query.page === 1,
     });

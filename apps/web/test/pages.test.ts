@@ -1,3 +1,5 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { addTask, createSessionRecorder, openHome, rightOrThrow } from '@mecha/stores';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runsPerPage } from '../src/pages/runs-page.js';
@@ -65,6 +67,19 @@ describe('the runs page', () => {
     }
     expect((await app.request(`${origin}/corpus?days=-1`)).status).toBe(400);
     expect((await app.request(`${origin}/sessions/no-such-session`)).status).toBe(404);
+  });
+});
+
+describe('a home whose sessions cannot be listed', () => {
+  it('says the count is unknown, never zero', async () => {
+    const path = emptyHome();
+    rmSync(join(path, 'sessions'), { recursive: true, force: true });
+    writeFileSync(join(path, 'sessions'), 'not a folder');
+    const { app } = await boardApp(path);
+    const text = await (await app.request(`${origin}/`)).text();
+    expect(text).toContain('The sessions could not be listed');
+    expect(text).not.toContain('0 sessions');
+    expect(text).not.toContain('No runs in this window');
   });
 });
 

@@ -5,7 +5,7 @@ import {
   type SessionAppraisal,
 } from '@mecha/appraisal-core';
 import { html } from 'hono/html';
-import type { RunRow } from '../readout/home-readout.js';
+import type { HomeReadout, RunRow } from '../readout/home-readout.js';
 import { appraisalChipHtml, taintChipHtml } from '../views/chip.js';
 import type { Html } from '../views/layout.js';
 
@@ -120,16 +120,24 @@ function pageLink(query: RunsQuery, page: number): string {
 }
 
 /** The runs page: newest first, filtered and paginated, each with its answer and chip. */
-export function runsPage(rows: readonly RunRow[], query: RunsQuery): Html {
+export function runsPage(
+  rows: readonly RunRow[],
+  query: RunsQuery,
+  listing: ReturnType<HomeReadout['listing']> = 'read',
+): Html {
   const pages = Math.max(1, Math.ceil(rows.length / runsPerPage));
   const page = Math.min(query.page, pages);
   const shown = rows.slice((page - 1) * runsPerPage, page * runsPerPage);
   return html`<h1>Runs</h1>
 <p class="note">Each session's last answer with mecha's appraisal beside it: the valence first (positive and negative apart, never netted), the label word when the derivation earns one, and nothing for a silent run.</p>
 ${filterForm(query)}
-<p>${rows.length} session${rows.length === 1 ? '' : 's'}${rows.length > runsPerPage ? `, page ${page} of ${pages}` : ''}.</p>
+${
+  typeof listing === 'object'
+    ? html`<p class="said said--refused">The sessions could not be listed (${listing.unreadable}): how many there are is unknown, not zero.</p>`
+    : html`<p>${rows.length} session${rows.length === 1 ? '' : 's'}${rows.length > runsPerPage ? `, page ${page} of ${pages}` : ''}${listing === 'partial' ? ' (partial: some transcripts could not be listed; mecha doctor names them)' : ''}.</p>`
+}
 <ol class="runs" id="runs">${shown.map((row) => runRowHtml(row))}</ol>
-${rows.length === 0 ? html`<p id="runs-empty" class="note">No runs in this window.</p>` : ''}
+${rows.length === 0 && typeof listing !== 'object' ? html`<p id="runs-empty" class="note">No runs in this window.</p>` : ''}
 <nav class="pager" aria-label="Pages of runs">${page > 1 ? html`<a href="${pageLink(query, page - 1)}" rel="prev">Newer</a>` : ''}${page < pages ? html`<a href="${pageLink(query, page + 1)}" rel="next">Older</a>` : ''}</nav>`;
 }
 

@@ -240,6 +240,13 @@ export class HomeReadout {
     this.version += 1;
   }
 
+  /** How the session store was listed at start: read whole, partial (names skipped) or not at all. */
+  listing(): SourceRead<SessionListing>['state'] | { readonly unreadable: string } {
+    return this.listingState.state === 'unreadable'
+      ? { unreadable: this.listingState.reason }
+      : this.listingState.state;
+  }
+
   /** Every session's row, newest first. */
   rows(): readonly RunRow[] {
     if (this.sorted === undefined) {
