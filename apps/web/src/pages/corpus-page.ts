@@ -33,6 +33,8 @@ export function corpusDays(rows: readonly RunRow[]): readonly CorpusDay[] {
     .map(([day, entry]) => ({ day, ...entry }));
 }
 
+/** How many line styles the label chart has (told apart by dash, not colour). */
+const labelStyles = 4;
 const width = 640;
 const height = 180;
 const pad = { left: 40, right: 10, top: 10, bottom: 24 };
@@ -100,7 +102,6 @@ export function corpusPage(
 ): Html {
   const labels = Object.entries(corpus.labels ?? {}).filter(([, n]) => n > 0);
   const worded = labels.filter(([label]) => label !== 'neutral').map(([label]) => label);
-  const dash = ['series-negative', 'series-positive'];
   return html`<h1>Corpus</h1>
 <p class="note">${window}. The same readout as <code>mecha sessions appraise --json</code>, derived from your records.</p>
 <h2>Valence</h2>
@@ -119,12 +120,15 @@ ${
 ${
   worded.length === 0
     ? html`<p class="note">No run earned a label word in this window.</p>`
-    : html`${lineChart(
+    : html`<div class="legend">${worded.map(
+        (label, index) =>
+          html`<span><svg width="28" height="10" aria-hidden="true"><line class="series-label-${index % labelStyles}" x1="0" y1="5" x2="28" y2="5"></line></svg>${label}</span>`,
+      )}</div>${lineChart(
         'Sessions per day by label',
         days,
         worded.map((label, index) => ({
           name: label,
-          className: dash[index % 2] as string,
+          className: `series-label-${index % labelStyles}`,
           values: days.map((day) => day.labels[label] ?? 0),
         })),
       )}<details><summary>Labels per day as a table</summary><table><thead><tr><th scope="col">Day</th>${worded.map((label) => html`<th scope="col" class="number">${label}</th>`)}</tr></thead><tbody>${days.map((day) => html`<tr><td>${day.day}</td>${worded.map((label) => html`<td class="number">${day.labels[label] ?? 0}</td>`)}</tr>`)}</tbody></table></details>`

@@ -67,6 +67,11 @@ td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
 .chart .series-negative { fill: none; stroke: var(--negative); stroke-width: 2; }
 .chart .series-positive { fill: none; stroke: var(--positive); stroke-width: 2; stroke-dasharray: 6 3; }
 .chart text { font-size: 11px; fill: var(--muted); }
+.series-label-0, .series-label-1, .series-label-2, .series-label-3 { fill: none; stroke: #33414f; stroke-width: 2; }
+.series-label-1 { stroke-dasharray: 6 3; }
+.series-label-2 { stroke-dasharray: 2 3; }
+.series-label-3 { stroke-dasharray: 8 3 2 3; }
+.legend svg { vertical-align: middle; margin-right: .3em; }
 .chart .acts-bar { fill: #52606d; }
 .legend { display: flex; gap: 1rem; flex-wrap: wrap; font-size: .9rem; }
 .swatch-negative::before, .swatch-positive::before { content: ""; display: inline-block; width: 1.2em; height: 0; margin-right: .3em; vertical-align: middle; }
