@@ -30,6 +30,37 @@ function install() {
   }
 }
 
+// The web board's browser tests drive Debian's chromium (Playwright's own browser download is
+// blocked on these machines). Installed through apt when missing and we are root; otherwise
+// the run stops here with the one line that says what to do.
+const chromiumPath = '/usr/bin/chromium';
+function ensureChromium() {
+  if (existsSync(chromiumPath)) return;
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!root) {
+    console.error(
+      `\nmecha: the web board's browser tests need ${chromiumPath}: run 'sudo apt-get install -y chromium' (Debian/Ubuntu) and npm test again.`,
+    );
+    process.exit(1);
+  }
+  step('install chromium for the browser tests (apt-get, as root)');
+  const apt = (args) =>
+    spawnSync('apt-get', args, {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    }).status;
+  if (
+    apt(['update']) !== 0 ||
+    apt(['install', '-y', 'chromium']) !== 0 ||
+    !existsSync(chromiumPath)
+  ) {
+    console.error(
+      `\nmecha: installing chromium through apt failed; install it (apt-get install -y chromium) so ${chromiumPath} exists, and npm test again.`,
+    );
+    process.exit(1);
+  }
+}
+
 function workspaceDirs() {
   return ['packages', 'apps', 'tooling'].flatMap((group) => {
     const dir = join(root, group);
@@ -71,6 +102,7 @@ function clearTestResults() {
 }
 
 if (mode === 'test') {
+  ensureChromium();
   install();
   clearTestResults();
   step('build, typecheck, lint, test (turbo)');

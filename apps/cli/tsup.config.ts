@@ -13,7 +13,16 @@ export default defineConfig(
     // dependencies of this package and stay real imports, loaded lazily.
     // @mecha/grader-verdicts stays a real import: it reads its shipped bank and hashes its own
     // grader sources, and brings the TypeScript compiler as its dependency.
-    noExternal: [/^@mecha\/(?!grader-verdicts)/, 'zod', /^fp-ts/, 'smol-toml'],
+    // The web board's Hono server is small and inlined with @mecha/web, as a chunk only
+    // `mecha web` loads.
+    noExternal: [
+      /^@mecha\/(?!grader-verdicts)/,
+      'zod',
+      /^fp-ts/,
+      'smol-toml',
+      /^hono(\/|$)/,
+      '@hono/node-server',
+    ],
     splitting: true,
     platform: 'node',
     target: 'node20',

@@ -62,6 +62,11 @@ const commands: readonly {
     load: async () => (await import('./commands/verdicts.js')).verdictsGroup,
   },
   {
+    name: 'web',
+    summary: 'the web board: runs with their chips, the board, drafts, the charter, graph review',
+    load: async () => (await import('./commands/web.js')).webGroup,
+  },
+  {
     name: 'demo',
     summary: 'generate a sample home and show every readout on it',
     load: async () => (await import('./commands/demo.js')).demoGroup,

@@ -16,7 +16,7 @@ describe('the built mecha command', () => {
     const { code, stdout } = mecha(['--help']);
     expect(code).toBe(0);
     expect(stdout).toContain('Usage: mecha [--home DIR] <command> [options]');
-    for (const name of ['charter', 'sessions', 'tasks', 'distill', 'demo']) {
+    for (const name of ['charter', 'sessions', 'tasks', 'distill', 'web', 'demo']) {
       expect(stdout).toMatch(new RegExp(`^ {2}${name} +\\S`, 'm'));
     }
     expect(stdout).toContain('Exit codes: 0 ok, 1 failure, 2 usage.');
@@ -39,6 +39,7 @@ describe('the built mecha command', () => {
     ['tasks', 'set', '--help'],
     ['demo', '--help'],
     ['distill', '--help'],
+    ['web', '--help'],
   ];
   it.each(levels)('has help at every level: mecha %s %s %s', (...args) => {
     const run = mecha(args);

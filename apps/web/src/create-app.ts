@@ -1,13 +1,572 @@
-import { Hono } from 'hono';
+import {
+  type PopulationOptions,
+  type SourceRead,
+  successes,
+  type TranscriptEvent,
+} from '@mecha/appraisal-core';
+import { mintOwnerEdit } from '@mecha/charter/owner';
+import {
+  answerParkedQuestion,
+  type DraftChoice,
+  decideDraft,
+  editCharter,
+  listTasks,
+  type MechaHome,
+  moveTask,
+  sessionReadout,
+} from '@mecha/stores';
+import { type Context, Hono } from 'hono';
+import { html } from 'hono/html';
+import { streamSSE } from 'hono/streaming';
+import { appraisalElement, boardClient } from './client/board-client.js';
+import type { GraphReview } from './graph/graph-review.js';
+import { boardPage, latestClosures, moveSaid } from './pages/board-page.js';
+import { charterChangeOf, charterPage } from './pages/charter-page.js';
+import { corpusDays, corpusPage, successesPage } from './pages/corpus-page.js';
+import { draftsPage, parkedQuestions, pendingDrafts } from './pages/drafts-page.js';
+import { reviewPage } from './pages/review-page.js';
+import { byLabel, parseRunsQuery, runRowHtml, runsPage, sessionPage } from './pages/runs-page.js';
+import type { HomeReadout } from './readout/home-readout.js';
+import { guard, securityHeaders } from './security/guard.js';
+import { boardStyle } from './views/board-style.js';
+import { type Html, layout, type PageOptions, type Said } from './views/layout.js';
+
+/** Everything the board's routes work with. */
+export interface WebAppOptions {
+  readonly version: string;
+  readonly home: MechaHome;
+  readonly readout: HomeReadout;
+  /** The token every form carries; see `guard`. */
+  readonly csrfToken: string;
+  /** Host names allowed besides loopback ones (the `--host` given). */
+  readonly allowedHosts?: readonly string[];
+  /** When set, every request must present it (served off loopback). */
+  readonly bearerToken?: string;
+  /** The environment acts are taken in: a run's registration there makes them a run's. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Who the owner is, recorded on charter edits. */
+  readonly owner: string;
+  /** The graph's owner tools, when a graph server is configured. */
+  readonly graph?: GraphReview;
+  /** Why there is no graph review, when there is none. */
+  readonly graphMissing?: string;
+  /** The moment readouts are taken (a fixed one reproduces a page); the clock by default. */
+  readonly now?: () => Date;
+  /** Aborted when the server shuts down: live streams end. */
+  readonly closing?: AbortSignal;
+}
+
+type Status = 200 | 400 | 404 | 409 | 500 | 502;
+
+const script = `(${boardClient.toString()})();\n`;
+const elementScript = `(${appraisalElement.toString()})();\n`;
+
+/** What an act's refusal reason means for the answer's status. */
+function statusOf(reason: string): Status {
+  return reason === 'bad_request' ? 400 : 409;
+}
 
 /**
- * The local web board's HTTP app. Routes are thin: each reads through a package use-case and
- * renders; for now it answers health checks so a launcher can tell the server is up.
+ * The board's HTTP app. Thin: every page reads through a package use-case (or the in-memory
+ * readout built from them) and renders; every act is one owner operation of `@mecha/stores`.
  */
-export function createApp(options: { readonly version: string }): Hono {
+export function createApp(options: WebAppOptions): Hono {
+  const { home, readout, csrfToken } = options;
+  const now = options.now ?? (() => new Date());
   const app = new Hono();
+  app.use('*', securityHeaders());
+  app.use(
+    '*',
+    guard({
+      allowedHosts: options.allowedHosts ?? [],
+      csrfToken,
+      ...(options.bearerToken === undefined ? {} : { bearerToken: options.bearerToken }),
+    }),
+  );
+
+  const negative = () => {
+    const latest = readout.latest === undefined ? undefined : readout.row(readout.latest);
+    return latest?.chip?.tone === 'negative';
+  };
+  const render = (context: Context, page: Omit<PageOptions, 'negative'>, status: Status = 200) => {
+    context.header('cache-control', 'no-store');
+    return context.html(layout({ ...page, negative: negative() }), status);
+  };
+  const form = async (context: Context): Promise<Record<string, string>> => {
+    const body = await context.req.parseBody();
+    return Object.fromEntries(
+      Object.entries(body).flatMap(([key, value]) =>
+        typeof value === 'string' ? [[key, value]] : [],
+      ),
+    );
+  };
+
   app.get('/healthz', (context) =>
     context.json({ ok: true, service: 'mecha-web', version: options.version }),
   );
+  app.get('/assets/board.css', (context) => {
+    context.header('content-type', 'text/css; charset=utf-8');
+    context.header('cache-control', 'no-cache');
+    return context.body(boardStyle);
+  });
+  app.get('/assets/board.js', (context) => {
+    context.header('content-type', 'text/javascript; charset=utf-8');
+    context.header('cache-control', 'no-cache');
+    return context.body(script);
+  });
+  app.get('/assets/mecha-appraisal.js', (context) => {
+    context.header('content-type', 'text/javascript; charset=utf-8');
+    context.header('cache-control', 'no-cache');
+    // A harness's own chat page (another origin) may include this one script.
+    context.header('cross-origin-resource-policy', 'cross-origin');
+    context.header('access-control-allow-origin', '*');
+    return context.body(elementScript);
+  });
+
+  // Runs: the home page.
+  app.get('/', (context) => {
+    const parsed = parseRunsQuery(context.req.query());
+    if (!parsed.ok) {
+      return render(
+        context,
+        {
+          title: 'Runs',
+          current: '/',
+          content: runsPage([], { page: 1 }),
+          said: { ok: false, lines: [parsed.message] },
+        },
+        400,
+      );
+    }
+    const query = parsed.query;
+    const population: PopulationOptions = {
+      now: now(),
+      ...(query.days === undefined ? {} : { days: query.days }),
+      ...(query.kind === undefined ? {} : { kind: query.kind }),
+    };
+    const rows = byLabel(readout.population(population), query.label);
+    const filtered =
+      query.days !== undefined || query.kind !== undefined || query.label !== undefined;
+    return render(context, {
+      title: 'Runs',
+      current: '/',
+      content: runsPage(rows, query, readout.listing()),
+      live: 'runs',
+      liveInsert: !filtered && query.page === 1,
+    });
+  });
+
+  app.get('/sessions/:id', async (context) => {
+    const found = await sessionReadout(readout.ports(), context.req.param('id'));
+    if (found.state === 'refused') {
+      return render(
+        context,
+        {
+          title: 'Session',
+          current: null,
+          content: layoutNote('No such session.'),
+          said: { ok: false, lines: [found.message] },
+        },
+        404,
+      );
+    }
+    const sessionId = found.reading.sessionId;
+    const transcript: SourceRead<TranscriptEvent> = await readout
+      .ports()
+      .sessions.transcript(sessionId);
+    const runStarts =
+      transcript.state === 'unreadable'
+        ? []
+        : transcript.records.flatMap((event) =>
+            event.type === 'run_start'
+              ? [
+                  {
+                    runId: event.run_id,
+                    at: event.at,
+                    conditions: event.conditions,
+                    brief: event.brief,
+                  },
+                ]
+              : [],
+          );
+    return render(context, {
+      title: `Session ${sessionId}`,
+      current: null,
+      content: sessionPage(found, readout.row(sessionId), runStarts),
+    });
+  });
+
+  // Live: one event per run that finished with something signed; nothing for a silent one.
+  app.get('/events', (context) =>
+    streamSSE(context, async (stream) => {
+      let open = true;
+      const queue: string[] = [];
+      let wake: (() => void) | undefined;
+      const unsubscribe = readout.subscribe((change) => {
+        for (const sessionId of change.finished) {
+          const row = readout.row(sessionId);
+          if (row?.chip === undefined) continue;
+          queue.push(sessionId);
+        }
+        wake?.();
+      });
+      const stop = () => {
+        open = false;
+        wake?.();
+      };
+      stream.onAbort(stop);
+      options.closing?.addEventListener('abort', stop, { once: true });
+      await stream.writeSSE({ event: 'hello', data: JSON.stringify({ version: readout.version }) });
+      try {
+        while (open && !options.closing?.aborted) {
+          const sessionId = queue.shift();
+          if (sessionId === undefined) {
+            await new Promise<void>((resolve) => {
+              wake = resolve;
+              // A comment now and then keeps proxies from closing an idle stream.
+              const timer = setTimeout(resolve, 25_000);
+              timer.unref();
+            });
+            wake = undefined;
+            if (open && queue.length === 0) await stream.write(': keep-alive\n\n');
+            continue;
+          }
+          const row = readout.row(sessionId);
+          if (row?.chip === undefined) continue;
+          await stream.writeSSE({
+            event: 'run',
+            id: `${readout.version}-${sessionId}`,
+            data: JSON.stringify({
+              session: sessionId,
+              html: await runRowHtml(row).toString(),
+              tone: row.chip.tone,
+              version: readout.version,
+            }),
+          });
+        }
+      } finally {
+        unsubscribe();
+        options.closing?.removeEventListener('abort', stop);
+      }
+    }),
+  );
+
+  // Board.
+  const board = async (context: Context, said?: Said, status: Status = 200) => {
+    const [tasks, closures] = await Promise.all([
+      listTasks(home, { all: true }),
+      home.closures.read(),
+    ]);
+    const notes: string[] = [];
+    if (tasks.state === 'unreadable') notes.push(`The board could not be read: ${tasks.reason}`);
+    if (tasks.state === 'partial')
+      notes.push('Partial: the board has damaged lines (mecha doctor names them).');
+    if (closures.state === 'unreadable')
+      notes.push(`The closure record could not be read: ${closures.reason}`);
+    return render(
+      context,
+      {
+        title: 'Board',
+        current: '/board',
+        content: boardPage(
+          tasks.state === 'unreadable' ? [] : tasks.tasks,
+          closures.state === 'unreadable' ? null : latestClosures(closures.records),
+          csrfToken,
+          notes,
+        ),
+        ...(said === undefined ? {} : { said }),
+      },
+      status,
+    );
+  };
+  app.get('/board', (context) => board(context));
+  app.post('/board/:id/close', async (context) => {
+    const body = await form(context);
+    const to = body.to;
+    if (to !== 'done' && to !== 'dropped') {
+      return board(
+        context,
+        { ok: false, lines: ['Done or Drop, nothing else, closes a task.'] },
+        400,
+      );
+    }
+    const moved = await moveTask(home, {
+      query: context.req.param('id'),
+      to,
+      surface: 'web',
+      env: options.env,
+    });
+    return board(
+      context,
+      moveSaid(moved),
+      moved.state === 'refused' ? statusOf(moved.reason) : 200,
+    );
+  });
+  app.post('/board/:id/reopen', async (context) => {
+    const body = await form(context);
+    const to = body.to;
+    if (to !== 'inbox' && to !== 'next' && to !== 'waiting') {
+      return board(
+        context,
+        { ok: false, lines: ['A task reopens to inbox, next or waiting.'] },
+        400,
+      );
+    }
+    const reason = (body.reason ?? '').trim();
+    const moved = await moveTask(home, {
+      query: context.req.param('id'),
+      to,
+      surface: 'web',
+      env: options.env,
+      ...(reason === '' ? {} : { reason }),
+    });
+    return board(
+      context,
+      moveSaid(moved),
+      moved.state === 'refused' ? statusOf(moved.reason) : 200,
+    );
+  });
+
+  // Drafts and questions.
+  const drafts = async (context: Context, said?: Said, status: Status = 200) => {
+    const [outbox, questions] = await Promise.all([home.outbox.read(), home.questions.read()]);
+    return render(
+      context,
+      {
+        title: 'Drafts and questions',
+        current: '/drafts',
+        content: draftsPage(
+          outbox.state === 'unreadable'
+            ? `The outbox could not be read: ${outbox.reason}`
+            : pendingDrafts(outbox.records),
+          questions.state === 'unreadable'
+            ? `The questions could not be read: ${questions.reason}`
+            : parkedQuestions(questions.records),
+          csrfToken,
+        ),
+        ...(said === undefined ? {} : { said }),
+      },
+      status,
+    );
+  };
+  app.get('/drafts', (context) => drafts(context));
+  app.post('/drafts/:id', async (context) => {
+    const body = await form(context);
+    const verdict = body.verdict;
+    if (verdict !== 'send' && verdict !== 'send_edited' && verdict !== 'reject') {
+      return drafts(context, { ok: false, lines: ['Send, Edit then send, or Reject.'] }, 400);
+    }
+    const reason = (body.reason ?? '').trim();
+    const decided = await decideDraft(home, {
+      query: context.req.param('id'),
+      verdict: verdict as DraftChoice,
+      env: options.env,
+      ...(verdict === 'reject' && reason !== '' ? { reason } : {}),
+    });
+    return decided.state === 'refused'
+      ? drafts(context, { ok: false, lines: [decided.message] }, statusOf(decided.reason))
+      : drafts(context, { ok: true, lines: [decided.line] });
+  });
+  app.post('/questions/:id/answer', async (context) => {
+    const answered = await answerParkedQuestion(home, {
+      query: context.req.param('id'),
+      surface: 'web',
+      env: options.env,
+    });
+    return answered.state === 'refused'
+      ? drafts(context, { ok: false, lines: [answered.message] }, statusOf(answered.reason))
+      : drafts(context, { ok: true, lines: [answered.line] });
+  });
+
+  // Charter.
+  const charter = (context: Context, said?: Said, status: Status = 200) => {
+    const read = home.readCharter();
+    return render(
+      context,
+      {
+        title: 'Charter',
+        current: '/charter',
+        content: charterPage(read.state === 'unreadable' ? read.reason : read.charter, csrfToken),
+        ...(said === undefined ? {} : { said }),
+      },
+      status,
+    );
+  };
+  app.get('/charter', (context) => charter(context));
+  app.post('/charter', async (context) => {
+    const change = charterChangeOf(await form(context));
+    if (!change.ok) return charter(context, { ok: false, lines: [change.message] }, 400);
+    const edited = await editCharter(home, {
+      capability: mintOwnerEdit('web', options.owner),
+      env: options.env,
+      changes: [change.change],
+    });
+    return edited.state === 'refused'
+      ? charter(context, { ok: false, lines: [edited.message] }, statusOf(edited.reason))
+      : charter(context, { ok: true, lines: [change.done] });
+  });
+
+  // Corpus and successes: the core's readouts over the in-memory readout.
+  app.get('/corpus', async (context) => {
+    const daysText = context.req.query('days');
+    const days =
+      daysText === undefined || daysText === ''
+        ? undefined
+        : /^\d{1,6}$/.test(daysText) && Number(daysText) >= 1
+          ? Number(daysText)
+          : null;
+    if (days === null) {
+      return render(
+        context,
+        {
+          title: 'Corpus',
+          current: '/corpus',
+          content: layoutNote('Give days as a whole number from 1.'),
+          said: { ok: false, lines: ['days takes a whole number of days from 1'] },
+        },
+        400,
+      );
+    }
+    const population: PopulationOptions = { now: now(), ...(days === undefined ? {} : { days }) };
+    const corpus = await readout.corpus(population);
+    return render(context, {
+      title: 'Corpus',
+      current: '/corpus',
+      content: corpusPage(
+        corpus,
+        corpusDays(readout.population(population)),
+        days === undefined ? 'Every session' : `Sessions begun in the last ${days} days`,
+      ),
+    });
+  });
+  app.get('/successes', async (context) => {
+    const readoutOfSuccesses = await successes(readout.ports(), { includeTests: false });
+    return render(context, {
+      title: 'Successes',
+      current: '/successes',
+      content: successesPage(readoutOfSuccesses),
+    });
+  });
+
+  // The graph's review queue, through its owner tools over MCP.
+  const review = async (context: Context, said?: Said, status: Status = 200) => {
+    const graph = options.graph;
+    const missing = options.graphMissing ?? 'No graph server is configured for this home.';
+    const [facts, corrections] =
+      graph === undefined
+        ? [missing, missing]
+        : await Promise.all([
+            graph.call('kg_review_list', { queue: 'facts', limit: 50 }),
+            graph.call('kg_review_list', { queue: 'corrections', limit: 50 }),
+          ]);
+    return render(
+      context,
+      {
+        title: 'Graph review',
+        current: '/review',
+        content: reviewPage(facts, corrections, csrfToken),
+        ...(said === undefined ? {} : { said }),
+      },
+      status,
+    );
+  };
+  app.get('/review', (context) => review(context));
+  const graphAct = async (
+    context: Context,
+    tool: 'kg_review_decide' | 'kg_correction_resolve' | 'kg_redact',
+    input: Record<string, unknown>,
+    done: (value: Record<string, unknown>) => string,
+  ) => {
+    if (options.graph === undefined) {
+      return review(
+        context,
+        { ok: false, lines: [options.graphMissing ?? 'No graph server is configured.'] },
+        409,
+      );
+    }
+    const answer = await options.graph.call(tool, input);
+    return answer.ok
+      ? review(context, { ok: true, lines: [done(answer.value)] })
+      : review(context, { ok: false, lines: [answer.reason] }, 409);
+  };
+  app.post('/review/facts/:id', async (context) => {
+    const body = await form(context);
+    const id = Number(context.req.param('id'));
+    if (
+      !Number.isSafeInteger(id) ||
+      id < 1 ||
+      (body.decision !== 'accept' && body.decision !== 'reject')
+    ) {
+      return review(context, { ok: false, lines: ['Approve or Deny a fact from the list.'] }, 400);
+    }
+    return graphAct(
+      context,
+      'kg_review_decide',
+      { fact_id: id, decision: body.decision },
+      (value) =>
+        body.decision === 'accept'
+          ? `Approved fact ${id}: it is a belief now.`
+          : `Denied fact ${id}${value.denial_recorded === true ? '; the denial is remembered, so it is never proposed again' : ''}.`,
+    );
+  });
+  app.post('/review/corrections/:id', async (context) => {
+    const body = await form(context);
+    const id = Number(context.req.param('id'));
+    const factText = body.fact_id ?? '';
+    const factId = factText === '' ? undefined : Number(factText);
+    if (
+      !Number.isSafeInteger(id) ||
+      id < 1 ||
+      (factId !== undefined && !(Number.isSafeInteger(factId) && factId >= 1))
+    ) {
+      return review(context, { ok: false, lines: ['Resolve a correction from the list.'] }, 400);
+    }
+    return graphAct(
+      context,
+      'kg_correction_resolve',
+      { correction_id: id, ...(factId === undefined ? {} : { fact_id: factId }) },
+      (value) => `Correction ${id}: ${String(value.status ?? 'resolved')}.`,
+    );
+  });
+  app.post('/review/redact', async (context) => {
+    const body = await form(context);
+    const source = (body.source ?? '').trim();
+    if (source === '')
+      return review(context, { ok: false, lines: ['Name the source to redact.'] }, 400);
+    return graphAct(
+      context,
+      'kg_redact',
+      { source },
+      () => `Redacted every episode and correction from ${source}.`,
+    );
+  });
+
+  app.notFound((context) =>
+    render(
+      context,
+      { title: 'Not found', current: null, content: layoutNote('There is no such page.') },
+      404,
+    ),
+  );
+  app.onError((error, context) => {
+    process.stderr.write(
+      `mecha web: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    return render(
+      context,
+      {
+        title: 'Error',
+        current: null,
+        content: layoutNote(
+          'Something failed inside the board (its log says what); reload the page to see what stands.',
+        ),
+      },
+      500,
+    );
+  });
   return app;
+}
+
+function layoutNote(text: string): Html {
+  return html`<p class="note">${text}</p>`;
 }

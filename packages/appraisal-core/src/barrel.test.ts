@@ -14,6 +14,7 @@ describe('the built @mecha/appraisal-core', () => {
       'appraiseProject',
       'appraiseRun',
       'appraiseSession',
+      'appraisedEventTypes',
       'armOutcomeSchema',
       'badgeAfter',
       'boardRecordSchema',

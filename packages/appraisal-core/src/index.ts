@@ -130,6 +130,7 @@ export { selectPopulation, wantedBy } from './rules/population.js';
 export type { PopulationOptions } from './rules/population-options.js';
 export type { LabelReach } from './rules/reachability.js';
 export { reachability, reachabilityLine } from './rules/reachability.js';
+export { appraisedEventTypes } from './rules/read-transcript.js';
 export type { RecordedRowId, SignedEntry, SignedRowId } from './rules/signed-entry.js';
 export type { Valence } from './rules/valence.js';
 export { valence } from './rules/valence.js';

@@ -5,6 +5,7 @@ import { cliSuite } from './cli.js';
 import { distillSuite } from './distill.js';
 import { storesSuite } from './stores.js';
 import { verdictsSuite } from './verdicts.js';
+import { webSuite } from './web.js';
 
 /** A benchmark suite: an id to select it by, a title for its docs section, and its run. */
 export interface Suite {
@@ -21,4 +22,5 @@ export const suites: readonly Suite[] = [
   distillSuite,
   appraiserSuite,
   verdictsSuite,
+  webSuite,
 ];

@@ -1,0 +1,159 @@
+/**
+ * The board's one script, served as `/assets/board.js` from this function's source (so it is
+ * type-checked like the rest, and no build step is needed). Everything works without it; it
+ * adds live runs (server-sent events) and a confirmation on acts that cannot be undone. It must
+ * stay self-contained: it runs in the browser, alone.
+ */
+export function boardClient(): void {
+  const body = document.body;
+  const logo = document.querySelector('.logo');
+  const status = document.getElementById('live-status');
+
+  for (const form of Array.from(document.querySelectorAll<HTMLFormElement>('form[data-confirm]'))) {
+    form.addEventListener('submit', (event) => {
+      const question = form.dataset.confirm;
+      if (question !== undefined && !window.confirm(question)) event.preventDefault();
+    });
+  }
+
+  if (body.dataset.live !== 'runs' || typeof EventSource === 'undefined') return;
+  const list = document.getElementById('runs');
+  const source = new EventSource('/events');
+  source.addEventListener('open', () => {
+    body.dataset.liveConnected = 'true';
+  });
+  source.addEventListener('run', (event) => {
+    const data = JSON.parse((event as MessageEvent<string>).data) as {
+      readonly session: string;
+      readonly html: string;
+      readonly tone: 'negative' | 'positive';
+      readonly version: number;
+    };
+    const template = document.createElement('template');
+    template.innerHTML = data.html;
+    const row = template.content.firstElementChild;
+    if (row === null) return;
+    const existing = document.getElementById(`run-${data.session}`);
+    if (existing !== null) existing.replaceWith(row);
+    else if (list !== null && body.dataset.liveInsert === 'true') list.prepend(row);
+    const empty = document.getElementById('runs-empty');
+    if (empty !== null && list !== null && list.children.length > 0) empty.remove();
+    logo?.classList.toggle('logo--negative', data.tone === 'negative');
+    body.dataset.version = String(data.version);
+    if (status !== null) status.textContent = `A run finished in session ${data.session}.`;
+  });
+}
+
+/**
+ * The `<mecha-appraisal>` custom element, served as `/assets/mecha-appraisal.js`: the same chip
+ * the board shows, for a harness's own chat page. Its attributes are the fields of
+ * `appraisalChip(reading)` from `@mecha/appraisal-core`: `word`, `valence`, `positive`,
+ * `negative`, `tone`, and `partial` (present when partial). No attributes (a silent run): nothing.
+ */
+export function appraisalElement(): void {
+  const name = 'mecha-appraisal';
+  if (customElements.get(name) !== undefined) return;
+  const css = `
+:host { display: inline-flex; align-items: center; gap: .35em; font: 500 .8rem/1.2 system-ui, sans-serif;
+  color: #33414f; background: #eef1f4; border: 1px solid #c9d1d9; border-radius: 999px; padding: .1em .55em; }
+:host([hidden]), :host(:not([valence])) { display: none; }
+.word { font-weight: 600; }
+svg { width: 5.5em; height: .8em; }
+.track { fill: #d5dbe1; } .negative { fill: #8a3b5c; } .positive { fill: #2f6f62; }
+.tick { stroke: #33414f; stroke-width: 1.5; }
+.partial { font-style: italic; }`;
+  class MechaAppraisal extends HTMLElement {
+    static get observedAttributes(): string[] {
+      return ['word', 'valence', 'positive', 'negative', 'partial', 'tone'];
+    }
+    private readonly root: ShadowRoot;
+    constructor() {
+      super();
+      this.root = this.attachShadow({ mode: 'open' });
+      if ('adoptedStyleSheets' in this.root && typeof CSSStyleSheet === 'function') {
+        const sheet = new CSSStyleSheet();
+        sheet.replaceSync(css);
+        this.root.adoptedStyleSheets = [sheet];
+      } else {
+        const style = document.createElement('style');
+        style.textContent = css;
+        this.root.append(style);
+      }
+    }
+    connectedCallback(): void {
+      this.render();
+    }
+    attributeChangedCallback(): void {
+      this.render();
+    }
+    private render(): void {
+      for (const node of Array.from(this.root.childNodes)) {
+        if (!(node instanceof HTMLStyleElement)) node.remove();
+      }
+      const valence = this.getAttribute('valence') ?? '';
+      if (valence === '') return;
+      const number = (attribute: string) => {
+        const value = Number(this.getAttribute(attribute) ?? '0');
+        return Number.isFinite(value) && value > 0 ? value : 0;
+      };
+      const width = (value: number) =>
+        value > 0 ? Math.round(Math.max(2, Math.min(1, value / 3) * 56) * 10) / 10 : 0;
+      const negative = number('negative');
+      const positive = number('positive');
+      const partial = this.hasAttribute('partial');
+      const word = this.getAttribute('word') ?? '';
+      const svgNs = 'http://www.w3.org/2000/svg';
+      const svg = document.createElementNS(svgNs, 'svg');
+      svg.setAttribute('viewBox', '0 0 120 12');
+      svg.setAttribute('role', 'img');
+      svg.setAttribute(
+        'aria-label',
+        `negative ${negative.toFixed(1)}, positive ${positive.toFixed(1)}${partial ? ', partial' : ''}`,
+      );
+      const rect = (cls: string, x: number, y: number, w: number, h: number) => {
+        const element = document.createElementNS(svgNs, 'rect');
+        element.setAttribute('class', cls);
+        for (const [key, value] of [
+          ['x', x],
+          ['y', y],
+          ['width', w],
+          ['height', h],
+        ] as const) {
+          element.setAttribute(key, String(value));
+        }
+        svg.append(element);
+      };
+      rect('track', 2, 4, 116, 4);
+      rect('negative', 60 - width(negative), 2, width(negative), 8);
+      rect('positive', 60, 2, width(positive), 8);
+      const tick = document.createElementNS(svgNs, 'line');
+      tick.setAttribute('class', 'tick');
+      for (const [key, value] of [
+        ['x1', '60'],
+        ['y1', '0'],
+        ['x2', '60'],
+        ['y2', '12'],
+      ] as const) {
+        tick.setAttribute(key, value);
+      }
+      svg.append(tick);
+      if (word !== '' && word !== 'neutral') {
+        const span = document.createElement('span');
+        span.className = 'word';
+        span.textContent = word;
+        this.root.append(span);
+      }
+      this.root.append(svg);
+      const text = document.createElement('span');
+      text.textContent = valence;
+      this.root.append(text);
+      if (partial) {
+        const mark = document.createElement('span');
+        mark.className = 'partial';
+        mark.textContent = 'partial';
+        this.root.append(mark);
+      }
+    }
+  }
+  customElements.define(name, MechaAppraisal);
+}

@@ -1,0 +1,234 @@
+import {
+  type Cite,
+  type GoalError,
+  labelSchema,
+  type SessionAppraisal,
+} from '@mecha/appraisal-core';
+import { html } from 'hono/html';
+import type { HomeReadout, RunRow } from '../readout/home-readout.js';
+import { appraisalChipHtml, taintChipHtml } from '../views/chip.js';
+import type { Html } from '../views/layout.js';
+
+/** How many runs a page of the runs list shows. */
+export const runsPerPage = 25;
+
+/** The runs page's filters as given in its query, checked. */
+export interface RunsQuery {
+  readonly page: number;
+  readonly days?: number;
+  readonly kind?: string;
+  readonly label?: string;
+}
+
+const kindPattern = /^[a-z][a-z0-9_-]{0,31}$/;
+
+/** Reads the runs page's query; a bad value is a message for the person, never a guess. */
+export function parseRunsQuery(
+  query: Readonly<Record<string, string | undefined>>,
+):
+  | { readonly ok: true; readonly query: RunsQuery }
+  | { readonly ok: false; readonly message: string } {
+  const number = (text: string | undefined, min: number) => {
+    if (text === undefined || text === '') return undefined;
+    if (!/^\d{1,6}$/.test(text) || Number(text) < min) return null;
+    return Number(text);
+  };
+  const page = number(query.page, 1);
+  if (page === null) return { ok: false, message: 'page takes a whole number from 1' };
+  const days = number(query.days, 1);
+  if (days === null) return { ok: false, message: 'days takes a whole number of days from 1' };
+  const kind = query.kind === undefined || query.kind === '' ? undefined : query.kind;
+  if (kind !== undefined && !kindPattern.test(kind)) {
+    return {
+      ok: false,
+      message: 'kind takes a recorded surface (web, task, tui, …), test or experiment',
+    };
+  }
+  const label = query.label === undefined || query.label === '' ? undefined : query.label;
+  if (label !== undefined && label !== 'silent' && !labelSchema.safeParse(label).success) {
+    return {
+      ok: false,
+      message: `label takes one of ${labelSchema.options.join(', ')}, or silent`,
+    };
+  }
+  return {
+    ok: true,
+    query: {
+      page: page ?? 1,
+      ...(days === undefined ? {} : { days }),
+      ...(kind === undefined ? {} : { kind }),
+      ...(label === undefined ? {} : { label }),
+    },
+  };
+}
+
+/** Keeps the rows a label filter asks for: a label word, or `silent` (nothing signed). */
+export function byLabel(rows: readonly RunRow[], label: string | undefined): readonly RunRow[] {
+  if (label === undefined) return rows;
+  if (label === 'silent')
+    return rows.filter((row) => row.state !== 'unreadable' && row.chip === undefined);
+  return rows.filter((row) => row.label === label && row.chip !== undefined);
+}
+
+function when(iso: string | undefined): string {
+  return iso === undefined ? 'unknown time' : iso.replace('T', ' ').slice(0, 16);
+}
+
+/** One run on the runs page (also what a live update sends): when, where, its answer, its chip. */
+export function runRowHtml(row: RunRow): Html {
+  const where = [
+    row.listing.kind === 'ordinary' ? undefined : row.listing.kind,
+    row.listing.surface,
+  ]
+    .filter((part) => part !== undefined)
+    .join(' ');
+  const runs = row.runs === null ? 'runs unknown' : `${row.runs} run${row.runs === 1 ? '' : 's'}`;
+  return html`<li id="run-${row.sessionId}" data-session="${row.sessionId}"${row.chip === undefined ? '' : html` data-has-chip=""`}>
+<div class="run__meta"><a href="/sessions/${row.sessionId}">${row.sessionId}</a><br>${when(row.listing.startedAt)} · ${where || 'surface unknown'} · ${runs}</div>
+<div class="run__answer">${
+    row.state === 'unreadable'
+      ? html`<span class="note">The transcript could not be read: ${row.reason ?? 'unknown reason'}</span>`
+      : row.lastAnswer === undefined
+        ? html`<span class="note">No answer recorded.</span>`
+        : row.lastAnswer
+  }</div>
+${appraisalChipHtml(row.chip)}${taintChipHtml(row.thirdParty)}
+</li>`;
+}
+
+function filterForm(query: RunsQuery): Html {
+  const labels = ['silent', ...labelSchema.options.filter((label) => label !== 'neutral')];
+  return html`<form class="filters" method="get" action="/" aria-label="Filter runs">
+<label>Last days<input name="days" inputmode="numeric" pattern="[0-9]*" size="5" value="${query.days ?? ''}"></label>
+<label>Kind or surface<input name="kind" size="10" value="${query.kind ?? ''}"></label>
+<label>Label<select name="label"><option value="">any</option>${labels.map(
+    (label) =>
+      html`<option value="${label}"${query.label === label ? html` selected` : ''}>${label}</option>`,
+  )}</select></label>
+<button type="submit">Show</button>
+</form>`;
+}
+
+function pageLink(query: RunsQuery, page: number): string {
+  const params = new URLSearchParams();
+  if (query.days !== undefined) params.set('days', String(query.days));
+  if (query.kind !== undefined) params.set('kind', query.kind);
+  if (query.label !== undefined) params.set('label', query.label);
+  if (page > 1) params.set('page', String(page));
+  const text = params.toString();
+  return text === '' ? '/' : `/?${text}`;
+}
+
+/** The runs page: newest first, filtered and paginated, each with its answer and chip. */
+export function runsPage(
+  rows: readonly RunRow[],
+  query: RunsQuery,
+  listing: ReturnType<HomeReadout['listing']> = 'read',
+): Html {
+  const pages = Math.max(1, Math.ceil(rows.length / runsPerPage));
+  const page = Math.min(query.page, pages);
+  const shown = rows.slice((page - 1) * runsPerPage, page * runsPerPage);
+  return html`<h1>Runs</h1>
+<p class="note">Each session's last answer with mecha's appraisal beside it: the valence first (positive and negative apart, never netted), the label word when the derivation earns one, and nothing for a silent run.</p>
+${filterForm(query)}
+${
+  typeof listing === 'object'
+    ? html`<p class="said said--refused">The sessions could not be listed (${listing.unreadable}): how many there are is unknown, not zero.</p>`
+    : html`<p>${rows.length} session${rows.length === 1 ? '' : 's'}${rows.length > runsPerPage ? `, page ${page} of ${pages}` : ''}${listing === 'partial' ? ' (partial: some transcripts could not be listed; mecha doctor names them)' : ''}.</p>`
+}
+<ol class="runs" id="runs">${shown.map((row) => runRowHtml(row))}</ol>
+${rows.length === 0 && typeof listing !== 'object' ? html`<p id="runs-empty" class="note">No runs in this window.</p>` : ''}
+<nav class="pager" aria-label="Pages of runs">${page > 1 ? html`<a href="${pageLink(query, page - 1)}" rel="prev">Newer</a>` : ''}${page < pages ? html`<a href="${pageLink(query, page + 1)}" rel="next">Older</a>` : ''}</nav>`;
+}
+
+/** A cite as the pointer it is: a turn, an id or a name, never prose. */
+export function citeText(cite: Cite): string {
+  switch (cite.kind) {
+    case 'turn':
+      return `turn ${cite.turn}`;
+    case 'draft':
+      return `draft ${cite.draft_id}`;
+    case 'counter':
+      return `counter ${cite.name}`;
+    case 'setpoint':
+      return `setpoint ${cite.name}`;
+    case 'question':
+      return `question ${cite.question_id}`;
+    case 'request':
+      return `request ${cite.request_id}`;
+    case 'closure':
+      return `closure ${cite.closure_id}`;
+    case 'workflow':
+      return `workflow ${cite.workflow_id}`;
+    case 'reflection':
+      return `reflection ${cite.reflection_id}`;
+    case 'outcome':
+      return `outcome ${cite.outcome_id}`;
+    case 'comparison':
+      return `comparison ${cite.comparison_id}`;
+    case 'appraiser':
+      return 'appraiser (retired)';
+  }
+}
+
+function goalText(error: GoalError): string {
+  if (error.goal === undefined) return 'no goal';
+  return error.goal.id === undefined ? error.goal.kind : `${error.goal.kind} ${error.goal.id}`;
+}
+
+function signText(sign: number): string {
+  return sign > 0 ? `+${sign.toFixed(1)}` : `\u2212${Math.abs(sign).toFixed(1)}`;
+}
+
+/** Session detail: its chip, signed errors, conditions and brief, and its text appraisal. */
+export function sessionPage(
+  found: Extract<SessionAppraisal, { readonly state: 'appraised' }>,
+  row: RunRow | undefined,
+  runStarts: readonly {
+    readonly runId: string;
+    readonly at: string;
+    readonly conditions: unknown;
+    readonly brief: { readonly text: string; readonly delivered?: boolean | undefined } | undefined;
+  }[],
+): Html {
+  const { reading, textAppraisal } = found;
+  const chip = row?.chip;
+  return html`<h1>Session ${reading.sessionId}</h1>
+<p>${chip === undefined ? html`<span class="note">Silent: nothing was signed either way.</span>` : appraisalChipHtml(chip)} ${taintChipHtml(row?.thirdParty ?? false)}</p>
+<dl class="facts">
+<dt>Label</dt><dd>${reading.label}</dd>
+<dt>Valence</dt><dd>positive ${reading.valence.positive.toFixed(1)}, negative ${reading.valence.negative.toFixed(1)}${reading.valence.partial ? ' (partial)' : ''}</dd>
+<dt>Transcript</dt><dd>${reading.transcriptRead ? 'read' : 'could not be read'}${reading.compacted ? '; the run compacted, so its interventions could not be scoped' : ''}</dd>
+${reading.incomplete.length > 0 ? html`<dt>Not read whole</dt><dd>${reading.incomplete.join(', ')}</dd>` : ''}
+</dl>
+<h2>Signed errors</h2>
+${
+  reading.errors.length === 0
+    ? html`<p class="note">None.</p>`
+    : html`<table><caption class="note">Each error is a pointer the harness minted, never prose.</caption>
+<thead><tr><th scope="col">Channel</th><th scope="col">Agency</th><th scope="col" class="number">Sign</th><th scope="col">Cite</th><th scope="col">Goal</th></tr></thead>
+<tbody>${reading.errors.map(
+        (error) =>
+          html`<tr><td>${error.channel}</td><td>${error.agency}</td><td class="number">${signText(error.sign)}</td><td>${citeText(error.cite)}</td><td>${goalText(error)}</td></tr>`,
+      )}</tbody></table>`
+}
+<h2>Conditions and brief</h2>
+${
+  runStarts.length === 0
+    ? html`<p class="note">No run recorded.</p>`
+    : runStarts.map(
+        (run) => html`<h3>Run ${run.runId} <span class="note">(${when(run.at)})</span></h3>
+${run.conditions === undefined ? html`<p class="note">No conditions recorded.</p>` : html`<pre>${JSON.stringify(run.conditions, null, 2)}</pre>`}
+${run.brief === undefined ? html`<p class="note">No brief recorded.</p>` : html`<p>Brief (${run.brief.delivered === true ? 'delivered' : 'not delivered'}):</p><pre>${run.brief.text}</pre>`}`,
+      )
+}
+<h2>Text appraisal</h2>
+${
+  textAppraisal.state === 'unreadable'
+    ? html`<p class="note">The text appraisals could not be read.</p>`
+    : textAppraisal.state === 'none'
+      ? html`<p class="note">None on record.</p>`
+      : html`<p><strong>${textAppraisal.record.taint === 'clean' ? 'clean' : 'not clean'}</strong> <span class="note">(${textAppraisal.record.taint === 'clean' ? 'read no third-party content' : textAppraisal.record.taint === 'third_party' ? 'read third-party content' : 'taint unknown'}; ${when(textAppraisal.record.at)})</span></p>
+<pre>${textAppraisal.record.interpretation}</pre>`
+}`;
+}

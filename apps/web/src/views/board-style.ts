@@ -1,0 +1,86 @@
+/**
+ * The board's stylesheet, served as `/assets/board.css`. Colour never carries meaning alone:
+ * the bar has its numbers beside it, statuses are words. The appraisal chip is muted slate with
+ * a plum/teal bar; amber belongs to the taint chip only. Layout reflows to one column, so the
+ * board reads at 400% zoom.
+ */
+export const boardStyle = `
+:root { --ink: #1f2933; --muted: #4a5563; --line: #c9d1d9; --paper: #ffffff; --wash: #f3f5f7;
+  --negative: #8a3b5c; --positive: #2f6f62; --link: #1d4f91; --amber-ink: #5c3a00; --amber: #fde7b0;
+  --focus: #1d4f91; }
+* { box-sizing: border-box; }
+html { font: 16px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); background: var(--paper); }
+body { margin: 0; }
+a { color: var(--link); }
+a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible, summary:focus-visible {
+  outline: 3px solid var(--focus); outline-offset: 2px; }
+.skip { position: absolute; left: -999px; top: 0; background: var(--paper); padding: .5rem; }
+.skip:focus { left: .5rem; }
+header.top { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem 1.25rem; padding: .6rem 1rem;
+  border-bottom: 1px solid var(--line); background: var(--wash); }
+.logo { display: inline-flex; align-items: center; gap: .4rem; font-weight: 700; color: var(--ink); text-decoration: none;
+  border-radius: 8px; padding: .1rem .35rem; }
+.logo svg { width: 1.5rem; height: 1.5rem; }
+.logo svg circle { fill: none; stroke: var(--ink); stroke-width: 2; }
+/* A negative latest reading tints the logo as an outline, never a fill. */
+.logo--negative { outline: 2px solid var(--negative); outline-offset: 1px; }
+nav ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: 0; padding: 0; }
+nav a[aria-current="page"] { font-weight: 700; text-decoration-thickness: 2px; }
+main { padding: 1rem; max-width: 72rem; }
+h1 { font-size: 1.4rem; margin: .2rem 0 .8rem; }
+h2 { font-size: 1.1rem; margin: 1.4rem 0 .5rem; }
+.note { color: var(--muted); }
+.said { border: 1px solid var(--line); border-left: 4px solid var(--positive); padding: .5rem .75rem; background: var(--wash); }
+.said--refused { border-left-color: var(--negative); }
+form.filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin-bottom: 1rem; }
+label { display: inline-flex; flex-direction: column; gap: .15rem; font-size: .9rem; color: var(--muted); }
+input, select, textarea, button { font: inherit; color: var(--ink); }
+input, select, textarea { max-width: 100%; border: 1px solid #7b8794; border-radius: 4px; padding: .25rem .4rem; background: var(--paper); }
+button { border: 1px solid #52606d; border-radius: 4px; background: var(--wash); padding: .25rem .7rem; cursor: pointer; }
+button:hover { background: #e4e7eb; }
+ol.runs, ul.items { list-style: none; margin: 0; padding: 0; }
+ol.runs > li, ul.items > li { border-bottom: 1px solid var(--line); padding: .6rem 0; display: flex; flex-wrap: wrap; gap: .3rem 1rem; align-items: baseline; }
+.run__meta { color: var(--muted); font-size: .9rem; min-width: 14rem; }
+.run__answer { flex: 1 1 24rem; overflow-wrap: anywhere; }
+.chip { display: inline-flex; align-items: center; gap: .35rem; font-size: .85rem; color: #33414f; background: #eef1f4;
+  border: 1px solid var(--line); border-radius: 999px; padding: .05rem .55rem; white-space: nowrap; }
+.chip__word { font-weight: 600; }
+.chip__partial { font-style: italic; }
+.bar { width: 7.5em; height: .75em; }
+.bar__track { fill: #d5dbe1; }
+.bar__negative { fill: var(--negative); }
+.bar__positive { fill: var(--positive); }
+.bar__tick { stroke: #33414f; stroke-width: 1.5; }
+.taint { font-size: .85rem; color: var(--amber-ink); background: var(--amber); border: 1px solid #d9a520; border-radius: 4px; padding: .05rem .45rem; }
+.status { font-size: .85rem; border: 1px solid var(--line); border-radius: 4px; padding: 0 .35rem; }
+.closure { flex-basis: 100%; color: var(--muted); font-size: .9rem; overflow-wrap: anywhere; }
+.acts { display: flex; flex-wrap: wrap; gap: .4rem; align-items: end; max-width: 100%; }
+.acts form { display: inline-flex; flex-wrap: wrap; gap: .3rem; align-items: end; max-width: 100%; }
+.acts label, .acts textarea { max-width: 100%; }
+textarea { width: 40ch; }
+table { border-collapse: collapse; margin: .5rem 0; }
+th, td { border-bottom: 1px solid var(--line); padding: .25rem .6rem; text-align: left; vertical-align: top; }
+td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
+.pager { display: flex; gap: 1rem; margin-top: 1rem; }
+.chart { max-width: 100%; height: auto; }
+.chart .axis { stroke: #7b8794; stroke-width: 1; }
+.chart .series-negative { fill: none; stroke: var(--negative); stroke-width: 2; }
+.chart .series-positive { fill: none; stroke: var(--positive); stroke-width: 2; stroke-dasharray: 6 3; }
+.chart text { font-size: 11px; fill: var(--muted); }
+.series-label-0, .series-label-1, .series-label-2, .series-label-3 { fill: none; stroke: #33414f; stroke-width: 2; }
+.series-label-1 { stroke-dasharray: 6 3; }
+.series-label-2 { stroke-dasharray: 2 3; }
+.series-label-3 { stroke-dasharray: 8 3 2 3; }
+.legend svg { vertical-align: middle; margin-right: .3em; }
+.chart .acts-bar { fill: #52606d; }
+.legend { display: flex; gap: 1rem; flex-wrap: wrap; font-size: .9rem; }
+.swatch-negative::before, .swatch-positive::before { content: ""; display: inline-block; width: 1.2em; height: 0; margin-right: .3em; vertical-align: middle; }
+.swatch-negative::before { border-top: 2px solid var(--negative); }
+.swatch-positive::before { border-top: 2px dashed var(--positive); }
+.stack { display: flex; height: .9rem; border: 1px solid var(--line); }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--wash); padding: .5rem; border-radius: 4px; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; }
+dl.facts dt { color: var(--muted); }
+dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+@media (max-width: 40rem) { .run__meta { min-width: 0; } dl.facts { grid-template-columns: 1fr; } }
+`;

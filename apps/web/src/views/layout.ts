@@ -1,0 +1,76 @@
+import { html, raw } from 'hono/html';
+import type { HtmlEscapedString } from 'hono/utils/html';
+
+/** Server-rendered HTML, escaped wherever text is interpolated. */
+export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
+
+/** The board's pages, in the order the navigation lists them. */
+export const pages = [
+  { path: '/', name: 'Runs' },
+  { path: '/board', name: 'Board' },
+  { path: '/drafts', name: 'Drafts and questions' },
+  { path: '/charter', name: 'Charter' },
+  { path: '/corpus', name: 'Corpus' },
+  { path: '/successes', name: 'Successes' },
+  { path: '/review', name: 'Graph review' },
+] as const;
+
+/** What a surface's act came to, shown at the top of the page it returns. */
+export interface Said {
+  readonly ok: boolean;
+  readonly lines: readonly string[];
+}
+
+/** A page: its title, which navigation entry it is, and its content. */
+export interface PageOptions {
+  readonly title: string;
+  readonly current: (typeof pages)[number]['path'] | null;
+  readonly content: Html;
+  /** The latest reading was negative: the logo is outlined. */
+  readonly negative: boolean;
+  readonly said?: Said;
+  /** `runs` on the runs page: the script listens for finished runs. */
+  readonly live?: 'runs';
+  /** Whether a live run may be put at the top of the list (page 1 with no filter). */
+  readonly liveInsert?: boolean;
+}
+
+/** The one hidden field every form carries. */
+export function csrfField(token: string): Html {
+  return html`<input type="hidden" name="csrf" value="${token}">`;
+}
+
+/** The message an act left, or nothing. */
+export function saidHtml(said: Said | undefined): Html {
+  if (said === undefined) return html``;
+  return html`<div class="said ${said.ok ? '' : 'said--refused'}" role="status" id="said">${said.lines.map((line) => html`<p>${line}</p>`)}</div>`;
+}
+
+/** The whole document around a page: header with logo and navigation, the page, the script. */
+export function layout(options: PageOptions): Html {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${options.title} · mecha</title>
+<link rel="stylesheet" href="/assets/board.css">
+<script src="/assets/board.js" defer></script>
+</head>
+<body${raw(options.live === undefined ? '' : ` data-live="${options.live}"`)}${raw(options.liveInsert === true ? ' data-live-insert="true"' : '')}>
+<a class="skip" href="#main">Skip to content</a>
+<header class="top">
+<a class="logo${options.negative ? ' logo--negative' : ''}" href="/" aria-label="mecha board home${options.negative ? ' (latest reading negative)' : ''}"><svg viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="9"></circle></svg>mecha</a>
+<nav aria-label="Pages"><ul>${pages.map(
+    (page) =>
+      html`<li><a href="${page.path}"${raw(page.path === options.current ? ' aria-current="page"' : '')}>${page.name}</a></li>`,
+  )}</ul></nav>
+</header>
+<main id="main">
+${saidHtml(options.said)}
+${options.content}
+<p id="live-status" class="note" role="status" aria-live="polite"></p>
+</main>
+</body>
+</html>`;
+}

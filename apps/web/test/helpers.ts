@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { initHome, openHome, rightOrThrow } from '@mecha/stores';
+import { generateHome } from '@mecha/stores/testing';
+import { afterAll } from 'vitest';
+import { createApp } from '../src/create-app.js';
+import { HomeReadout } from '../src/readout/home-readout.js';
+
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A generated home (real files) in a temporary folder, removed after the file's tests. */
+export function generatedHome(sessions = 30, seed = 'web'): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mecha-web-'));
+  made.push(dir);
+  const path = join(dir, 'home');
+  generateHome({ path, seed, sessions });
+  return path;
+}
+
+/** An empty initialised home. */
+export function emptyHome(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mecha-web-'));
+  made.push(dir);
+  const path = join(dir, 'home');
+  rightOrThrow(initHome(path));
+  return path;
+}
+
+/** Every file of a folder with its SHA-256, to show that nothing was written. */
+export function snapshot(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else
+        out[path.slice(root.length)] = createHash('sha256')
+          .update(readFileSync(path))
+          .digest('hex');
+    }
+  };
+  walk(root);
+  return out;
+}
+
+export const csrfToken = 'test-csrf-token';
+export const origin = 'http://127.0.0.1:4380';
+
+/** The board's app over a home, in process (no socket), with a derived readout. */
+export async function boardApp(
+  path: string,
+  extra: Partial<Parameters<typeof createApp>[0]> = {},
+): Promise<{ app: ReturnType<typeof createApp>; readout: HomeReadout }> {
+  const home = openHome(path);
+  const readout = new HomeReadout(home);
+  await readout.start();
+  const app = createApp({
+    version: '0.0.0-test',
+    home,
+    readout,
+    csrfToken,
+    env: {},
+    owner: 'tester',
+    ...extra,
+  });
+  return { app, readout };
+}
+
+/** A form POST as the page itself sends it (same origin, CSRF token), unless told otherwise. */
+export function post(
+  app: ReturnType<typeof createApp>,
+  path: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = { origin },
+): Promise<Response> {
+  return Promise.resolve(
+    app.request(`${origin}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams(fields).toString(),
+    }),
+  );
+}

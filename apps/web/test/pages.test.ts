@@ -1,0 +1,209 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { addTask, createSessionRecorder, openHome, rightOrThrow } from '@mecha/stores';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runsPerPage } from '../src/pages/runs-page.js';
+import {
+  boardApp,
+  csrfToken,
+  emptyHome,
+  generatedHome,
+  origin,
+  post,
+  snapshot,
+} from './helpers.js';
+
+describe('the runs page', () => {
+  let app: Awaited<ReturnType<typeof boardApp>>['app'];
+  let readout: Awaited<ReturnType<typeof boardApp>>['readout'];
+
+  beforeAll(async () => {
+    ({ app, readout } = await boardApp(generatedHome(60, 'pages')));
+  });
+
+  const sessionsOn = async (path: string) => {
+    const text = await (await app.request(`${origin}${path}`)).text();
+    return [...text.matchAll(/<li id="run-([^"]+)" data-session/g)].map(
+      (match) => match[1] as string,
+    );
+  };
+
+  it('lists newest first, a page at a time', async () => {
+    const rows = readout.population({ now: new Date() });
+    const first = await sessionsOn('/');
+    expect(first).toEqual(rows.slice(0, runsPerPage).map((row) => row.sessionId));
+    expect(await sessionsOn('/?page=2')).toEqual(
+      rows.slice(runsPerPage, 2 * runsPerPage).map((row) => row.sessionId),
+    );
+  });
+
+  it('filters by label, silent included, and by kind', async () => {
+    const rows = readout.population({ now: new Date() });
+    const distress = rows.filter((row) => row.label === 'distress' && row.chip !== undefined);
+    expect(distress.length).toBeGreaterThan(0);
+    expect(await sessionsOn('/?label=distress')).toEqual(
+      distress.slice(0, runsPerPage).map((row) => row.sessionId),
+    );
+    const silent = rows.filter((row) => row.state !== 'unreadable' && row.chip === undefined);
+    expect(await sessionsOn('/?label=silent')).toEqual(
+      silent.slice(0, runsPerPage).map((row) => row.sessionId),
+    );
+    const tui = rows.filter((row) => row.listing.surface === 'tui');
+    expect(await sessionsOn('/?kind=tui')).toEqual(
+      tui.slice(0, runsPerPage).map((row) => row.sessionId),
+    );
+  });
+
+  it('answers a bad filter with the reason, never a guess', async () => {
+    for (const [query, reason] of [
+      ['days=abc', 'days takes a whole number'],
+      ['label=happy', 'label takes one of'],
+      ['page=0', 'page takes a whole number'],
+      ['kind=Bad%20Kind', 'kind takes a recorded surface'],
+    ]) {
+      const page = await app.request(`${origin}/?${query}`);
+      expect(page.status, query).toBe(400);
+      expect(await page.text()).toContain(reason);
+    }
+    expect((await app.request(`${origin}/corpus?days=-1`)).status).toBe(400);
+    expect((await app.request(`${origin}/sessions/no-such-session`)).status).toBe(404);
+  });
+});
+
+describe('a home whose sessions cannot be listed', () => {
+  it('says the count is unknown, never zero', async () => {
+    const path = emptyHome();
+    rmSync(join(path, 'sessions'), { recursive: true, force: true });
+    writeFileSync(join(path, 'sessions'), 'not a folder');
+    const { app } = await boardApp(path);
+    const text = await (await app.request(`${origin}/`)).text();
+    expect(text).toContain('The sessions could not be listed');
+    expect(text).not.toContain('0 sessions');
+    expect(text).not.toContain('No runs in this window');
+  });
+});
+
+describe('acts from the board', () => {
+  let path: string;
+  let app: Awaited<ReturnType<typeof boardApp>>['app'];
+  let draftId: string;
+  let questionId: string;
+  let taskId: string;
+
+  beforeAll(async () => {
+    path = emptyHome();
+    const home = openHome(path);
+    const recorder = createSessionRecorder(home);
+    const run = rightOrThrow(await recorder.startRun({ surface: 'web', personPresent: true }));
+    rightOrThrow(await run.end({ stopCause: 'parked', turns: 1 }));
+    draftId = rightOrThrow(
+      await recorder.stageDraft({ tool: 'mail_send', taint: 'clean', text: 'Hello' }),
+    ).draftId;
+    questionId = rightOrThrow(await recorder.parkQuestion({ purpose: 'ordinary' })).questionId;
+    const added = await addTask(home, { title: 'Plan the offsite', status: 'inbox' });
+    if (added.state !== 'added') throw new Error(added.message);
+    taskId = added.task.id;
+    ({ app } = await boardApp(path));
+  });
+
+  it('sends a draft as written, and a second verdict on it changes nothing', async () => {
+    const sent = await post(app, `/drafts/${draftId}`, { verdict: 'send', csrf: csrfToken });
+    expect(sent.status).toBe(200);
+    expect(await sent.text()).toContain(`Sent ${draftId} as written.`);
+    const before = snapshot(path);
+    const again = await post(app, `/drafts/${draftId}`, { verdict: 'reject', csrf: csrfToken });
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain('already has a verdict (sent_unchanged)');
+    expect(snapshot(path)).toEqual(before);
+  });
+
+  it('answers a parked question once', async () => {
+    const answered = await post(app, `/questions/${questionId}/answer`, {
+      answer: 'Friday',
+      csrf: csrfToken,
+    });
+    expect(await answered.text()).toContain(`Answered ${questionId}`);
+    const again = await post(app, `/questions/${questionId}/answer`, { csrf: csrfToken });
+    expect(again.status).toBe(409);
+  });
+
+  it('refuses a malformed act with the reason and writes nothing', async () => {
+    const before = snapshot(path);
+    expect(
+      (await post(app, `/drafts/${draftId}`, { verdict: 'burn', csrf: csrfToken })).status,
+    ).toBe(400);
+    expect(
+      (await post(app, `/board/${taskId}/close`, { to: 'next', csrf: csrfToken })).status,
+    ).toBe(400);
+    expect(
+      (await post(app, `/board/${taskId}/reopen`, { to: 'done', csrf: csrfToken })).status,
+    ).toBe(400);
+    const unknown = await post(app, '/board/task-nope/close', { to: 'done', csrf: csrfToken });
+    expect(unknown.status).toBe(409);
+    expect(snapshot(path)).toEqual(before);
+  });
+
+  it('edits the charter with the CLI’s messages for the same mistakes', async () => {
+    const added = await post(app, '/charter', {
+      op: 'add',
+      id: 'replies',
+      text: 'Reply to <people> waiting',
+      sensor: 'outbox_age',
+      setpoint: '2d',
+      csrf: csrfToken,
+    });
+    expect(added.status).toBe(200);
+    const text = await added.text();
+    expect(text).toContain('Added line replies.');
+    expect(text).toContain('Reply to &lt;people&gt; waiting');
+    expect(openHome(path).readCharter()).toMatchObject({
+      state: 'read',
+      charter: [{ id: 'replies', sensor: 'outbox_age', setpoint: 2 * 86_400_000 }],
+    });
+    const before = snapshot(path);
+    const badSensor = await post(app, '/charter', {
+      op: 'set_sensor',
+      id: 'replies',
+      sensor: 'inbox',
+      csrf: csrfToken,
+    });
+    expect(badSensor.status).toBe(400);
+    expect(await badSensor.text()).toContain(
+      '--sensor takes outbox_age, question_latency or request_closure, not &quot;inbox&quot;',
+    );
+    const badSetpoint = await post(app, '/charter', {
+      op: 'set_setpoint',
+      id: 'replies',
+      setpoint: 'soon',
+      csrf: csrfToken,
+    });
+    expect(await badSetpoint.text()).toContain('--setpoint:');
+    const duplicate = await post(app, '/charter', {
+      op: 'add',
+      id: 'replies',
+      text: 'again',
+      csrf: csrfToken,
+    });
+    expect(duplicate.status).toBe(409);
+    expect(snapshot(path)).toEqual(before);
+    const removed = await post(app, '/charter', { op: 'remove', id: 'replies', csrf: csrfToken });
+    expect(await removed.text()).toContain('Removed line replies.');
+  });
+
+  it('refuses charter edits and closures from a board started inside an unattended run', async () => {
+    const home = openHome(path);
+    const recorder = createSessionRecorder(home);
+    const run = rightOrThrow(await recorder.startRun({ surface: 'trigger', personPresent: false }));
+    const { app: inRun } = await boardApp(path, {
+      env: { MECHA_SESSION_ID: recorder.sessionId, MECHA_RUN_ID: run.runId },
+    });
+    const before = snapshot(path);
+    const edit = await post(inRun, '/charter', { op: 'add', id: 'x', text: 'y', csrf: csrfToken });
+    expect(edit.status).toBe(409);
+    expect(await edit.text()).toContain('only a person edits the charter');
+    const close = await post(inRun, `/board/${taskId}/close`, { to: 'done', csrf: csrfToken });
+    expect(close.status).toBe(409);
+    expect(await close.text()).toContain('nobody present');
+    expect(snapshot(path)).toEqual(before);
+  });
+});
