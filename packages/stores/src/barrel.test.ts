@@ -13,6 +13,8 @@ describe('the built @mecha/stores', () => {
       'answerParkedQuestion',
       'appendLinesDurably',
       'assertTaskToolsGuarded',
+      'charterCommand',
+      'charterCommandOptions',
       'checkHome',
       'closeRefusal',
       'closeTask',
