@@ -116,6 +116,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       });
   const app = new App({
     token: config.botToken,
+    deferInitialization: true,
     logger: boltLogger(log),
     clientOptions: { ...clientOptions, logger: boltLogger(log), retryConfig: { retries: 2 } },
     ...(receiver === undefined
@@ -290,11 +291,9 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
   });
 
   let port: number | undefined;
+  await app.init();
   if (receiver === undefined) await app.start();
-  else {
-    await app.init();
-    port = await receiver.start();
-  }
+  else port = await receiver.start();
   const watcher = watchHome({ home, client: app.client, channel: config.channel, log });
   if (options.watch !== false) watcher.start(config.pollMs);
   return {
