@@ -117,7 +117,7 @@ const threadReplies = () =>
   harness.fake.calls.filter((call) => call.method === 'chat.postMessage' && call.params.thread_ts);
 
 async function closures(): Promise<
-  { task_id: string; to: string; surface: string; who: string }[]
+  { task_id: string; to: string; surface: string; who: string; appraisal_line?: string }[]
 > {
   const read = await harness.home.closures.read();
   return read.state === 'unreadable' ? [] : (read.records as never);
@@ -152,10 +152,9 @@ describe('Done and Drop', () => {
     const text = String(reply.params.text);
     expect(text).toMatch(/^Closed task-1: next → done \(closure close-[0-9a-f]+\)\.\n/);
     // The appraisal line is the one the closure record holds.
-    const record = (await harness.home.closures.read()) as {
-      records: { appraisal_line?: string }[];
-    };
-    expect(text.split('\n')[1]).toBe(record.records[0]?.appraisal_line);
+    const [record] = await closures();
+    expect(record?.appraisal_line).toMatch(/^mecha's appraisal of task-1: /);
+    expect(text.split('\n')[1]).toBe(record?.appraisal_line);
   });
 
   it('closes once on a double tap, and the second tap says nothing changed', async () => {
