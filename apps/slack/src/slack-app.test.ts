@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -40,6 +40,15 @@ interface Harness {
 }
 
 let harness: Harness;
+const waiters: (() => void)[] = [];
+
+/** Keeps `deliveries` up to date with what the app's receiver handled, waking the waiters. */
+function track(running: RunningSlackApp, deliveries: Delivery[]): void {
+  running.receiver?.onDelivery((delivery) => {
+    deliveries.push(delivery);
+    for (const wake of waiters.splice(0)) wake();
+  });
+}
 
 async function start(): Promise<Harness> {
   const path = mkdtempSync(join(tmpdir(), 'mecha-slack-'));
@@ -79,11 +88,7 @@ async function start(): Promise<Harness> {
     watch: false,
   });
   const deliveries: Delivery[] = [];
-  const waiters: (() => void)[] = [];
-  running.receiver?.onDelivery((delivery) => {
-    deliveries.push(delivery);
-    for (const wake of waiters.splice(0)) wake();
-  });
+  track(running, deliveries);
   return {
     home,
     path,
@@ -223,6 +228,65 @@ describe('Done and Drop', () => {
     expect(String(told.params.text)).toContain('not mapped to the owner (MECHA_SLACK_OWNERS)');
     expect(homeBytes(harness.path)).toEqual(before);
     expect(threadReplies()).toHaveLength(0);
+  });
+});
+
+describe('Done and Drop, through the one closure path', () => {
+  it('stages the follow-up the predicate names and says so in the thread', async () => {
+    const session = createSessionRecorder(harness.home);
+    const run = rightOrThrow(
+      await session.startRun({
+        surface: 'slack',
+        personPresent: true,
+        goal: { kind: 'task', id: 'task-1' },
+      }),
+      'run',
+    );
+    rightOrThrow(await run.end({ stopCause: 'turn_ceiling' }), 'end');
+    await tap(owner, actionIds.taskDone, 'task-1', '1790000009.000001');
+    await harness.delivered(1);
+    const reply = await harness.fake.waitFor((call) => call.method === 'chat.postMessage');
+    expect(String(reply.params.text)).toMatch(
+      /\nStaged one follow-up: task-[0-9a-f]+ ".*" \(inbox\)\.$/,
+    );
+    const staged = /Staged one follow-up: (task-[0-9a-f]+)/.exec(String(reply.params.text))?.[1];
+    expect(await taskStatus(staged ?? '')).toBe('inbox');
+  });
+
+  it('lets hooks/pre_task_close refuse a tap, and then nothing is written', async () => {
+    mkdirSync(join(harness.path, 'hooks'));
+    writeFileSync(
+      join(harness.path, 'hooks', 'pre_task_close'),
+      '#!/bin/sh\necho "not on Fridays" >&2\nexit 1\n',
+    );
+    chmodSync(join(harness.path, 'hooks', 'pre_task_close'), 0o755);
+    const before = homeBytes(harness.path);
+    await tap(owner, actionIds.taskDone, 'task-1', '1790000010.000001');
+    await harness.delivered(1);
+    const reply = await harness.fake.waitFor((call) => call.method === 'chat.postMessage');
+    expect(String(reply.params.text)).toMatch(
+      /^Nothing changed: refused by hooks\/pre_task_close: .*not on Fridays/,
+    );
+    expect(homeBytes(harness.path)).toEqual(before);
+  });
+
+  it("records a tap as the owner's even when mecha slack was started in a run's shell", async () => {
+    const session = createSessionRecorder(harness.home);
+    const run = rightOrThrow(
+      await session.startRun({ surface: 'task', personPresent: false }),
+      'run',
+    );
+    await harness.running.stop();
+    await harness.fake.close();
+    await startAgain({
+      PATH: process.env.PATH ?? '',
+      MECHA_SESSION_ID: session.sessionId,
+      MECHA_RUN_ID: run.runId,
+    });
+    const count = harness.deliveries.length;
+    await tap(owner, actionIds.taskDone, 'task-1', '1790000011.000001');
+    await harness.delivered(count + 1);
+    expect(await closures()).toMatchObject([{ task_id: 'task-1', who: 'owner', surface: 'slack' }]);
   });
 });
 
@@ -394,7 +458,7 @@ describe('the run-end context line', () => {
   });
 });
 
-async function startAgain(): Promise<RunningSlackApp> {
+async function startAgain(env?: Record<string, string>): Promise<RunningSlackApp> {
   const fake = await startFakeSlackApi();
   const config = slackConfigFromEnv({
     SLACK_SIGNING_SECRET: secret,
@@ -410,8 +474,10 @@ async function startAgain(): Promise<RunningSlackApp> {
     home: openHome(harness.path),
     log: () => {},
     watch: false,
+    ...(env === undefined ? {} : { env }),
   });
-  harness = { ...harness, fake, running };
+  harness = { ...harness, fake, running, port: running.port as number };
+  track(running, harness.deliveries);
   return running;
 }
 

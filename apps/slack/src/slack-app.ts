@@ -4,6 +4,7 @@ import {
   decideDraft,
   listTasks,
   type MechaHome,
+  registrationVariables,
 } from '@mecha/stores';
 import {
   App,
@@ -38,6 +39,8 @@ export interface SlackAppOptions {
   readonly watch?: boolean;
   /** Seconds since the epoch for the signature window; the system clock by default. */
   readonly nowSeconds?: () => number;
+  /** The environment hooks run with; this process's by default (a run's registration removed). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** A started app: its port (HTTP mode), the watcher, the receiver, and how to stop it. */
@@ -101,8 +104,14 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
   const log = redactingLog(config, options.log);
   const isOwner = (userId: string | undefined) =>
     userId !== undefined && config.ownerUserIds.has(userId);
-  // Slack acts carry no run's registration: the owner acting in person, never `run_shell`.
-  const ownerEnv = {};
+  // A Slack act is the owner acting in person: whatever run's shell started `mecha slack`, its
+  // registration is not passed on, so no act is recorded as a run's (`run_shell`) or refused as
+  // nobody present. Hooks still get the rest of the environment (PATH and the like).
+  const ownerEnv = Object.fromEntries(
+    Object.entries(options.env ?? process.env).filter(
+      ([name]) => !(Object.values(registrationVariables) as string[]).includes(name),
+    ),
+  );
 
   const clientOptions = config.apiUrl === undefined ? {} : { slackApiUrl: config.apiUrl };
   const receiver = config.socketMode
