@@ -143,6 +143,37 @@ describe('mecha slack: start', () => {
   });
 });
 
+describe('mecha slack: a start Slack refuses', () => {
+  it('fails with an error that does not carry the token', async () => {
+    const fake = await startFakeSlackApi();
+    fake.failNext('auth.test', 'invalid_auth', 10);
+    const config = slackConfigFromEnv({
+      SLACK_SIGNING_SECRET: secret,
+      SLACK_BOT_TOKEN: botToken,
+      MECHA_SLACK_OWNERS: owner,
+      MECHA_SLACK_CHANNEL: 'C0CHANNEL',
+      MECHA_SLACK_PORT: '0',
+      MECHA_SLACK_API_URL: fake.url,
+    });
+    if (E.isLeft(config)) throw new Error('config');
+    const logs: string[] = [];
+    const failed = await startSlackApp({
+      config: config.right,
+      home: harness.home,
+      log: (line) => logs.push(line),
+      watch: false,
+    }).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+    await fake.close();
+    expect(failed?.message).toMatch(/invalid_auth/);
+    expect(`${failed?.message} ${failed?.stack} ${logs.join(' ')}`).not.toContain(
+      'SECRETTOKENVALUE',
+    );
+  });
+});
+
 describe('Done and Drop', () => {
   it('closes the task through the closure path and replies in the thread with the closure line', async () => {
     const answer = await tap(owner, actionIds.taskDone, 'task-1', '1790000001.000001');
