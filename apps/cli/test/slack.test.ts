@@ -152,5 +152,12 @@ describe('mecha slack', () => {
     const text = mecha(['--home', home, 'sessions', 'appraise', session.sessionId]);
     expect(text.stdout).toContain('\u22121.0');
     expect(output()).not.toContain('NEVERSHOWTHIS');
+
+    const running = child as ChildProcess;
+    const exited = new Promise<number | null>((resolve) => running.on('exit', resolve));
+    running.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(output()).toContain('mecha slack: stopped.');
+    child = undefined;
   });
 });
