@@ -480,6 +480,25 @@ describe('the run-end context line', () => {
     expect(calls).toBeGreaterThan(0);
   });
 
+  it("threads a session's later run under the same message, after a look that found nothing new", async () => {
+    await harness.running.watcher.tick();
+    const session = createSessionRecorder(harness.home);
+    const first = rightOrThrow(await session.startRun({ surface: 'slack' }), 'run');
+    rightOrThrow(await first.end({ stopCause: 'turn_ceiling' }), 'end');
+    expect(await harness.running.watcher.tick()).toMatchObject({ posted: 1 });
+    expect(await harness.running.watcher.tick()).toMatchObject({ posted: 0 });
+    const second = rightOrThrow(await session.startRun({ surface: 'slack', resumed: true }), 'run');
+    await second.intervention({ turn: 1, kind: 'steer' });
+    rightOrThrow(await second.end({ stopCause: 'completed' }), 'end');
+    expect(await harness.running.watcher.tick()).toMatchObject({ posted: 1 });
+    const posts = harness.fake.calls.filter((call) => call.method === 'chat.postMessage');
+    expect(posts.map((call) => [call.params.text, call.params.thread_ts])).toEqual([
+      [`mecha · session ${session.sessionId}`, undefined],
+      ['appraisal · distress \u22120.5', '1790000000.000101'],
+      ['appraisal · distress \u22121.0', '1790000000.000101'],
+    ]);
+  });
+
   it('tries a failed post again on the next look', async () => {
     await harness.running.watcher.tick();
     await recordRun(async () => {}, 'turn_ceiling');

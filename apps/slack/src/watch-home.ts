@@ -1,7 +1,7 @@
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TranscriptEvent } from '@mecha/appraisal-core';
-import type { MechaHome } from '@mecha/stores';
+import { homeLayout, type MechaHome } from '@mecha/stores';
 import type { webApi } from '@slack/bolt';
 import * as E from 'fp-ts/lib/Either.js';
 import { runEndLine } from './post-run-end.js';
@@ -80,6 +80,8 @@ export function watchHome(options: WatchOptions): HomeWatcher {
   const now = () => clock().toISOString();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<WatchTick> | undefined;
+  // Each transcript's time and size when it was last read with nothing left to post.
+  const looked = new Map<string, string>();
 
   const record = (entries: readonly SlackLedgerEntry[]) =>
     updateSlackLedger(home.path, () => ({ append: entries, result: undefined }));
@@ -225,27 +227,41 @@ export function watchHome(options: WatchOptions): HomeWatcher {
     if (E.isLeft(started)) return { ...counts, problems: [started.left] };
     const since = Date.parse(started.right);
 
-    const sessions = await home.sessions.list();
-    if (sessions.state === 'unreadable') problems.push(`sessions: ${sessions.reason}`);
-    else {
-      for (const session of sessions.records) {
-        let modified: number;
-        try {
-          modified = statSync(join(home.path, home.sessions.file(session.sessionId))).mtimeMs;
-        } catch {
-          continue;
-        }
-        if (modified < since) continue;
-        const transcript = await home.sessions.transcript(session.sessionId);
-        if (transcript.state === 'unreadable') {
-          problems.push(`session ${session.sessionId}: ${transcript.reason}`);
-          continue;
-        }
-        for (const candidate of finishedSlackRuns(session.sessionId, transcript.records, since)) {
-          const outcome = await postRun(candidate);
-          if (outcome !== 'skipped') counts[outcome] += 1;
-        }
+    let names: string[] = [];
+    try {
+      names = readdirSync(join(home.path, homeLayout.sessions));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        problems.push(`sessions: ${errorText(error)}`);
       }
+    }
+    for (const name of names.sort()) {
+      if (!name.endsWith('.jsonl')) continue;
+      const sessionId = name.slice(0, -'.jsonl'.length);
+      let modified: number;
+      let seen: string;
+      try {
+        const stat = statSync(join(home.path, home.sessions.file(sessionId)));
+        modified = stat.mtimeMs;
+        seen = `${stat.mtimeMs}:${stat.size}`;
+      } catch {
+        continue;
+      }
+      // Only a transcript written since the watcher started, and since this process last read
+      // it, can hold a run still to post: the rest are not opened.
+      if (modified < since || looked.get(sessionId) === seen) continue;
+      const transcript = await home.sessions.transcript(sessionId);
+      if (transcript.state === 'unreadable') {
+        problems.push(`session ${sessionId}: ${transcript.reason}`);
+        continue;
+      }
+      let settled = true;
+      for (const candidate of finishedSlackRuns(sessionId, transcript.records, since)) {
+        const outcome = await postRun(candidate);
+        if (outcome !== 'skipped') counts[outcome] += 1;
+        if (outcome === 'failed') settled = false;
+      }
+      if (settled) looked.set(sessionId, seen);
     }
 
     const outbox = await home.outbox.read();
