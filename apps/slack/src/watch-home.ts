@@ -82,6 +82,7 @@ export function watchHome(options: WatchOptions): HomeWatcher {
   let running: Promise<WatchTick> | undefined;
   // Each transcript's time and size when it was last read with nothing left to post.
   const looked = new Map<string, string>();
+  let lookedOutbox: string | undefined;
 
   const record = (entries: readonly SlackLedgerEntry[]) =>
     updateSlackLedger(home.path, () => ({ append: entries, result: undefined }));
@@ -264,9 +265,22 @@ export function watchHome(options: WatchOptions): HomeWatcher {
       if (settled) looked.set(sessionId, seen);
     }
 
-    const outbox = await home.outbox.read();
-    if (outbox.state === 'unreadable') problems.push(`outbox: ${outbox.reason}`);
+    let outboxSeen: string | undefined;
+    try {
+      const stat = statSync(join(home.path, homeLayout.outbox));
+      outboxSeen = `${stat.mtimeMs}:${stat.size}`;
+    } catch {
+      outboxSeen = undefined;
+    }
+    const outbox =
+      outboxSeen !== undefined && outboxSeen === lookedOutbox
+        ? undefined
+        : await home.outbox.read();
+    if (outbox === undefined) {
+      // Unchanged since a look that left nothing to post.
+    } else if (outbox.state === 'unreadable') problems.push(`outbox: ${outbox.reason}`);
     else {
+      let settled = true;
       const decided = new Set(
         outbox.records.flatMap((record) => (record.type === 'outcome' ? [record.draft_id] : [])),
       );
@@ -275,8 +289,12 @@ export function watchHome(options: WatchOptions): HomeWatcher {
         if (Date.parse(record.at) < since) continue;
         const outcome = await postDraft(record);
         if (outcome === 'posted') counts.drafts += 1;
-        if (outcome === 'failed') counts.failed += 1;
+        if (outcome === 'failed') {
+          counts.failed += 1;
+          settled = false;
+        }
       }
+      lookedOutbox = settled ? outboxSeen : undefined;
     }
     return { ...counts, problems };
   }
