@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { buttonTap, type FakeSlackApi, postSigned, startFakeSlackApi } from '@mecha/slack/testing';
 import { createSessionRecorder, openHome, rightOrThrow } from '@mecha/stores';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bin, mecha, mechaJson, tempDir } from './helpers.js';
+import { bin, mecha, mechaJson, snapshot, tempDir } from './helpers.js';
 
 // Slack's Web API cannot be reached from here: the built `mecha slack` talks to a loopback fake
 // that records its calls (MECHA_SLACK_API_URL). The receiver, the home and the CLI are real.
@@ -152,6 +152,49 @@ describe('mecha slack', () => {
     const text = mecha(['--home', home, 'sessions', 'appraise', session.sessionId]);
     expect(text.stdout).toContain('\u22121.0');
     expect(output()).not.toContain('NEVERSHOWTHIS');
+
+    // A task closed in the terminal since its message was posted: a Drop tap changes nothing.
+    const added = mechaJson<{ id: string }>([
+      '--home',
+      home,
+      'tasks',
+      'add',
+      'Send',
+      'totals',
+      '--json',
+    ]);
+    expect(added.run.code).toBe(0);
+    expect(mecha(['--home', home, 'tasks', 'set', added.json.id, '--status', 'done']).code).toBe(0);
+    const before = snapshot(home);
+    await postSigned(port, secret, {
+      body: buttonTap({
+        user: owner,
+        actionId: 'mecha_task_drop',
+        value: added.json.id,
+        actionTs: '1790000100.000002',
+      }),
+    });
+    const stale = await fake.waitFor(
+      (call) =>
+        call.method === 'chat.postMessage' &&
+        String(call.params.text).startsWith('Nothing changed:'),
+    );
+    expect(stale.params.text).toBe(
+      `Nothing changed: ${added.json.id} is already done: reopen it before closing it again`,
+    );
+    expect(snapshot(home)).toEqual(before);
+    expect(
+      mechaJson<{ tasks: { status: string }[] }>([
+        '--home',
+        home,
+        'tasks',
+        'list',
+        '--all',
+        '--json',
+      ]).json,
+    ).toMatchObject({
+      tasks: [{ status: 'done' }],
+    });
 
     const running = child as ChildProcess;
     const exited = new Promise<number | null>((resolve) => running.on('exit', resolve));
