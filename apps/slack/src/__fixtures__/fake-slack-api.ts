@@ -77,6 +77,9 @@ export async function startFakeSlackApi(): Promise<FakeSlackApi> {
       response.end(JSON.stringify(body));
     });
   });
+  // The app's client keeps connections alive; on a loaded machine a gap between calls can
+  // outlast Node's 5 s default, and a socket closed under a reused connection fails a call.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { slackSignature } from '../verify-slack-request.js';
 
 /** A request as Slack would sign it: form-encoded, with the `v0` signature and timestamp. */
@@ -9,24 +10,49 @@ export interface SignedPost {
   readonly headers?: Record<string, string>;
 }
 
-/** Posts a body signed with `secret` to the receiver, as Slack does; answers status and text. */
-export async function postSigned(
+/**
+ * Posts a body signed with `secret` to the receiver, as Slack does; answers status and text.
+ * Each post opens its own connection: a kept-alive socket the server has meanwhile closed
+ * would fail the next post on a loaded machine.
+ */
+export function postSigned(
   port: number,
   secret: string,
   post: SignedPost,
 ): Promise<{ readonly status: number; readonly text: string }> {
   const timestamp = String(post.timestamp ?? Math.floor(Date.now() / 1000));
-  const response = await fetch(`http://127.0.0.1:${port}/slack/events`, {
-    method: 'POST',
-    headers: {
-      'content-type': post.contentType ?? 'application/x-www-form-urlencoded',
-      'x-slack-request-timestamp': timestamp,
-      'x-slack-signature': post.signature ?? slackSignature(secret, timestamp, post.body),
-      ...post.headers,
-    },
-    body: post.body,
+  const body = Buffer.from(post.body, 'utf8');
+  return new Promise((resolve, reject) => {
+    const sent = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/slack/events',
+        method: 'POST',
+        agent: false,
+        headers: {
+          'content-type': post.contentType ?? 'application/x-www-form-urlencoded',
+          'content-length': String(body.length),
+          'x-slack-request-timestamp': timestamp,
+          'x-slack-signature': post.signature ?? slackSignature(secret, timestamp, post.body),
+          ...post.headers,
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
+    sent.on('error', reject);
+    sent.end(body);
   });
-  return { status: response.status, text: await response.text() };
 }
 
 /** The form body of an interaction: `payload=<json>`. */
