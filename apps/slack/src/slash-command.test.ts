@@ -43,9 +43,17 @@ describe('parseSlash', () => {
       message: 'unknown command "deploy"',
     });
     expect(parseSlash('charter wipe')).toMatchObject({ kind: 'usage' });
-    expect(parseSlash('charter rm replies --force')).toMatchObject({
+    expect(parseSlash('charter rm replies --force')).toEqual({
       kind: 'usage',
-      message: expect.stringContaining("'--force'"),
+      message: "unknown option '--force'",
+    });
+    expect(parseSlash('charter set replies --text')).toEqual({
+      kind: 'usage',
+      message: '--text needs a value',
+    });
+    expect(parseSlash('charter unset replies --sensor=yes')).toEqual({
+      kind: 'usage',
+      message: '--sensor is a switch and takes no value',
     });
   });
 });

@@ -59,6 +59,23 @@ export function splitWords(text: string): string[] | { readonly error: string } 
 const ops: readonly CharterCommandOp[] = ['add', 'move', 'rm', 'set', 'unset'];
 const isOp = (word: string): word is CharterCommandOp => (ops as readonly string[]).includes(word);
 
+/** What `parseArgs` refused, said as `mecha charter` says it. */
+function optionMessage(error: unknown, options: Record<string, { readonly type: string }>): string {
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  const quoted = /'(-[^']*)'/.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && quoted !== undefined) {
+    return `unknown option '${quoted.split('=')[0]}'`;
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && quoted !== undefined) {
+    const name = quoted.replace(/^-+/, '').split(/[ ,=]/)[0] as string;
+    return options[name]?.type === 'boolean'
+      ? `--${name} is a switch and takes no value`
+      : `--${name} needs a value`;
+  }
+  return message.split('\n')[0]?.replace(/\.$/, '') ?? 'bad arguments';
+}
+
 /** Reads the text of `/mecha …`: `charter`, `charter add|move|rm|set|unset …`, `tasks`, `help`. */
 export function parseSlash(text: string): SlashRequest {
   const words = splitWords(text);
@@ -90,8 +107,7 @@ export function parseSlash(text: string): SlashRequest {
       options: parsed.values as Record<string, string | boolean | undefined>,
     };
   } catch (error) {
-    const message = (error as Error).message.split('\n')[0]?.replace(/\.$/, '') ?? 'bad arguments';
-    return { kind: 'usage', message };
+    return { kind: 'usage', message: optionMessage(error, charterCommandOptions[second]) };
   }
 }
 
