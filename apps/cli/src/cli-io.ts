@@ -37,6 +37,8 @@ export interface CommandContext {
   readonly stderrIsTTY: boolean;
   /** The `--home` given before the command, if any (a command's own `--home` wins). */
   readonly home?: string;
+  /** Set by `runCommand` for a command that needs an existing home (see `homePath`). */
+  readonly homeMustExist?: boolean;
 }
 
 /** Fills in the defaults of an io. */

@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
 import { stripControl } from '@mecha/appraisal-core';
 import type { CommandContext } from './cli-io.js';
+import { MissingHomeError } from './missing-home.js';
 import { didYouMean, type OptionSpec, type OptionValues, parseCommand } from './parse-command.js';
 
 /** What a command is handed once its arguments parsed: values, positionals and its context. */
@@ -57,6 +57,25 @@ export function failure(context: CommandContext, path: string, message: string):
   return exitCodes.failure;
 }
 
+/**
+ * An owner act a package refused: a malformed request is a usage error (exit 2), anything else
+ * a failure (exit 1). The one place a refusal's reason becomes an exit code.
+ */
+export function refused(
+  context: CommandContext,
+  path: string,
+  refusal: { readonly reason: string; readonly message: string },
+): number {
+  return refusal.reason === 'bad_request'
+    ? usageError(context, path, refusal.message)
+    : failure(context, path, refusal.message);
+}
+
+/** The exit code of a refusal whose message was already written (as JSON). */
+export function refusedCode(refusal: { readonly reason: string }): number {
+  return refusal.reason === 'bad_request' ? exitCodes.usage : exitCodes.failure;
+}
+
 /** Parses a command's arguments (adding `--help` and `--home`) and runs it. */
 export async function runCommand(
   command: Command,
@@ -79,24 +98,21 @@ export async function runCommand(
       `--home needs a folder, but got the option ${JSON.stringify(home)} (write --home DIR, or --home ./${home} for a folder named so)`,
     );
   }
-  const commandContext = typeof home === 'string' ? { ...context, home } : context;
-  if (command.homeMayBeMissing !== true) {
-    // Loaded here, not at startup: `mecha --version` and `--help` never load the stores.
-    const { homePath } = await import('./home.js');
-    const path = homePath(commandContext);
-    if (!existsSync(path)) {
-      return failure(
-        context,
-        command.path,
-        `there is no mecha home at ${path}: create one with 'mecha init --home ${path}', or point --home (or MECHA_HOME) at yours`,
-      );
-    }
+  const commandContext: CommandContext = {
+    ...context,
+    ...(typeof home === 'string' ? { home } : {}),
+    homeMustExist: command.homeMayBeMissing !== true,
+  };
+  try {
+    return await command.run({
+      values: parsed.values,
+      positionals: parsed.positionals,
+      context: commandContext,
+    });
+  } catch (error) {
+    if (error instanceof MissingHomeError) return failure(context, command.path, error.message);
+    throw error;
   }
-  return command.run({
-    values: parsed.values,
-    positionals: parsed.positionals,
-    context: commandContext,
-  });
 }
 
 function groupHelp(group: CommandGroup): string {

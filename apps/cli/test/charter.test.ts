@@ -138,7 +138,7 @@ describe('editing the charter', () => {
     ],
     ['a sensor another line carries', ['set', 'evenings', '--sensor', 'outbox_age'], 1, /sensor/],
     ['an id already used', ['add', 'replies', 'again'], 1, /replies/],
-    ['an id that is no id', ['add', 'My Line', 'text'], 1, /id/],
+    ['an id that is no id', ['add', 'My Line', 'text'], 2, /id/],
     [
       'an unknown sensor',
       ['add', 'x', 'text', '--sensor', 'mood'],

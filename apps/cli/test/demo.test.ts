@@ -25,6 +25,27 @@ describe('mecha demo', () => {
     );
   });
 
+  it('prints a summary a person reads: a few session ids, prose, local times, where the home is', () => {
+    const dryRun = run.stdout.slice(run.stdout.indexOf('distill --dry-run\n'));
+    const ids = dryRun.match(/^ {2}\d{8}T\d{6}-[0-9a-f]{8}$/gm) ?? [];
+    expect(ids.length).toBeLessThanOrEqual(5);
+    expect(dryRun).toMatch(/… and \d+ more \(--json lists every one\)/);
+    expect(run.stdout.split('\n').length).toBeLessThan(120);
+    // The generated home's owner lives in Europe/Berlin: times read there, to the minute.
+    const successes = run.stdout.slice(run.stdout.indexOf('sessions successes -n 5'));
+    expect(successes).toMatch(/\n {2}\d{4}-\d\d-\d\d \d\d:\d\d GMT\+[12] {2}/);
+    expect(run.stdout).not.toMatch(/\d\d:\d\d:\d\d\.\d{3}Z/);
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe(
+      `The sample (${/[\d.]+ MB/.exec(run.stdout)?.[0]}) is in ${home}; a later demo with --home ${home} replaces it.`,
+    );
+    const transcript = readFileSync(
+      join(home, 'sessions', `${ids[0]?.trim() as string}.jsonl`),
+      'utf8',
+    );
+    const text = /"text":"([^"]+)"/.exec(transcript)?.[1] as string;
+    expect(text).toMatch(/^[A-Z][^.]*\.( [A-Z][^.]*\.)*$/);
+  });
+
   it("points the home's graph server at mecha-graph-mcp, run with this Node", () => {
     const config = readFileSync(join(home, 'config.toml'), 'utf8');
     expect(config).toContain(`command = ${JSON.stringify(process.execPath)}`);

@@ -2,7 +2,7 @@
 import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixtureHome, mecha, mechaJson, snapshot, tempDir } from './helpers.js';
+import { fixtureHome, fixtureNow, mecha, mechaJson, snapshot, tempDir } from './helpers.js';
 
 function newHome(): string {
   const home = join(tempDir(), 'home');
@@ -29,6 +29,52 @@ describe('charter set with a sensor another line carries', () => {
     expect(run.stderr).toContain(
       'charter line 1 "replies", sensor: "question_latency" is already watched by charter line 2 "unblock"',
     );
+  });
+});
+
+describe('charter add with a malformed line', () => {
+  it('is a usage error (exit 2) like a bad --sensor; a conflict with the charter stays exit 1', () => {
+    const home = newHome();
+    const before = snapshot(home);
+    const bad = mecha(['--home', home, 'charter', 'add', 'Bad', 'Answer people.']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('id: may hold only lowercase letters');
+    expect(snapshot(home)).toEqual(before);
+    expect(mecha(['--home', home, 'charter', 'add', 'fine', 'Answer people.']).code).toBe(0);
+    const repeated = mecha(['--home', home, 'charter', 'add', 'fine', 'Again.']);
+    expect(repeated.code).toBe(1);
+    expect(mecha(['--home', home, 'charter', 'rm', 'nosuch']).code).toBe(1);
+  });
+});
+
+describe('a usage error on a home that does not exist', () => {
+  it('is reported as the usage error (exit 2), and a well-formed command as the missing home', () => {
+    const nothing = join(tempDir(), 'nothing');
+    const bad = mecha(['--home', nothing, 'sessions', 'appraise', '--days', '-1']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--days takes a whole number');
+    const good = mecha(['--home', nothing, 'sessions', 'appraise', '--days', '1']);
+    expect(good.code).toBe(1);
+    expect(good.stderr).toContain(`there is no mecha home at ${nothing}`);
+  });
+});
+
+describe('--kind that no session was recorded under', () => {
+  it('is a usage error naming the kinds there are, never a silent empty readout', () => {
+    const home = fixtureHome('rows');
+    for (const command of ['list', 'appraise', 'health']) {
+      const run = mecha(['--home', home, 'sessions', command, '--kind', 'banana'], fixtureNow);
+      expect(run.code, command).toBe(2);
+      expect(run.stderr, command).toMatch(
+        /--kind "banana": no session in this home was recorded under it; the kinds here are .*\bexperiment\b.*\btest\b/,
+      );
+    }
+    const { json } = mechaJson<{ sessions: { surface: string | null }[] }>(
+      ['--home', home, 'sessions', 'list', '--json'],
+      fixtureNow,
+    );
+    const surface = json.sessions.find((row) => row.surface !== null)?.surface as string;
+    expect(mecha(['--home', home, 'sessions', 'list', '--kind', surface], fixtureNow).code).toBe(0);
   });
 });
 
@@ -238,5 +284,42 @@ describe('charter edits', () => {
     for (const sub of ['move', 'rm', 'unset']) {
       expect(mecha(['charter', sub, '--help']).stdout).toContain('Options:');
     }
+  });
+});
+
+describe('--json on a damaged home', () => {
+  it('names every damaged file, line and reason, as the text does', () => {
+    const home = fixtureHome('rows');
+    appendFileSync(join(home, 'outbox/outbox.jsonl'), '{"torn');
+    const expected = {
+      source: 'outbox',
+      what: expect.stringMatching(/^outbox\/outbox\.jsonl line \d+: torn final line/),
+    };
+    for (const command of [
+      ['sessions', 'appraise'],
+      ['sessions', 'successes'],
+      ['sessions', 'list'],
+    ]) {
+      const { run, json } = mechaJson(['--home', home, ...command, '--json'], fixtureNow);
+      expect(run.code, command.join(' ')).toBe(0);
+      expect(json.not_read_whole, command.join(' ')).toEqual([expected]);
+    }
+  });
+
+  it('names the session whose transcript holds a bad line, where health says partial', () => {
+    const home = fixtureHome('rows');
+    const { json: list } = mechaJson<{ sessions: { session_id: string }[] }>(
+      ['--home', home, 'sessions', 'list', '--json'],
+      fixtureNow,
+    );
+    const id = list.sessions[0]?.session_id as string;
+    appendFileSync(join(home, 'sessions', `${id}.jsonl`), 'not json\n');
+    const health = mechaJson(['--home', home, 'sessions', 'health', '--json'], fixtureNow);
+    expect(health.json.partial).toBe(true);
+    expect(health.json.not_read_whole).toEqual([
+      { source: `session ${id}`, what: expect.stringContaining(`sessions/${id}.jsonl line`) },
+    ]);
+    const one = mechaJson(['--home', home, 'sessions', 'appraise', id, '--json'], fixtureNow);
+    expect(one.json.not_read_whole).toEqual(health.json.not_read_whole);
   });
 });

@@ -51,7 +51,7 @@ export { appraiseProject } from './readouts/project-appraisal.js';
 export type { SessionReading } from './readouts/read-session.js';
 export { readSession } from './readouts/read-session.js';
 export type { SessionList, SessionRow } from './readouts/session-list.js';
-export { listSessions } from './readouts/session-list.js';
+export { kindsOnRecord, listSessions } from './readouts/session-list.js';
 export type {
   LendsNoneReason,
   PlanningExample,
@@ -159,6 +159,7 @@ export type { SessionKind, StopCause, Surface, TranscriptEvent } from './schemas
 export {
   compactionEventSchema,
   counterEventSchema,
+  currentTranscriptEventSchemas,
   interventionEventSchema,
   messageEventSchema,
   runEndEventSchema,

@@ -98,3 +98,43 @@ describe('formatDistillReport', () => {
     expect(lines.at(-1)).toBe('stopped early: stopped on request');
   });
 });
+
+describe('a dry run', () => {
+  const wouldDistill = (count: number) =>
+    Array.from({ length: count }, (_, index) => ({
+      sessionId: `s-${index + 1}`,
+      outcome: 'would_distill' as const,
+    }));
+
+  it('names the first few sessions and counts the rest, however many there are', () => {
+    const lines = formatDistillReport({
+      state: 'done',
+      report: report({
+        dryRun: true,
+        counts: { ...report().counts, would_distill: 116 },
+        sessions: wouldDistill(116),
+      }),
+    });
+    expect(lines).toEqual([
+      "dry run: 116 sessions would be distilled into 'graph', 0 sessions marked too short; no model call, nothing written",
+      '  s-1',
+      '  s-2',
+      '  s-3',
+      '  s-4',
+      '  s-5',
+      '  … and 111 more (--json lists every one)',
+    ]);
+  });
+
+  it('names every session when there are only a few', () => {
+    const lines = formatDistillReport({
+      state: 'done',
+      report: report({
+        dryRun: true,
+        counts: { ...report().counts, would_distill: 2 },
+        sessions: wouldDistill(2),
+      }),
+    });
+    expect(lines.slice(1)).toEqual(['  s-1', '  s-2']);
+  });
+});

@@ -17,13 +17,20 @@ function reasons(counts: Readonly<Record<string, number>>): string {
     .join(', ');
 }
 
+/** How many session ids a dry run names before it summarises the rest. */
+const dryRunShown = 5;
+
 function dryRunLines(report: DistillReport): string[] {
   const { counts } = report;
+  const ids = report.sessions
+    .filter((session) => session.outcome === 'would_distill')
+    .map((session) => session.sessionId);
   return [
     `dry run: ${plural(counts.would_distill, 'session')} would be distilled into '${report.server}', ${plural(counts.would_mark_too_short, 'session')} marked too short; no model call, nothing written`,
-    ...report.sessions
-      .filter((session) => session.outcome === 'would_distill')
-      .map((session) => `  ${session.sessionId}`),
+    ...ids.slice(0, dryRunShown).map((id) => `  ${id}`),
+    ...(ids.length > dryRunShown
+      ? [`  … and ${ids.length - dryRunShown} more (--json lists every one)`]
+      : []),
   ];
 }
 

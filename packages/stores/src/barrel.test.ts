@@ -48,6 +48,7 @@ describe('the built @mecha/stores', () => {
       'openHome',
       'parseConfig',
       'readConfig',
+      'readProblems',
       'registrationVariables',
       'reopenTask',
       'reopenTaskFromSurface',

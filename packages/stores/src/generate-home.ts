@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { GoalRef, StopCause } from '@mecha/appraisal-core';
+import { expectedActSchema, type GoalRef, type StopCause } from '@mecha/appraisal-core';
 import { type Charter, stringifyCharter } from '@mecha/charter';
 import { MechaError } from '@mecha/errors';
 import { homeLayout, sessionsEntry } from './home-layout.js';
@@ -191,11 +191,42 @@ interface Task {
   closing: boolean;
 }
 
-const words = (
-  'the totals report for lakeside northwind invoice draft reply meeting thursday budget figures ' +
-  'check attached summary schedule follow up quarter review notes client deadline shipment ' +
-  'account update numbers confirm agenda team please thanks tomorrow list open items plan'
-).split(' ');
+/**
+ * The prose of a generated home reads like an owner's requests: word `i` of a text is drawn from
+ * slot `i % 5` of this small grammar (an ask, whose thing, the thing, a link, a when), so the
+ * text is one plain sentence after another, and each word still costs one draw of the seed.
+ */
+const proseSlots: readonly (readonly string[])[] = [
+  [
+    'Please send',
+    'Could you check',
+    'Draft a reply about',
+    'Review',
+    'Update',
+    'Confirm',
+    'Follow up on',
+    'Summarise',
+  ],
+  ['the Lakeside', 'the Northwind', 'our', "the team's", "the client's", 'the quarterly'],
+  [
+    'invoice',
+    'budget figures',
+    'shipment schedule',
+    'meeting agenda',
+    'account notes',
+    'totals report',
+    'open items',
+  ],
+  ['before', 'by', 'for', 'after', 'ahead of'],
+  [
+    'Thursday.',
+    'tomorrow.',
+    'the review meeting.',
+    'the end of the quarter.',
+    'the client call.',
+    'Friday morning.',
+  ],
+];
 
 const charter: Charter = [
   {
@@ -305,8 +336,19 @@ export function generateHome(options: GenerateHomeOptions): GeneratedHome {
   const text = (low: number, high: number) => {
     const n = random.int(low, high);
     const out: string[] = [];
-    for (let index = 0; index < n; index += 1) out.push(random.pick(words));
-    return out.join(' ');
+    for (let index = 0; index < n; index += 1) {
+      out.push(random.pick(proseSlots[index % proseSlots.length] as readonly string[]));
+    }
+    // End on a thing or a when, never on a dangling ask, owner or link.
+    while (
+      out.length > 3 &&
+      (out.length - 1) % proseSlots.length !== 2 &&
+      out.length % proseSlots.length !== 0
+    ) {
+      out.pop();
+    }
+    const prose = out.join(' ');
+    return prose.endsWith('.') ? prose : `${prose}.`;
   };
   const id = (prefix: string) => `${prefix}-${random.hex(10)}`;
 
@@ -860,16 +902,7 @@ export function generateHome(options: GenerateHomeOptions): GeneratedHome {
     }
     if (random.chance(0.3)) {
       const appraisalId = id('appr');
-      const expected = random.chance(0.7)
-        ? random.pick([
-            'released_unchanged',
-            'edited',
-            'rejected',
-            'closed',
-            'reopened',
-            'no_act',
-          ] as const)
-        : undefined;
+      const expected = random.chance(0.7) ? random.pick(expectedActSchema.options) : undefined;
       const taint = sawThirdParty ? 'third_party' : 'clean';
       schedule.add(nightly, 'textAppraisals', {
         v: 1,

@@ -84,7 +84,7 @@ export type { MovedTask, MoveTaskRequest, TaskMove } from './owner/move-task.js'
 export { moveTask } from './owner/move-task.js';
 export type { OwnerRefusal } from './owner/owner-refusal.js';
 export type { ReadProblem } from './readouts/read-log.js';
-export { withReadLog } from './readouts/read-log.js';
+export { readProblems, withReadLog } from './readouts/read-log.js';
 export { sessionReadout } from './readouts/session-readout.js';
 export type { TaskFilter, TaskList } from './readouts/task-list.js';
 export { listTasks } from './readouts/task-list.js';

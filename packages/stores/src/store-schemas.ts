@@ -1,28 +1,20 @@
 import {
   boardRecordSchema,
   closureRecordSchema,
-  compactionEventSchema,
   comparisonRecordSchema,
-  counterEventSchema,
   counterfactualRecordSchema,
   curationRecordSchema,
+  currentTranscriptEventSchemas,
   draftOutcomeSchema,
   draftStagedSchema,
   expectationScoreRecordSchema,
-  interventionEventSchema,
-  messageEventSchema,
   outboxRecordSchema,
   ownerOutcomeRecordSchema,
   predictionRecordSchema,
   questionRecordSchema,
   reflectionRecordSchema,
   requestRecordSchema,
-  runEndEventSchema,
-  runStartEventSchema,
-  stepCheckEventSchema,
   textAppraisalRecordSchema,
-  toolCallEventSchema,
-  toolResultEventSchema,
   transcriptEventSchema,
   workflowRecordSchema,
 } from '@mecha/appraisal-core';
@@ -35,17 +27,7 @@ import { ruleRecordSchema } from './schemas/rule-record.js';
 // the current version of each record, and nothing writes the retired appraiser's verdicts.
 
 /** What the recorder may append to a transcript: every current event kind. */
-export const transcriptWriter = z.discriminatedUnion('type', [
-  runStartEventSchema,
-  messageEventSchema,
-  toolCallEventSchema,
-  toolResultEventSchema,
-  interventionEventSchema,
-  stepCheckEventSchema,
-  counterEventSchema,
-  compactionEventSchema,
-  runEndEventSchema,
-]);
+export const transcriptWriter = z.discriminatedUnion('type', currentTranscriptEventSchemas);
 /** A transcript event as a writer passes it (defaults may be left out). */
 export type TranscriptEventInput = z.input<typeof transcriptWriter>;
 

@@ -16,6 +16,7 @@ import {
   type CommandInput,
   exitCodes,
   failure,
+  refused,
   usageError,
 } from '../command.js';
 import { openCommandHome } from '../home.js';
@@ -149,7 +150,7 @@ async function applyEdits(
     env: context.env,
     changes,
   });
-  if (edited.state === 'refused') return failure(context, path, edited.message);
+  if (edited.state === 'refused') return refused(context, path, edited);
   if (asJson) context.stdout(charterJson(edited.charter));
   else context.stdout(`${done}\n\n${renderCharter(edited.charter, context)}`);
   return exitCodes.ok;

@@ -198,6 +198,12 @@ const demo: Command = {
     say(`  mecha --home ${path} sessions appraise --json`);
     say(`  mecha --home ${path} tasks list`);
     say(`  mecha --home ${path} distill --dry-run   (set [model] path to distill for real)`);
+    say();
+    say(
+      context.home === undefined
+        ? `The sample (${megabytes(made.bytes)}) stays in ${path} until you remove it: rm -rf ${path}`
+        : `The sample (${megabytes(made.bytes)}) is in ${path}; a later demo with --home ${path} replaces it.`,
+    );
     return exitCodes.ok;
   },
 };

@@ -3,6 +3,7 @@ import {
   appraiseCorpus,
   formatValence,
   health,
+  kindsOnRecord,
   listSessions,
   type PopulationOptions,
   type SessionList,
@@ -10,7 +11,13 @@ import {
   stripControlDeep,
   successes,
 } from '@mecha/appraisal-core';
-import { homePorts, sessionReadout, textAppraisalReadout, withReadLog } from '@mecha/stores';
+import {
+  homePorts,
+  readProblems,
+  sessionReadout,
+  textAppraisalReadout,
+  withReadLog,
+} from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
 import {
   type Command,
@@ -20,12 +27,12 @@ import {
   failure,
   usageError,
 } from '../command.js';
-import { openCommandHome, readoutNow } from '../home.js';
-import { flag, stringOption, wholeNumber } from '../parse-command.js';
+import { openCommandHome, ownerClockFor, readoutNow } from '../home.js';
+import { didYouMean, flag, stringOption, wholeNumber } from '../parse-command.js';
 import { type Progress, progressBar } from '../progress.js';
 import { withProgress } from '../progress-ports.js';
 import { renderCorpus } from '../render/corpus.js';
-import { problemsSection } from '../render/format.js';
+import { type Clock, notReadWhole, problemsSection } from '../render/format.js';
 import { renderHealth } from '../render/health.js';
 import { renderSession, sessionJson, textAppraisalLines } from '../render/session.js';
 import { renderSuccesses } from '../render/successes.js';
@@ -65,6 +72,21 @@ function populationOf(
       includeTests: flag(values, 'include-tests'),
     },
   };
+}
+
+/**
+ * A `--kind` no session of this home was recorded under is a usage error naming the kinds
+ * there are, never a silent empty readout. An unlistable session store is not checked here;
+ * the readout itself reports it.
+ */
+async function unknownKind(
+  context: CommandContext,
+  options: PopulationOptions,
+): Promise<string | undefined> {
+  if (options.kind === undefined) return undefined;
+  const kinds = await kindsOnRecord(homePorts(openCommandHome(context)).sessions);
+  if (kinds.state === 'unreadable' || kinds.records.includes(options.kind)) return undefined;
+  return `--kind ${JSON.stringify(options.kind)}: no session in this home was recorded under it${didYouMean(options.kind, kinds.records)}; the kinds here are ${kinds.records.join(', ')}`;
 }
 
 function json(value: unknown): string {
@@ -197,6 +219,7 @@ const appraise: Command = {
             ...(read.state === 'unreadable' ? { reason: read.reason } : {}),
             ...(read.state === 'partial' ? { skipped: read.skipped.length } : {}),
             records: read.state === 'unreadable' ? null : stripControlDeep(records),
+            not_read_whole: notReadWhole(readProblems('text appraisals', read)),
           }),
         );
         return exitCodes.ok;
@@ -212,16 +235,10 @@ const appraise: Command = {
         ),
       ];
       if (total === 0) lines.push('None yet: mecha distill writes one per finished session.');
-      for (const record of records) lines.push('', ...textAppraisalLines(record, style));
+      const clock = ownerClockFor(context);
+      for (const record of records) lines.push('', ...textAppraisalLines(record, style, clock));
       if (read.state === 'partial') {
-        lines.push(
-          ...problemsSection(
-            read.skipped.map((line) => ({
-              source: 'text appraisals',
-              what: `${line.file} line ${line.line}: ${line.reason}`,
-            })),
-          ),
-        );
+        lines.push(...problemsSection(readProblems('text appraisals', read)));
       }
       context.stdout(`${lines.join('\n')}\n`);
       return exitCodes.ok;
@@ -234,18 +251,26 @@ const appraise: Command = {
       if (found.state === 'refused') return failure(context, path, found.message);
       context.stdout(
         asJson
-          ? sessionJson(found.reading, found.textAppraisal)
-          : renderSession(found.reading, found.textAppraisal, problems(), style),
+          ? sessionJson(found.reading, found.textAppraisal, problems())
+          : renderSession(
+              found.reading,
+              found.textAppraisal,
+              problems(),
+              style,
+              ownerClockFor(context),
+            ),
       );
       return exitCodes.ok;
     }
 
+    const badKind = await unknownKind(context, population.options);
+    if (badKind !== undefined) return usageError(context, path, badKind);
     const { ports, progress, problems } = scanPorts(context, 'appraising', population.options);
     const result = await appraiseCorpus(ports, population.options);
     progress.done();
     context.stdout(
       asJson
-        ? json(result)
+        ? json({ ...result, not_read_whole: notReadWhole(problems()) })
         : renderCorpus(
             result,
             {
@@ -293,13 +318,15 @@ const healthCommand: Command = {
     if (!now.ok) return usageError(context, this.path, now.message);
     const population = populationOf(values, now.now);
     if (!population.ok) return usageError(context, this.path, population.message);
+    const badKind = await unknownKind(context, population.options);
+    if (badKind !== undefined) return usageError(context, this.path, badKind);
     const { ports, progress, problems } = scanPorts(context, 'reading runs', population.options);
     const result = await health(ports, population.options);
     progress.done();
     const asJson = flag(values, 'json');
     context.stdout(
       asJson
-        ? json(result)
+        ? json({ ...result, not_read_whole: notReadWhole(problems()) })
         : renderHealth(
             result,
             population.options.days,
@@ -363,10 +390,10 @@ const successesCommand: Command = {
     progress.done();
     context.stdout(
       flag(values, 'json')
-        ? json(result)
+        ? json({ ...result, not_read_whole: notReadWhole(problems()) })
         : renderSuccesses(
             result,
-            { exemplars, examples, limit },
+            { exemplars, examples, limit, clock: ownerClockFor(context) },
             problems(),
             styleFor({ isTTY: context.stdoutIsTTY, env: context.env }),
           ),
@@ -375,7 +402,7 @@ const successesCommand: Command = {
   },
 };
 
-function listLines(list: SessionList, limit: number): string[] {
+function listLines(list: SessionList, limit: number, clock: Clock): string[] {
   const shown = list.sessions.slice(0, limit);
   const width = Math.max(0, ...shown.map((row) => row.session_id.length));
   const lines = shown.map((row) => {
@@ -383,7 +410,7 @@ function listLines(list: SessionList, limit: number): string[] {
     const where = [row.kind === 'ordinary' ? null : row.kind, row.surface]
       .filter(Boolean)
       .join(' ');
-    const when = row.started_at.replace('T', ' ').slice(0, 16);
+    const when = clock(row.started_at);
     if (row.state === 'unreadable') {
       return `${id}  ${when}  ${(where || '?').padEnd(8)}  unreadable: ${stripControl(row.reason)}`;
     }
@@ -450,6 +477,8 @@ const listCommand: Command = {
       if (!parsed.ok) return usageError(context, this.path, parsed.message);
       limit = parsed.value;
     }
+    const badKind = await unknownKind(context, population.options);
+    if (badKind !== undefined) return usageError(context, this.path, badKind);
     const { ports, progress, problems } = scanPorts(
       context,
       'listing sessions',
@@ -459,10 +488,16 @@ const listCommand: Command = {
     progress.done();
     if (asJson) {
       context.stdout(
-        json({ ...list, sessions: stripControlDeep(list.sessions), not_read_whole: problems() }),
+        json({
+          ...list,
+          sessions: stripControlDeep(list.sessions),
+          not_read_whole: notReadWhole(problems()),
+        }),
       );
     } else {
-      context.stdout(`${[...listLines(list, limit), ...problemsSection(problems())].join('\n')}\n`);
+      context.stdout(
+        `${[...listLines(list, limit, ownerClockFor(context)), ...problemsSection(problems())].join('\n')}\n`,
+      );
     }
     return list.listed === 'unreadable' ? exitCodes.failure : exitCodes.ok;
   },

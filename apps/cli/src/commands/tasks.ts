@@ -17,7 +17,15 @@ import {
   taskHolders,
 } from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
-import { type Command, type CommandGroup, exitCodes, failure, usageError } from '../command.js';
+import {
+  type Command,
+  type CommandGroup,
+  exitCodes,
+  failure,
+  refused,
+  refusedCode,
+  usageError,
+} from '../command.js';
 import { openCommandHome } from '../home.js';
 import { flag, stringOption } from '../parse-command.js';
 import { renderClosed, renderReopened } from '../render/closure.js';
@@ -270,13 +278,11 @@ export async function setTask(
     // The whole result: the closure record, its lines, the follow-up and the project reading.
     context.stdout(`${JSON.stringify(stripControlDeep(moved), null, 2)}\n`);
     if (moved.state !== 'refused') return exitCodes.ok;
-    return moved.reason === 'bad_request' ? exitCodes.usage : exitCodes.failure;
+    return refusedCode(moved);
   }
   switch (moved.state) {
     case 'refused':
-      return moved.reason === 'bad_request'
-        ? usageError(context, path, moved.message)
-        : failure(context, path, moved.message);
+      return refused(context, path, moved);
     case 'moved':
       context.stdout(`${moved.line}\n`);
       return exitCodes.ok;

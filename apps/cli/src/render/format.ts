@@ -92,6 +92,17 @@ export function wrapText(text: string, prefix: string, width = 96): string[] {
   return lines;
 }
 
+/**
+ * The `not_read_whole` field of a readout's JSON: every source not read whole and why, with
+ * control characters stripped (file names and reasons come from the disk).
+ */
+export function notReadWhole(problems: readonly ReadProblem[]): ReadProblem[] {
+  return problems.map((problem) => ({
+    source: stripControl(problem.source),
+    what: stripControl(problem.what),
+  }));
+}
+
 /** The section naming every source not read whole, capped at `limit` lines. */
 export function problemsSection(problems: readonly ReadProblem[], limit = 12): string[] {
   if (problems.length === 0) return [];
@@ -104,4 +115,32 @@ export function problemsSection(problems: readonly ReadProblem[], limit = 12): s
     lines.push(`  ${stripControl(problem.source)}: ${stripControl(problem.what)}`);
   if (problems.length > limit) lines.push(`  … and ${problems.length - limit} more`);
   return lines;
+}
+
+/** Renders a record's timestamp for a person. */
+export type Clock = (iso: string) => string;
+
+/**
+ * Times as the owner reads them: in the home's `[agent] timezone`, to the minute, with the
+ * zone's short name (`2026-11-30 03:31 GMT+1`). A timestamp that does not parse is shown as
+ * written, never dropped.
+ */
+export function ownerClock(zone: string): Clock {
+  const format = new Intl.DateTimeFormat('en-CA', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+  });
+  return (iso) => {
+    const time = Date.parse(iso);
+    if (Number.isNaN(time)) return iso;
+    const part: Record<string, string> = {};
+    for (const { type, value } of format.formatToParts(time)) part[type] = value;
+    return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute} ${part.timeZoneName}`;
+  };
 }

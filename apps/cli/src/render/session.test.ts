@@ -1,9 +1,11 @@
 import type { TextAppraisalRecord } from '@mecha/appraisal-core';
 import { describe, expect, it } from 'vitest';
 import { styleFor } from '../style.js';
+import { ownerClock } from './format.js';
 import { textAppraisalLines } from './session.js';
 
 const plain = styleFor({ isTTY: false, env: {} });
+const berlin = ownerClock('Europe/Berlin');
 const base: TextAppraisalRecord = {
   v: 1,
   appraisal_id: 'ta-1',
@@ -19,8 +21,8 @@ const base: TextAppraisalRecord = {
 
 describe('textAppraisalLines', () => {
   it('shows the interpretation, the counts and the expected act', () => {
-    expect(textAppraisalLines(base, plain)).toEqual([
-      'text appraisal ta-1 · session s-1 · 2026-09-25T11:31:00Z · clean',
+    expect(textAppraisalLines(base, plain, berlin)).toEqual([
+      'text appraisal ta-1 · session s-1 · 2026-09-25 13:31 GMT+2 · clean',
       '  │ The reply went out as written.',
       '  claims 1 kept, 0 dropped by grounding · expects: released unchanged',
     ]);
@@ -40,7 +42,7 @@ describe('textAppraisalLines', () => {
       ],
       prediction: 'The owner will send it \u202eunchanged.',
     } as TextAppraisalRecord;
-    const lines = textAppraisalLines(record, plain);
+    const lines = textAppraisalLines(record, plain, berlin);
     expect(lines).toContain('  judged against task task-1');
     expect(lines).toContain(
       '  · claim: The owner[2J asked for totals (owner message msg-1: "send the totals")',
@@ -48,5 +50,17 @@ describe('textAppraisalLines', () => {
     expect(lines).toContain('  → prediction: The owner will send it unchanged.');
     expect(lines.at(-1)).toBe('  stored for you to read; it goes nowhere else');
     expect(lines[0]).toContain('not clean (third party)');
+  });
+});
+
+describe('ownerClock', () => {
+  it("shows a time in the owner's zone, to the minute, with the zone named", () => {
+    expect(berlin('2026-11-30T02:31:39.763Z')).toBe('2026-11-30 03:31 GMT+1');
+    expect(ownerClock('UTC')('2026-11-30T02:31:39.763Z')).toBe('2026-11-30 02:31 UTC');
+    expect(ownerClock('America/New_York')('2026-07-01T03:00:00Z')).toBe('2026-06-30 23:00 EDT');
+  });
+
+  it('shows a timestamp that does not parse as written', () => {
+    expect(berlin('yesterday-ish')).toBe('yesterday-ish');
   });
 });

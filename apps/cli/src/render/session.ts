@@ -10,7 +10,16 @@ import {
 } from '@mecha/appraisal-core';
 import type { ReadProblem } from '@mecha/stores';
 import type { Style } from '../style.js';
-import { citeText, goalText, joined, problemsSection, signed, wrapText } from './format.js';
+import {
+  type Clock,
+  citeText,
+  goalText,
+  joined,
+  notReadWhole,
+  problemsSection,
+  signed,
+  wrapText,
+} from './format.js';
 
 function capitalised(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
@@ -34,14 +43,18 @@ function errorLine(error: GoalError, style: Style): string {
 }
 
 /** The lines of one text appraisal, every field stripped of control characters. */
-export function textAppraisalLines(record: TextAppraisalRecord, style: Style): string[] {
+export function textAppraisalLines(
+  record: TextAppraisalRecord,
+  style: Style,
+  clock: Clock,
+): string[] {
   const clean = record.taint === 'clean';
   const dropped = Object.entries(record.claims_dropped)
     .filter(([, value]) => value > 0)
     .map(([reason, value]) => `${stripControl(reason)} ${value}`)
     .join(', ');
   const lines = [
-    `${style.bold(`text appraisal ${record.appraisal_id}`)} · session ${record.session_id} · ${record.at} · ${clean ? 'clean' : style.amber(`not clean (${record.taint.replace('_', ' ')})`)}`,
+    `${style.bold(`text appraisal ${record.appraisal_id}`)} · session ${record.session_id} · ${clock(record.at)} · ${clean ? 'clean' : style.amber(`not clean (${record.taint.replace('_', ' ')})`)}`,
     ...wrapText(stripControl(record.interpretation), '  │ '),
     `  ${joined([
       `claims ${record.claims_kept} kept, ${Object.values(record.claims_dropped).reduce((sum, value) => sum + value, 0)} dropped by grounding${dropped === '' ? '' : ` (${dropped})`}`,
@@ -80,10 +93,10 @@ export function textAppraisalLines(record: TextAppraisalRecord, style: Style): s
   return lines;
 }
 
-function textAppraisalSection(lookup: TextAppraisalLookup, style: Style): string[] {
+function textAppraisalSection(lookup: TextAppraisalLookup, style: Style, clock: Clock): string[] {
   switch (lookup.state) {
     case 'found':
-      return ['', ...textAppraisalLines(lookup.record, style)];
+      return ['', ...textAppraisalLines(lookup.record, style, clock)];
     case 'none':
       return ['', 'No text appraisal on record for this session (mecha distill writes them).'];
     case 'unreadable':
@@ -100,6 +113,7 @@ export function renderSession(
   textAppraisal: TextAppraisalLookup,
   problems: readonly ReadProblem[],
   style: Style,
+  clock: Clock,
 ): string {
   const valence = formatValence(reading.valence);
   const word = reading.label === 'neutral' ? undefined : capitalised(reading.label);
@@ -124,12 +138,20 @@ export function renderSession(
     lines.push(style.dim('   sign  channel       agency cite'));
     for (const error of relevant) lines.push(errorLine(error, style));
   }
-  lines.push(...textAppraisalSection(textAppraisal, style), ...problemsSection(problems), '');
+  lines.push(
+    ...textAppraisalSection(textAppraisal, style, clock),
+    ...problemsSection(problems),
+    '',
+  );
   return lines.join('\n');
 }
 
 /** One session's reading as JSON: the reading, and its text appraisal with control characters stripped. */
-export function sessionJson(reading: SessionReading, textAppraisal: TextAppraisalLookup): string {
+export function sessionJson(
+  reading: SessionReading,
+  textAppraisal: TextAppraisalLookup,
+  problems: readonly ReadProblem[],
+): string {
   return `${JSON.stringify(
     {
       session_id: reading.sessionId,
@@ -145,6 +167,7 @@ export function sessionJson(reading: SessionReading, textAppraisal: TextAppraisa
         textAppraisal.state === 'found'
           ? { state: 'found', record: stripControlDeep(textAppraisal.record) }
           : { state: textAppraisal.state },
+      not_read_whole: notReadWhole(problems),
     },
     null,
     2,

@@ -2,7 +2,7 @@ import type { Success, SuccessesReadout } from '@mecha/appraisal-core';
 import { stripControl } from '@mecha/appraisal-core';
 import type { ReadProblem } from '@mecha/stores';
 import type { Style } from '../style.js';
-import { count, goalText, joined, problemsSection, wrapText } from './format.js';
+import { type Clock, count, goalText, joined, problemsSection, wrapText } from './format.js';
 
 const kindWords: Record<Success['kind'], string> = {
   draft_sent_unchanged: 'you sent a draft as mecha wrote it',
@@ -11,7 +11,7 @@ const kindWords: Record<Success['kind'], string> = {
   question_answered_then_finished: 'you answered a question and the work then finished',
 };
 
-function successLine(success: Success, style: Style): string {
+function successLine(success: Success, style: Style, clock: Clock): string {
   const status =
     success.status === 'standing'
       ? undefined
@@ -22,7 +22,7 @@ function successLine(success: Success, style: Style): string {
         : success.status === 'unknown'
           ? `unknown (${(success.unknown_reason ?? 'unconfirmed').replaceAll('_', ' ')}), not counted`
           : 'hidden (development session)';
-  return `  ${success.at}  ${joined([
+  return `  ${clock(success.at)}  ${joined([
     kindWords[success.kind],
     `${success.cite.kind} ${success.cite.id}`,
     success.session_id === null ? 'no session' : `session ${success.session_id}`,
@@ -36,6 +36,8 @@ export interface SuccessesView {
   readonly exemplars: boolean;
   readonly examples: boolean;
   readonly limit: number;
+  /** Times in the owner's zone. */
+  readonly clock: Clock;
 }
 
 /**
@@ -69,7 +71,7 @@ export function renderSuccesses(
     lines.push(
       `Newest first${result.successes.length > shown.length ? ` (${shown.length} of ${result.successes.length}; -n to show more)` : ''}:`,
     );
-    for (const success of shown) lines.push(successLine(success, style));
+    for (const success of shown) lines.push(successLine(success, style, view.clock));
   }
   if (view.exemplars) {
     lines.push('');
@@ -81,7 +83,7 @@ export function renderSuccesses(
       );
       for (const exemplar of result.exemplars.slice(0, view.limit)) {
         lines.push(
-          `  draft ${exemplar.draft_id} · ${exemplar.at} · ${stripControl(exemplar.tool)} · ${exemplar.taint.replace('_', ' ')} · session ${exemplar.session_id}`,
+          `  draft ${exemplar.draft_id} · ${view.clock(exemplar.at)} · ${stripControl(exemplar.tool)} · ${exemplar.taint.replace('_', ' ')} · session ${exemplar.session_id}`,
         );
         lines.push(
           ...(exemplar.text === null

@@ -3,9 +3,10 @@ import { indexSessionStores, readSessionStores } from '../ports/store-index.js';
 import { readTranscripts } from '../ports/transcript-cache.js';
 import { deriveLabel, type OwnerOutcomeFact } from '../rules/derive-label.js';
 import { type FollowUp, followUpFor, stagesFollowUp } from '../rules/follow-up.js';
+import { errorsOf, type SignedEntry } from '../rules/signed-entry.js';
 import { type Valence, valence } from '../rules/valence.js';
 import type { TaskStatus } from '../schemas/board.js';
-import type { GoalError, Label } from '../schemas/goal-error.js';
+import type { Label } from '../schemas/goal-error.js';
 import type { SourceRead } from '../schemas/source-read.js';
 import type { TranscriptEvent } from '../schemas/transcript.js';
 import { closureLine, tallySignals, unreadableClosureLine } from './closure-line.js';
@@ -64,9 +65,10 @@ export function closureAppraisal(
       follow_up: null,
     };
   }
-  const own = (error: GoalError) =>
-    error.cite.kind === 'closure' && error.cite.closure_id === move.closureId;
-  const errors = appraised.flatMap((reading) => reading.errors.filter((error) => !own(error)));
+  const own = (entry: SignedEntry) =>
+    entry.error.cite.kind === 'closure' && entry.error.cite.closure_id === move.closureId;
+  const entries = appraised.flatMap((reading) => reading.entries.filter((entry) => !own(entry)));
+  const errors = errorsOf(entries);
   const outcomes = new Map<string, OwnerOutcomeFact>();
   for (const reading of appraised) {
     for (const [id, fact] of reading.labelFacts.ownerOutcomes ?? []) outcomes.set(id, fact);
@@ -89,14 +91,14 @@ export function closureAppraisal(
     sessions_appraised: ids,
     sessions_unreadable: unreadable,
     partial,
-    follow_up: stagesFollowUp(move.to, label, errors)
+    follow_up: stagesFollowUp(move.to, label, entries)
       ? followUpFor(
           {
             id: move.taskId,
             ...(move.projectId === undefined ? {} : { project_id: move.projectId }),
           },
           label,
-          errors,
+          entries,
         )
       : null,
   };

@@ -113,3 +113,18 @@ export async function listSessions(
     experiments_hidden: population.experimentsHidden,
   };
 }
+
+/**
+ * The kinds a `--kind` filter can select in this home: every surface a session was recorded
+ * from, plus the development kinds `test` and `experiment`, sorted. `unreadable` when the
+ * session store could not be listed, so a caller never refuses a kind it could not check.
+ */
+export async function kindsOnRecord(
+  sessions: AppraisalPorts['sessions'],
+): Promise<SourceRead<string>> {
+  const listing = await sessions.list();
+  if (listing.state === 'unreadable') return listing;
+  const kinds = new Set<string>(['test', 'experiment']);
+  for (const entry of listing.records) if (entry.surface !== undefined) kinds.add(entry.surface);
+  return { state: 'read', records: [...kinds].sort() };
+}

@@ -1,32 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { task } from '../__fixtures__/records.js';
-import { type GoalError, type Label, labelSchema } from '../schemas/goal-error.js';
+import { type Label, labelSchema } from '../schemas/goal-error.js';
+import { contributionTable } from './contribution-table.js';
 import {
-  cutShortCounters,
+  cutShortRows,
   followUpFor,
   isCutShort,
   residueLabels,
   stagesFollowUp,
 } from './follow-up.js';
+import { type SignedEntry, signEntry, signedRows } from './signed-entry.js';
 
-const ceiling: GoalError = {
-  channel: 'counter',
-  sign: -0.5,
-  agency: 'owner',
-  visible: false,
-  controllable: 'unfilled',
-  cite: { kind: 'counter', name: 'turn_ceiling' },
-};
-const rejected: GoalError = {
-  channel: 'edit',
-  sign: -1,
-  agency: 'owner',
-  visible: false,
-  controllable: 'unfilled',
-  cite: { kind: 'draft', draft_id: 'd-1' },
-};
-const boredom: GoalError = { ...ceiling, cite: { kind: 'counter', name: 'boredom_notice' } };
+const ceiling = signEntry('ceiling', { kind: 'counter', name: 'turn_ceiling' }, undefined);
+const rejected = signEntry('draftRejected', { kind: 'draft', draft_id: 'd-1' }, undefined);
+const boredom = signEntry('boredomNotice', { kind: 'counter', name: 'boredom_notice' }, undefined);
 
 describe('stagesFollowUp', () => {
   it('does not stage one for distress alone', () => {
@@ -50,8 +38,9 @@ describe('stagesFollowUp', () => {
     expect(stagesFollowUp('done', 'neutral', [])).toBe(false);
   });
 
-  it('reads cut short only from a negative stop-cause counter', () => {
-    expect([...cutShortCounters].sort()).toEqual([
+  it('reads cut short only from the rows that sign a stop cause on the counter channel', () => {
+    const counters = [...cutShortRows].flatMap((id) => contributionTable[id].counters).sort();
+    expect(counters).toEqual([
       'cost_ceiling',
       'empty_output',
       'final_failed_call',
@@ -60,8 +49,29 @@ describe('stagesFollowUp', () => {
       'turn_ceiling',
     ]);
     expect(isCutShort([boredom])).toBe(false);
-    expect(isCutShort([{ ...ceiling, channel: 'intervention' }])).toBe(false);
-    expect(isCutShort([{ ...ceiling, sign: 0 }])).toBe(false);
+    expect(isCutShort([rejected])).toBe(false);
+    // The owner's stop names a stop cause too, but it is an intervention, not a cut-off run.
+    expect(cutShortRows.has('ownerStop')).toBe(false);
+  });
+
+  it('reads the row that signed an entry, not what its cite says', () => {
+    const mislabelled: SignedEntry = { row: 'boredomNotice', error: ceiling.error };
+    expect(isCutShort([mislabelled])).toBe(false);
+    expect(isCutShort([{ row: 'ceiling', error: boredom.error }])).toBe(true);
+  });
+
+  it('is cut short exactly when some entry comes from a stop-cause counter row', () => {
+    const ids = signedRows.map(([id]) => id);
+    fc.assert(
+      fc.property(fc.subarray(ids), (rows) => {
+        const entries = rows.map((id) => signEntry(id, { kind: 'counter', name: 'x' }, undefined));
+        const expected = rows.some((id) => {
+          const row = contributionTable[id];
+          return row.channel === 'counter' && row.sign < 0 && row.stopCauses.length > 0;
+        });
+        expect(isCutShort(entries)).toBe(expected);
+      }),
+    );
   });
 
   it('matches the label gate: residue labels stage, no other label does without cut short', () => {
@@ -90,16 +100,13 @@ describe('followUpFor', () => {
   });
 
   it('names only the channels that carried a negative signal, not a credit or a zero entry', () => {
-    const closed: GoalError = {
-      channel: 'commitment',
-      sign: 0.5,
-      agency: 'owner',
-      visible: false,
-      controllable: 'unfilled',
-      cite: { kind: 'closure', closure_id: 'c-1' },
-    };
-    const dropped: GoalError = { ...closed, sign: 0 };
-    const sent: GoalError = { ...rejected, channel: 'intervention', sign: 1 };
+    const closed = signEntry('taskClosedDone', { kind: 'closure', closure_id: 'c-1' }, undefined);
+    const dropped = signEntry(
+      'taskClosedDropped',
+      { kind: 'closure', closure_id: 'c-2' },
+      undefined,
+    );
+    const sent = signEntry('draftSentUnchanged', { kind: 'draft', draft_id: 'd-2' }, undefined);
     const followUp = followUpFor({ id: 'task-3' }, 'regret', [closed, dropped, sent, rejected]);
     expect(followUp.channels).toEqual(['edit']);
     expect(followUp.title).toBe('Follow up on task-3: regret (edit)');

@@ -1,6 +1,6 @@
 import type { TaskStatus } from '../schemas/board.js';
-import type { Channel, GoalError, Label } from '../schemas/goal-error.js';
-import { type ContributionRow, contributionTable } from './contribution-table.js';
+import type { Channel, Label } from '../schemas/goal-error.js';
+import { type SignedEntry, type SignedRowId, signedRows } from './signed-entry.js';
 
 /**
  * Labels that name residue: work left over that one task on the board could pick up. Distress
@@ -16,27 +16,21 @@ export const residueLabels: ReadonlySet<Label> = new Set<Label>([
 ]);
 
 /**
- * The counters that name a run cut short: those the contribution table fires from a stop
- * cause (a ceiling, a loop stop, an empty output, a final failed call).
+ * The contribution-table rows that name a run cut short: the negative counters the table fires
+ * from a stop cause (a ceiling, a loop stop, an empty output, a final failed call).
  */
-export const cutShortCounters: ReadonlySet<string> = new Set(
-  Object.values(contributionTable as Record<string, ContributionRow>).flatMap(
-    (row): readonly string[] =>
-      row.kind === 'signed' && row.channel === 'counter' && row.stopCauses.length > 0
-        ? row.counters
-        : [],
+export const cutShortRows: ReadonlySet<SignedRowId> = new Set(
+  signedRows.flatMap(([id, row]) =>
+    row.channel === 'counter' && row.sign < 0 && row.stopCauses.length > 0 ? [id] : [],
   ),
 );
 
-/** `cut_short`: a negative counter whose cite is the stop cause or the silent failure. */
-export function isCutShort(errors: readonly GoalError[]): boolean {
-  return errors.some(
-    (error) =>
-      error.channel === 'counter' &&
-      error.sign < 0 &&
-      error.cite.kind === 'counter' &&
-      cutShortCounters.has(error.cite.name),
-  );
+/**
+ * `cut_short`: an entry signed by a stop-cause row. It reads the row that signed each entry,
+ * never the entry's cite, so it cannot drift from the table.
+ */
+export function isCutShort(entries: readonly SignedEntry[]): boolean {
+  return entries.some((entry) => cutShortRows.has(entry.row as SignedRowId));
 }
 
 /**
@@ -47,9 +41,9 @@ export function isCutShort(errors: readonly GoalError[]): boolean {
 export function stagesFollowUp(
   to: TaskStatus,
   label: Label,
-  errors: readonly GoalError[],
+  entries: readonly SignedEntry[],
 ): boolean {
-  return to === 'done' && (residueLabels.has(label) || isCutShort(errors));
+  return to === 'done' && (residueLabels.has(label) || isCutShort(entries));
 }
 
 /**
@@ -84,11 +78,13 @@ const channelOrder: readonly Channel[] = [
 export function followUpFor(
   task: { readonly id: string; readonly project_id?: string | undefined },
   label: Label,
-  errors: readonly GoalError[],
+  entries: readonly SignedEntry[],
 ): FollowUp {
-  const fired = new Set(errors.filter((error) => error.sign < 0).map((error) => error.channel));
+  const fired = new Set(
+    entries.filter((entry) => entry.error.sign < 0).map((entry) => entry.error.channel),
+  );
   const channels = channelOrder.filter((channel) => fired.has(channel));
-  const cutShort = isCutShort(errors);
+  const cutShort = isCutShort(entries);
   const words = [label === 'neutral' ? undefined : label, cutShort ? 'cut short' : undefined]
     .filter((word) => word !== undefined)
     .join(', ');

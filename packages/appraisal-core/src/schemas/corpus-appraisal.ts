@@ -197,6 +197,12 @@ export const corpusAppraisalSchema = z.strictObject({
       counterfactuals_not_clean: countOrNull,
     })
     .nullable(),
+  /**
+   * Every source not read whole and why (`outbox`: `outbox/outbox.jsonl line 76: torn final
+   * line`), one entry per damaged line or unreadable source. Present where the reader logged its
+   * reads (the CLI's `--json` always does); absent from the bare readout.
+   */
+  not_read_whole: z.array(z.strictObject({ source: z.string(), what: z.string() })).optional(),
 });
 /** See {@link corpusAppraisalSchema}. */
 export type CorpusAppraisal = z.infer<typeof corpusAppraisalSchema>;

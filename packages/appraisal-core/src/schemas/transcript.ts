@@ -147,8 +147,11 @@ export const appraiserVerdictEventSchema = z.object({
   }),
 });
 
-/** One line of `sessions/<id>.jsonl`. */
-export const transcriptEventSchema = z.discriminatedUnion('type', [
+/**
+ * The event kinds a recorder writes today. The retired appraiser's verdicts are read from older
+ * transcripts but never written.
+ */
+export const currentTranscriptEventSchemas = [
   runStartEventSchema,
   messageEventSchema,
   toolCallEventSchema,
@@ -158,6 +161,11 @@ export const transcriptEventSchema = z.discriminatedUnion('type', [
   counterEventSchema,
   compactionEventSchema,
   runEndEventSchema,
+] as const;
+
+/** One line of `sessions/<id>.jsonl`. */
+export const transcriptEventSchema = z.discriminatedUnion('type', [
+  ...currentTranscriptEventSchemas,
   appraiserVerdictEventSchema,
 ]);
 /** See {@link transcriptEventSchema}. */

@@ -2,6 +2,8 @@ import {
   addLine,
   type Charter,
   type CharterEdit,
+  type CharterEditError,
+  type CharterIssue,
   type CharterLine,
   type CharterSensor,
   clearLineSensor,
@@ -60,6 +62,25 @@ function apply(capability: OwnerEdit, charter: Charter, change: CharterChange): 
   }
 }
 
+/** A request-level issue: the line as asked for is malformed, whatever the charter holds. */
+const requestIssues: ReadonlySet<CharterIssue['code']> = new Set([
+  'invalid_field',
+  'invalid_line',
+  'unknown_field',
+]);
+
+/**
+ * Why the charter refused an edit, as a surface shows it: a malformed line (a bad id, an empty
+ * text) is `bad_request`, whatever the charter holds; what depends on the charter (a line that
+ * does not exist, a repeated id or sensor, a rank past its end) is `rejected`.
+ */
+function refusalReason(error: CharterEditError | undefined): OwnerRefusal['reason'] {
+  return error?.code === 'invalid_edit' &&
+    error.issues.every((issue) => requestIssues.has(issue.code))
+    ? 'bad_request'
+    : 'rejected';
+}
+
 /**
  * The one path every charter edit takes. It refuses inside any run's shell (no model writes a
  * line, with or without a person present), then reads the charter, applies the changes in
@@ -83,12 +104,14 @@ export async function editCharter(
       'refused: this command was started by a run, and only a person edits the charter (from a terminal, the web board, Slack or the TUI)',
     );
   }
+  let refusedBy: CharterEditError | undefined;
   const edited = await home.editCharter((charter) => {
     let next: CharterEdit = E.right(charter);
     for (const change of request.changes) {
       if (E.isLeft(next)) break;
       next = apply(request.capability, next.right, change);
     }
+    if (E.isLeft(next)) refusedBy = next.left;
     return next;
   });
   switch (edited.state) {
@@ -97,7 +120,7 @@ export async function editCharter(
     case 'unreadable':
       return ownerRefusal('unreadable', `the charter was not changed: ${edited.reason}`);
     case 'rejected':
-      return ownerRefusal('rejected', edited.message);
+      return ownerRefusal(refusalReason(refusedBy), edited.message);
     case 'not_written':
       return ownerRefusal('not_written', `the charter was not changed: ${edited.failure.message}`);
   }

@@ -167,6 +167,15 @@ describe('editCharter', () => {
     expect(home.readCharter()).toEqual({ state: 'read', charter: [] });
   });
 
+  it('calls a malformed line a bad request, and a repeated id a rejection', async () => {
+    const home = freshHome();
+    const add = (id: string) =>
+      editCharter(home, { capability, env: {}, changes: [{ op: 'add', line: { id, text: 'x' } }] });
+    expect(await add('Not An Id')).toMatchObject({ state: 'refused', reason: 'bad_request' });
+    expect(await add('fine')).toMatchObject({ state: 'edited' });
+    expect(await add('fine')).toMatchObject({ state: 'refused', reason: 'rejected' });
+  });
+
   it('refuses inside a run, even one a person is in', async () => {
     const home = freshHome();
     const { runId } = await runIn(home, '20260925T090000-dddd0001', { personPresent: true });

@@ -7,6 +7,19 @@ export interface ReadProblem {
 }
 
 /**
+ * What one read of a source did not read whole: nothing when it was read, the reason when it
+ * could not be read, and each skipped line (`file line N: reason`) when it was partial.
+ */
+export function readProblems(source: string, result: SourceRead<unknown>): ReadProblem[] {
+  if (result.state === 'read') return [];
+  if (result.state === 'unreadable') return [{ source, what: result.reason }];
+  return result.skipped.map((line) => ({
+    source,
+    what: `${line.file}${line.line > 0 ? ` line ${line.line}` : ''}: ${line.reason}`,
+  }));
+}
+
+/**
  * The same ports, noting every source not read whole (unreadable, or lines skipped) so the
  * readout can name what could not be read. Each source is noted once, however often it is read.
  */
@@ -24,17 +37,7 @@ export function withReadLog(ports: AppraisalPorts): {
     };
   const record = <T>(source: string, result: SourceRead<T>) => {
     if (result.state === 'read' || seen.has(source)) return;
-    if (result.state === 'unreadable') {
-      seen.set(source, [{ source, what: result.reason }]);
-      return;
-    }
-    seen.set(
-      source,
-      result.skipped.map((line) => ({
-        source,
-        what: `${line.file}${line.line > 0 ? ` line ${line.line}` : ''}: ${line.reason}`,
-      })),
-    );
+    seen.set(source, readProblems(source, result));
   };
   const listed = (result: SourceRead<SessionListing>): SourceRead<SessionListing> => {
     record('sessions', result);
