@@ -1,4 +1,4 @@
 import { libraryConfig } from '@mecha/tsup-config';
 import { defineConfig } from 'tsup';
 
-export default defineConfig(libraryConfig());
+export default defineConfig(libraryConfig({ entry: ['src/index.ts', 'src/testing.ts'] }));

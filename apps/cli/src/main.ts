@@ -67,6 +67,11 @@ const commands: readonly {
     load: async () => (await import('./commands/web.js')).webGroup,
   },
   {
+    name: 'slack',
+    summary: 'run the Slack app: run-end lines, Done/Drop, drafts and /mecha charter',
+    load: async () => (await import('./commands/slack.js')).slackGroup,
+  },
+  {
     name: 'demo',
     summary: 'generate a sample home and show every readout on it',
     load: async () => (await import('./commands/demo.js')).demoGroup,

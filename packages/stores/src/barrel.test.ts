@@ -17,6 +17,8 @@ describe('the built @mecha/stores', () => {
       'attentionFile',
       'beginRun',
       'briefConversation',
+      'charterCommand',
+      'charterCommandOptions',
       'checkHome',
       'checkReplayWorkspace',
       'closeRefusal',

@@ -93,6 +93,12 @@ export type { AddedTask, AddTaskRequest, NewTaskStatus, TaskHolder } from './own
 export { addTask, newTaskStatuses, taskHolders } from './owner/add-task.js';
 export type { AnsweredQuestion } from './owner/answer-question.js';
 export { answerParkedQuestion } from './owner/answer-question.js';
+export type {
+  CharterCommand,
+  CharterCommandOp,
+  CharterCommandRequest,
+} from './owner/charter-command.js';
+export { charterCommand, charterCommandOptions } from './owner/charter-command.js';
 export type { DraftChoice, DraftVerdict, DraftVerdictRequest } from './owner/draft-verdict.js';
 export { decideDraft } from './owner/draft-verdict.js';
 export type { CharterChange, EditedCharter } from './owner/edit-charter.js';

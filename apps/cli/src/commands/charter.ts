@@ -1,17 +1,14 @@
 import { userInfo } from 'node:os';
 import { stripControl } from '@mecha/appraisal-core';
-import {
-  type Charter,
-  type CharterLine,
-  commitmentStores,
-  formatDuration,
-  isCharterSensor,
-  parseDuration,
-  patienceOf,
-} from '@mecha/charter';
+import { type Charter, commitmentStores, formatDuration, patienceOf } from '@mecha/charter';
 import { mintOwnerEdit } from '@mecha/charter/owner';
-import { isLeft } from '@mecha/errors';
-import { type CharterChange, editCharter } from '@mecha/stores';
+import {
+  type CharterChange,
+  type CharterCommandOp,
+  charterCommand,
+  charterCommandOptions,
+  editCharter,
+} from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
 import {
   type Command,
@@ -23,7 +20,7 @@ import {
   usageError,
 } from '../command.js';
 import { openCommandHome } from '../home.js';
-import { flag, stringOption, wholeNumber } from '../parse-command.js';
+import { flag, type OptionValues } from '../parse-command.js';
 import { styleFor } from '../style.js';
 
 const sensorList = 'outbox_age, question_latency or request_closure';
@@ -136,17 +133,6 @@ const show: Command = {
   },
 };
 
-/** Reads a `--sensor` value, or the usage error. */
-function sensorOf(text: string): CharterLine['sensor'] | string {
-  return isCharterSensor(text) ? text : `--sensor takes ${sensorList}, not ${JSON.stringify(text)}`;
-}
-
-/** Reads a `--setpoint` duration into milliseconds, or the usage error. */
-function setpointOf(text: string): number | string {
-  const parsed = parseDuration(text);
-  return isLeft(parsed) ? `--setpoint: ${parsed.left}` : parsed.right;
-}
-
 /**
  * Every charter edit: mint the owner-edit capability here, where the person's command arrived,
  * make one call to stores' `editCharter` (which refuses inside a run's shell and reads, edits
@@ -170,6 +156,22 @@ async function applyEdits(
   return exitCodes.ok;
 }
 
+/**
+ * Runs one typed edit: stores' `charterCommand` reads the words (the same messages on every
+ * surface), then {@link applyEdits} writes them.
+ */
+function runEdit(
+  op: CharterCommandOp,
+  path: string,
+  values: OptionValues,
+  positionals: readonly string[],
+  context: CommandContext,
+): Promise<number> {
+  const parsed = charterCommand({ op, positionals, options: values });
+  if (parsed.state === 'refused') return Promise.resolve(usageError(context, path, parsed.message));
+  return applyEdits(path, context, parsed.changes, parsed.done, flag(values, 'json'));
+}
+
 const add: Command = {
   path: 'charter add',
   summary: 'add a line (at the bottom, or at --rank)',
@@ -187,47 +189,9 @@ const add: Command = {
     '  --home DIR           the mecha home',
     '',
   ].join('\n'),
-  options: {
-    sensor: { type: 'string' },
-    setpoint: { type: 'string' },
-    rank: { type: 'string' },
-    json: { type: 'boolean' },
-  },
+  options: { ...charterCommandOptions.add, json: { type: 'boolean' } },
   async run({ values, positionals, context }: CommandInput) {
-    const [id, ...words] = positionals;
-    if (id === undefined || words.length === 0) {
-      return usageError(context, this.path, 'give the line an id and its text');
-    }
-    const line: { id: string; text: string; sensor?: CharterLine['sensor']; setpoint?: number } = {
-      id,
-      text: words.join(' '),
-    };
-    const sensorText = stringOption(values, 'sensor');
-    if (sensorText !== undefined) {
-      const sensor = sensorOf(sensorText);
-      if (!isCharterSensor(sensor)) return usageError(context, this.path, String(sensor));
-      line.sensor = sensor;
-    }
-    const setpointText = stringOption(values, 'setpoint');
-    if (setpointText !== undefined) {
-      const setpoint = setpointOf(setpointText);
-      if (typeof setpoint === 'string') return usageError(context, this.path, setpoint);
-      line.setpoint = setpoint;
-    }
-    let rank: number | undefined;
-    const rankText = stringOption(values, 'rank');
-    if (rankText !== undefined) {
-      const parsed = wholeNumber(rankText, '--rank');
-      if (!parsed.ok) return usageError(context, this.path, parsed.message);
-      rank = parsed.value;
-    }
-    return applyEdits(
-      this.path,
-      context,
-      [{ op: 'add', line: line as CharterLine, ...(rank === undefined ? {} : { rank }) }],
-      `Added line ${id}.`,
-      flag(values, 'json'),
-    );
+    return runEdit('add', this.path, values, positionals, context);
   },
 };
 
@@ -246,20 +210,8 @@ const move: Command = {
     '',
   ].join('\n'),
   options: { json: { type: 'boolean' } },
-  async run({ values, positionals, context }) {
-    const [id, rankText, extra] = positionals;
-    if (id === undefined || rankText === undefined || extra !== undefined) {
-      return usageError(context, this.path, 'give the line id and the rank to move it to');
-    }
-    const rank = wholeNumber(rankText, 'RANK');
-    if (!rank.ok) return usageError(context, this.path, rank.message);
-    return applyEdits(
-      this.path,
-      context,
-      [{ op: 'move', id, rank: rank.value }],
-      `Moved line ${id} to rank ${rank.value}.`,
-      flag(values, 'json'),
-    );
+  async run({ values, positionals, context }: CommandInput) {
+    return runEdit('move', this.path, values, positionals, context);
   },
 };
 
@@ -277,18 +229,8 @@ const remove: Command = {
     '',
   ].join('\n'),
   options: { json: { type: 'boolean' } },
-  async run({ values, positionals, context }) {
-    const [id, extra] = positionals;
-    if (id === undefined || extra !== undefined) {
-      return usageError(context, this.path, 'give the id of the line to remove');
-    }
-    return applyEdits(
-      this.path,
-      context,
-      [{ op: 'remove', id }],
-      `Removed line ${id}.`,
-      flag(values, 'json'),
-    );
+  async run({ values, positionals, context }: CommandInput) {
+    return runEdit('rm', this.path, values, positionals, context);
   },
 };
 
@@ -308,36 +250,9 @@ const set: Command = {
     '  --json               the charter after the edit, as JSON (as `mecha charter --json`)',
     '',
   ].join('\n'),
-  options: {
-    text: { type: 'string' },
-    sensor: { type: 'string' },
-    setpoint: { type: 'string' },
-    json: { type: 'boolean' },
-  },
-  async run({ values, positionals, context }) {
-    const [id, extra] = positionals;
-    if (id === undefined || extra !== undefined) {
-      return usageError(context, this.path, 'give the id of the line to change');
-    }
-    const edits: CharterChange[] = [];
-    const text = stringOption(values, 'text');
-    if (text !== undefined) edits.push({ op: 'set_text', id, text });
-    const sensorText = stringOption(values, 'sensor');
-    if (sensorText !== undefined) {
-      const sensor = sensorOf(sensorText);
-      if (!isCharterSensor(sensor)) return usageError(context, this.path, String(sensor));
-      edits.push({ op: 'set_sensor', id, sensor });
-    }
-    const setpointText = stringOption(values, 'setpoint');
-    if (setpointText !== undefined) {
-      const setpoint = setpointOf(setpointText);
-      if (typeof setpoint === 'string') return usageError(context, this.path, setpoint);
-      edits.push({ op: 'set_setpoint', id, setpoint });
-    }
-    if (edits.length === 0) {
-      return usageError(context, this.path, 'say what to change: --text, --sensor or --setpoint');
-    }
-    return applyEdits(this.path, context, edits, `Changed line ${id}.`, flag(values, 'json'));
+  options: { ...charterCommandOptions.set, json: { type: 'boolean' } },
+  async run({ values, positionals, context }: CommandInput) {
+    return runEdit('set', this.path, values, positionals, context);
   },
 };
 
@@ -357,24 +272,9 @@ const unset: Command = {
     '  --home DIR           the mecha home',
     '',
   ].join('\n'),
-  options: {
-    sensor: { type: 'boolean' },
-    setpoint: { type: 'boolean' },
-    json: { type: 'boolean' },
-  },
-  async run({ values, positionals, context }) {
-    const [id, extra] = positionals;
-    if (id === undefined || extra !== undefined) {
-      return usageError(context, this.path, 'give the id of the line to change');
-    }
-    const edits: CharterChange[] = [];
-    if (flag(values, 'sensor')) edits.push({ op: 'clear_sensor', id });
-    if (flag(values, 'setpoint')) {
-      edits.push({ op: 'clear_setpoint', id });
-    }
-    if (edits.length === 0)
-      return usageError(context, this.path, 'say what to take off: --sensor or --setpoint');
-    return applyEdits(this.path, context, edits, `Changed line ${id}.`, flag(values, 'json'));
+  options: { ...charterCommandOptions.unset, json: { type: 'boolean' } },
+  async run({ values, positionals, context }: CommandInput) {
+    return runEdit('unset', this.path, values, positionals, context);
   },
 };
 

@@ -1,0 +1,206 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { buttonTap, type FakeSlackApi, postSigned, startFakeSlackApi } from '@mecha/slack/testing';
+import { createSessionRecorder, openHome, rightOrThrow } from '@mecha/stores';
+import { afterEach, describe, expect, it } from 'vitest';
+import { bin, mecha, mechaJson, snapshot, tempDir } from './helpers.js';
+
+// Slack's Web API cannot be reached from here: the built `mecha slack` talks to a loopback fake
+// that records its calls (MECHA_SLACK_API_URL). The receiver, the home and the CLI are real.
+
+const secret = '0123456789abcdef0123456789abcdef';
+const token = 'xoxb-9999-8888-NEVERSHOWTHIS';
+const owner = 'UOWNER001';
+
+const settings = (fake: FakeSlackApi): Record<string, string> => ({
+  SLACK_SIGNING_SECRET: secret,
+  SLACK_BOT_TOKEN: token,
+  MECHA_SLACK_OWNERS: owner,
+  MECHA_SLACK_CHANNEL: 'C0CHANNEL',
+  MECHA_SLACK_PORT: '0',
+  MECHA_SLACK_POLL_MS: '100',
+  MECHA_SLACK_API_URL: fake.url,
+});
+
+let child: ChildProcess | undefined;
+let fake: FakeSlackApi | undefined;
+
+afterEach(async () => {
+  child?.kill('SIGTERM');
+  child = undefined;
+  await fake?.close();
+  fake = undefined;
+});
+
+/** Starts the built `mecha slack` and resolves with its port once it says it is listening. */
+function startSlack(
+  home: string,
+  env: Record<string, string>,
+): Promise<{ port: number; output: () => string }> {
+  const started = spawn(process.execPath, [bin, 'slack', '--home', home], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...env },
+  });
+  child = started;
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const look = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const port = /listening on http:\/\/127\.0\.0\.1:(\d+)\/slack\/events/.exec(output)?.[1];
+      if (port !== undefined) resolve({ port: Number(port), output: () => output });
+    };
+    started.stdout.on('data', look);
+    started.stderr.on('data', look);
+    started.on('exit', (code) => reject(new Error(`mecha slack exited (${code}): ${output}`)));
+  });
+}
+
+describe('mecha slack', () => {
+  it('names every missing or malformed setting and starts nothing, never printing a token', () => {
+    const home = join(tempDir(), 'home');
+    expect(mecha(['init', '--home', home]).code).toBe(0);
+    const missing = mecha(['slack', '--home', home]);
+    expect(missing.code).toBe(1);
+    for (const variable of [
+      'SLACK_SIGNING_SECRET',
+      'SLACK_BOT_TOKEN',
+      'MECHA_SLACK_OWNERS',
+      'MECHA_SLACK_CHANNEL',
+    ]) {
+      expect(missing.stderr).toContain(`mecha slack: ${variable} is not set`);
+    }
+    const malformed = mecha(['slack', '--home', home], {
+      SLACK_SIGNING_SECRET: secret,
+      SLACK_BOT_TOKEN: 'xoxp-user-token-SHOULDNOTSHOW',
+      MECHA_SLACK_OWNERS: 'U0OWNER1',
+      MECHA_SLACK_CHANNEL: 'C0CHANNEL',
+      MECHA_SLACK_PORT: 'eighty',
+    });
+    expect(malformed.code).toBe(1);
+    expect(malformed.stderr).toContain(
+      'mecha slack: SLACK_BOT_TOKEN is not a bot token (one starts with xoxb-)',
+    );
+    expect(malformed.stderr).toContain(
+      'mecha slack: MECHA_SLACK_PORT takes a whole number from 0 to 65535, not "eighty"',
+    );
+    expect(malformed.stderr).not.toContain('SHOULDNOTSHOW');
+  });
+
+  it('posts a staged draft; a Reject tapped in Slack reads as -1.0 owner in mecha sessions appraise', async () => {
+    const home = join(tempDir(), 'home');
+    expect(mecha(['init', '--home', home]).code).toBe(0);
+    fake = await startFakeSlackApi();
+    const { port, output } = await startSlack(home, settings(fake));
+    // The watcher's first look marks where it starts; only drafts staged after it are posted.
+    const { existsSync } = await import('node:fs');
+    await new Promise<void>((resolve) => {
+      const wait = () =>
+        existsSync(join(home, 'slack/posted.jsonl')) ? resolve() : setTimeout(wait, 20);
+      wait();
+    });
+
+    const store = openHome(home);
+    const session = createSessionRecorder(store);
+    const run = rightOrThrow(
+      await session.startRun({ surface: 'slack', personPresent: true }),
+      'run',
+    );
+    const { draftId } = rightOrThrow(
+      await session.stageDraft({
+        tool: 'mail_send',
+        taint: 'clean',
+        runId: run.runId,
+        text: 'Totals attached',
+      }),
+      'draft',
+    );
+    rightOrThrow(await run.end({ stopCause: 'completed' }), 'end');
+
+    const posted = await fake.waitFor(
+      (call) =>
+        call.method === 'chat.postMessage' &&
+        JSON.stringify(call.params.blocks ?? '').includes(draftId),
+    );
+    expect(posted.authorization).toBe(`Bearer ${token}`);
+    const tapped = await postSigned(port, secret, {
+      body: buttonTap({
+        user: owner,
+        actionId: 'mecha_draft_reject',
+        value: draftId,
+        actionTs: '1790000100.000001',
+      }),
+    });
+    expect(tapped.status).toBe(200);
+    const reply = await fake.waitFor(
+      (call) =>
+        call.method === 'chat.postMessage' &&
+        String(call.params.text).startsWith(`Rejected ${draftId}.`),
+    );
+    expect(reply.params.thread_ts).toBe('1790000000.000001');
+
+    const { run: appraised, json } = mechaJson<{
+      label: string;
+      errors: {
+        sign: number;
+        agency: string;
+        channel: string;
+        cite: { kind: string; draft_id?: string };
+      }[];
+    }>(['--home', home, 'sessions', 'appraise', session.sessionId, '--json']);
+    expect(appraised.code).toBe(0);
+    expect(json.label).toBe('distress');
+    expect(json.errors).toMatchObject([{ sign: -1, agency: 'owner', cite: { kind: 'draft' } }]);
+    const text = mecha(['--home', home, 'sessions', 'appraise', session.sessionId]);
+    expect(text.stdout).toContain('\u22121.0');
+    expect(output()).not.toContain('NEVERSHOWTHIS');
+
+    // A task closed in the terminal since its message was posted: a Drop tap changes nothing.
+    const added = mechaJson<{ id: string }>([
+      '--home',
+      home,
+      'tasks',
+      'add',
+      'Send',
+      'totals',
+      '--json',
+    ]);
+    expect(added.run.code).toBe(0);
+    expect(mecha(['--home', home, 'tasks', 'set', added.json.id, '--status', 'done']).code).toBe(0);
+    const before = snapshot(home);
+    await postSigned(port, secret, {
+      body: buttonTap({
+        user: owner,
+        actionId: 'mecha_task_drop',
+        value: added.json.id,
+        actionTs: '1790000100.000002',
+      }),
+    });
+    const stale = await fake.waitFor(
+      (call) =>
+        call.method === 'chat.postMessage' &&
+        String(call.params.text).startsWith('Nothing changed:'),
+    );
+    expect(stale.params.text).toBe(
+      `Nothing changed: ${added.json.id} is already done: reopen it before closing it again`,
+    );
+    expect(snapshot(home)).toEqual(before);
+    expect(
+      mechaJson<{ tasks: { status: string }[] }>([
+        '--home',
+        home,
+        'tasks',
+        'list',
+        '--all',
+        '--json',
+      ]).json,
+    ).toMatchObject({
+      tasks: [{ status: 'done' }],
+    });
+
+    const running = child as ChildProcess;
+    const exited = new Promise<number | null>((resolve) => running.on('exit', resolve));
+    running.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(output()).toContain('mecha slack: stopped.');
+    child = undefined;
+  });
+});

@@ -1,0 +1,588 @@
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createSessionRecorder,
+  type MechaHome,
+  moveTask,
+  openHome,
+  rightOrThrow,
+} from '@mecha/stores';
+import * as E from 'fp-ts/lib/Either.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeSlackApi, startFakeSlackApi } from './__fixtures__/fake-slack-api.js';
+import { homeBytes } from './__fixtures__/home-bytes.js';
+import { buttonTap, interaction, postSigned, slashCommand } from './__fixtures__/signed-request.js';
+import type { Delivery } from './mecha-receiver.js';
+import { type RunningSlackApp, startSlackApp } from './slack-app.js';
+import { slackConfigFromEnv } from './slack-config.js';
+import { readSlackLedger } from './slack-ledger.js';
+import { actionIds } from './slack-messages.js';
+
+// Slack's Web API cannot be reached from here: the app's client points at a loopback fake that
+// records each call. Everything else is real: the home's files, the receiver, Bolt, the stores.
+
+const secret = '8f742231b10e8888abcd99yyyzzz85a5'.replace(/[yz]/g, 'a');
+const botToken = 'xoxb-1111-2222-SECRETTOKENVALUE';
+const owner = 'UOWNER001';
+const stranger = 'USTRANGER1';
+
+interface Harness {
+  readonly home: MechaHome;
+  readonly path: string;
+  readonly fake: FakeSlackApi;
+  readonly running: RunningSlackApp;
+  readonly port: number;
+  readonly logs: string[];
+  readonly deliveries: Delivery[];
+  /** Resolves once `count` deliveries have been handled (listener work included). */
+  delivered(count: number): Promise<void>;
+}
+
+let harness: Harness;
+const waiters: (() => void)[] = [];
+
+/** Keeps `deliveries` up to date with what the app's receiver handled, waking the waiters. */
+function track(running: RunningSlackApp, deliveries: Delivery[]): void {
+  running.receiver?.onDelivery((delivery) => {
+    deliveries.push(delivery);
+    for (const wake of waiters.splice(0)) wake();
+  });
+}
+
+async function start(): Promise<Harness> {
+  const path = mkdtempSync(join(tmpdir(), 'mecha-slack-'));
+  const home = openHome(path);
+  rightOrThrow(
+    await home.board.put([
+      { v: 1, kind: 'task', id: 'task-1', title: 'Send the totals', status: 'next' },
+      {
+        v: 1,
+        kind: 'task',
+        id: 'task-2',
+        title: '<!channel> pay now & <http://x|here>',
+        status: 'inbox',
+      },
+    ]),
+    'board',
+  );
+  const fake = await startFakeSlackApi();
+  const config = rightOrThrow(
+    E.mapLeft((issues: readonly { message: string }[]) => ({ message: issues[0]?.message ?? '' }))(
+      slackConfigFromEnv({
+        SLACK_SIGNING_SECRET: secret,
+        SLACK_BOT_TOKEN: botToken,
+        MECHA_SLACK_OWNERS: owner,
+        MECHA_SLACK_CHANNEL: 'C0CHANNEL',
+        MECHA_SLACK_PORT: '0',
+        MECHA_SLACK_API_URL: fake.url,
+      }),
+    ),
+    'config',
+  );
+  const logs: string[] = [];
+  const running = await startSlackApp({
+    config,
+    home,
+    log: (line) => logs.push(line),
+    watch: false,
+  });
+  const deliveries: Delivery[] = [];
+  track(running, deliveries);
+  return {
+    home,
+    path,
+    fake,
+    running,
+    port: running.port as number,
+    logs,
+    deliveries,
+    delivered: (count) =>
+      new Promise((resolve) => {
+        const check = () => (deliveries.length >= count ? resolve() : waiters.push(check));
+        check();
+      }),
+  };
+}
+
+beforeEach(async () => {
+  harness = await start();
+});
+
+afterEach(async () => {
+  await harness.running.stop();
+  await harness.fake.close();
+  rmSync(harness.path, { recursive: true, force: true });
+});
+
+const tap = (user: string, actionId: string, value: string, actionTs: string) =>
+  postSigned(harness.port, secret, { body: buttonTap({ user, actionId, value, actionTs }) });
+
+const threadReplies = () =>
+  harness.fake.calls.filter((call) => call.method === 'chat.postMessage' && call.params.thread_ts);
+
+async function closures(): Promise<
+  { task_id: string; to: string; surface: string; who: string; appraisal_line?: string }[]
+> {
+  const read = await harness.home.closures.read();
+  return read.state === 'unreadable' ? [] : (read.records as never);
+}
+
+async function taskStatus(id: string): Promise<string | undefined> {
+  const board = await harness.home.board.read();
+  if (board.state === 'unreadable') return undefined;
+  const task = board.records.find((row) => row.kind === 'task' && row.id === id);
+  return task?.kind === 'task' ? task.status : undefined;
+}
+
+describe('mecha slack: start', () => {
+  it('calls auth.test with the bot token at start and logs nothing of it', async () => {
+    const auth = await harness.fake.waitFor((call) => call.method === 'auth.test');
+    expect(auth.authorization).toBe(`Bearer ${botToken}`);
+    expect(harness.logs.join('\n')).not.toContain('SECRETTOKENVALUE');
+  });
+});
+
+describe('mecha slack: a start Slack refuses', () => {
+  it('fails with an error that does not carry the token', async () => {
+    const fake = await startFakeSlackApi();
+    fake.failNext('auth.test', 'invalid_auth', 10);
+    const config = slackConfigFromEnv({
+      SLACK_SIGNING_SECRET: secret,
+      SLACK_BOT_TOKEN: botToken,
+      MECHA_SLACK_OWNERS: owner,
+      MECHA_SLACK_CHANNEL: 'C0CHANNEL',
+      MECHA_SLACK_PORT: '0',
+      MECHA_SLACK_API_URL: fake.url,
+    });
+    if (E.isLeft(config)) throw new Error('config');
+    const logs: string[] = [];
+    const failed = await startSlackApp({
+      config: config.right,
+      home: harness.home,
+      log: (line) => logs.push(line),
+      watch: false,
+    }).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+    await fake.close();
+    expect(failed?.message).toMatch(/invalid_auth/);
+    expect(`${failed?.message} ${failed?.stack} ${logs.join(' ')}`).not.toContain(
+      'SECRETTOKENVALUE',
+    );
+  });
+});
+
+describe('Done and Drop', () => {
+  it('closes the task through the closure path and replies in the thread with the closure line', async () => {
+    const answer = await tap(owner, actionIds.taskDone, 'task-1', '1790000001.000001');
+    expect(answer.status).toBe(200);
+    await harness.delivered(1);
+    expect(await closures()).toMatchObject([
+      { task_id: 'task-1', to: 'done', surface: 'slack', who: 'owner' },
+    ]);
+    expect(await taskStatus('task-1')).toBe('done');
+    const reply = await harness.fake.waitFor((call) => call.method === 'chat.postMessage');
+    expect(reply.params.thread_ts).toBe('1790000000.000001');
+    const text = String(reply.params.text);
+    expect(text).toMatch(/^Closed task-1: next → done \(closure close-[0-9a-f]+\)\.\n/);
+    // The appraisal line is the one the closure record holds.
+    const [record] = await closures();
+    expect(record?.appraisal_line).toMatch(/^mecha's appraisal of task-1: /);
+    expect(text.split('\n')[1]).toBe(record?.appraisal_line);
+  });
+
+  it('closes once on a double tap, and the second tap says nothing changed', async () => {
+    const [first, second] = await Promise.all([
+      tap(owner, actionIds.taskDone, 'task-1', '1790000002.000001'),
+      tap(owner, actionIds.taskDone, 'task-1', '1790000002.000002'),
+    ]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    await harness.delivered(2);
+    expect(await closures()).toHaveLength(1);
+    await harness.fake.waitFor(() => threadReplies().length === 2);
+    const texts = threadReplies().map((call) => String(call.params.text));
+    expect(texts.filter((text) => text.startsWith('Closed task-1'))).toHaveLength(1);
+    expect(texts.filter((text) => text.startsWith('Nothing changed:'))).toHaveLength(1);
+  });
+
+  it("runs a retried delivery (X-Slack-Retry-Num) once, by the tap's action", async () => {
+    const body = buttonTap({
+      user: owner,
+      actionId: actionIds.taskDrop,
+      value: 'task-1',
+      actionTs: '1790000003.000001',
+    });
+    await postSigned(harness.port, secret, { body });
+    await harness.delivered(1);
+    const before = homeBytes(harness.path);
+    const retried = await postSigned(harness.port, secret, {
+      body,
+      timestamp: Math.floor(Date.now() / 1000) + 1,
+      headers: { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' },
+    });
+    expect(retried.status).toBe(200);
+    await harness.delivered(2);
+    expect(harness.deliveries[1]).toMatchObject({ kind: 'repeat' });
+    expect(homeBytes(harness.path)).toEqual(before);
+    expect(await closures()).toMatchObject([{ task_id: 'task-1', to: 'dropped' }]);
+    expect(threadReplies()).toHaveLength(1);
+  });
+
+  it('changes nothing on a tap for a task closed in the CLI since, and says so', async () => {
+    const closed = await moveTask(harness.home, {
+      query: 'task-1',
+      to: 'done',
+      surface: 'cli',
+      env: {},
+    });
+    expect(closed.state).toBe('closed');
+    const before = homeBytes(harness.path);
+    await tap(owner, actionIds.taskDrop, 'task-1', '1790000004.000001');
+    await harness.delivered(1);
+    const reply = await harness.fake.waitFor((call) => call.method === 'chat.postMessage');
+    expect(reply.params.text).toBe(
+      'Nothing changed: task-1 is already done: reopen it before closing it again',
+    );
+    expect(homeBytes(harness.path)).toEqual(before);
+    expect(await taskStatus('task-1')).toBe('done');
+    expect(await closures()).toMatchObject([{ to: 'done', surface: 'cli' }]);
+  });
+
+  it('refuses a Slack user not mapped to the owner, tells them why, and writes nothing', async () => {
+    const before = homeBytes(harness.path);
+    await tap(stranger, actionIds.taskDone, 'task-1', '1790000005.000001');
+    await harness.delivered(1);
+    const told = await harness.fake.waitFor((call) => call.method === 'chat.postEphemeral');
+    expect(told.params.user).toBe(stranger);
+    expect(String(told.params.text)).toContain('not mapped to the owner (MECHA_SLACK_OWNERS)');
+    expect(homeBytes(harness.path)).toEqual(before);
+    expect(threadReplies()).toHaveLength(0);
+  });
+});
+
+describe('Done and Drop, through the one closure path', () => {
+  it('stages the follow-up the predicate names and says so in the thread', async () => {
+    const session = createSessionRecorder(harness.home);
+    const run = rightOrThrow(
+      await session.startRun({
+        surface: 'slack',
+        personPresent: true,
+        goal: { kind: 'task', id: 'task-1' },
+      }),
+      'run',
+    );
+    rightOrThrow(await run.end({ stopCause: 'turn_ceiling' }), 'end');
+    await tap(owner, actionIds.taskDone, 'task-1', '1790000009.000001');
+    await harness.delivered(1);
+    const reply = await harness.fake.waitFor((call) => call.method === 'chat.postMessage');
+    expect(String(reply.params.text)).toMatch(
+      /\nStaged one follow-up: task-[0-9a-f]+ ".*" \(inbox\)\.$/,
+    );
+    const staged = /Staged one follow-up: (task-[0-9a-f]+)/.exec(String(reply.params.text))?.[1];
+    expect(await taskStatus(staged ?? '')).toBe('inbox');
+  });
+
+  it('lets hooks/pre_task_close refuse a tap, and then nothing is written', async () => {
+    mkdirSync(join(harness.path, 'hooks'));
+    writeFileSync(
+      join(harness.path, 'hooks', 'pre_task_close'),
+      '#!/bin/sh\necho "not on Fridays" >&2\nexit 1\n',
+    );
+    chmodSync(join(harness.path, 'hooks', 'pre_task_close'), 0o755);
+    const before = homeBytes(harness.path);
+    await tap(owner, actionIds.taskDone, 'task-1', '1790000010.000001');
+    await harness.delivered(1);
+    const reply = await harness.fake.waitFor((call) => call.method === 'chat.postMessage');
+    expect(String(reply.params.text)).toMatch(
+      /^Nothing changed: refused by hooks\/pre_task_close: .*not on Fridays/,
+    );
+    expect(homeBytes(harness.path)).toEqual(before);
+  });
+
+  it("records a tap as the owner's even when mecha slack was started in a run's shell", async () => {
+    const session = createSessionRecorder(harness.home);
+    const run = rightOrThrow(
+      await session.startRun({ surface: 'task', personPresent: false }),
+      'run',
+    );
+    await harness.running.stop();
+    await harness.fake.close();
+    await startAgain({
+      PATH: process.env.PATH ?? '',
+      MECHA_SESSION_ID: session.sessionId,
+      MECHA_RUN_ID: run.runId,
+    });
+    const count = harness.deliveries.length;
+    await tap(owner, actionIds.taskDone, 'task-1', '1790000011.000001');
+    await harness.delivered(count + 1);
+    expect(await closures()).toMatchObject([{ task_id: 'task-1', who: 'owner', surface: 'slack' }]);
+  });
+});
+
+describe('the signature', () => {
+  const body = () =>
+    buttonTap({
+      user: owner,
+      actionId: actionIds.taskDone,
+      value: 'task-1',
+      actionTs: '1790000006.1',
+    });
+
+  it('refuses a bad signature, an old timestamp and a replayed request, the home byte-identical', async () => {
+    const before = homeBytes(harness.path);
+    const forged = await postSigned(harness.port, 'f'.repeat(32), { body: body() });
+    expect(forged).toMatchObject({ status: 401, text: 'refused: bad signature\n' });
+    const stale = await postSigned(harness.port, secret, {
+      body: body(),
+      timestamp: Math.floor(Date.now() / 1000) - 301,
+    });
+    expect(stale).toMatchObject({ status: 401, text: 'refused: stale\n' });
+    const unsigned = await fetch(`http://127.0.0.1:${harness.port}/slack/events`, {
+      method: 'POST',
+      body: body(),
+    });
+    expect(unsigned.status).toBe(401);
+    expect(homeBytes(harness.path)).toEqual(before);
+    expect(await closures()).toEqual([]);
+    expect(harness.fake.calls.filter((call) => call.method !== 'auth.test')).toEqual([]);
+
+    // A genuine request, then the very same bytes again: the copy is refused as a replay.
+    const timestamp = Math.floor(Date.now() / 1000);
+    const genuine = await postSigned(harness.port, secret, { body: body(), timestamp });
+    expect(genuine.status).toBe(200);
+    await harness.fake.waitFor((call) => call.method === 'chat.postMessage');
+    const after = homeBytes(harness.path);
+    const replay = await postSigned(harness.port, secret, { body: body(), timestamp });
+    expect(replay).toMatchObject({ status: 401, text: 'refused: replayed\n' });
+    expect(homeBytes(harness.path)).toEqual(after);
+    expect(await closures()).toHaveLength(1);
+  });
+});
+
+describe('drafts', () => {
+  async function stageDraft(): Promise<{ sessionId: string; draftId: string }> {
+    const session = createSessionRecorder(harness.home);
+    const run = rightOrThrow(await session.startRun({ surface: 'slack' }), 'run');
+    const { draftId } = rightOrThrow(
+      await session.stageDraft({
+        tool: 'mail_send',
+        taint: 'clean',
+        runId: run.runId,
+        text: 'Hi <!here>',
+      }),
+      'draft',
+    );
+    rightOrThrow(await run.end({ stopCause: 'completed' }), 'end');
+    return { sessionId: session.sessionId, draftId };
+  }
+
+  it('posts a staged draft once with Send, Edit and Reject, and records Reject as the owner', async () => {
+    await harness.running.watcher.tick();
+    const { draftId } = await stageDraft();
+    const tick = await harness.running.watcher.tick();
+    expect(tick).toMatchObject({ drafts: 1, problems: [] });
+    expect((await harness.running.watcher.tick()).drafts).toBe(0);
+    const posted = harness.fake.calls.filter((call) => call.method === 'chat.postMessage');
+    expect(posted).toHaveLength(1);
+    const blocks = JSON.stringify(posted[0]?.params.blocks);
+    for (const id of [actionIds.draftSend, actionIds.draftEdit, actionIds.draftReject]) {
+      expect(blocks).toContain(id);
+    }
+    await tap(owner, actionIds.draftReject, draftId, '1790000007.000001');
+    await harness.delivered(1);
+    const outbox = await harness.home.outbox.read();
+    expect(
+      outbox.state === 'unreadable' ? [] : outbox.records.filter((r) => r.type === 'outcome'),
+    ).toMatchObject([{ draft_id: draftId, outcome: 'rejected', sender: 'owner' }]);
+    const reply = await harness.fake.waitFor(
+      (call) => call.method === 'chat.postMessage' && Boolean(call.params.thread_ts),
+    );
+    expect(reply.params.text).toBe(`Rejected ${draftId}. (recorded as the owner's verdict)`);
+  });
+
+  it('opens the draft in a modal on Edit and records send_edited on submit', async () => {
+    const { draftId } = await stageDraft();
+    await tap(owner, actionIds.draftEdit, draftId, '1790000008.000001');
+    const opened = await harness.fake.waitFor((call) => call.method === 'views.open');
+    const view = opened.params.view as { private_metadata: string; blocks: unknown[] };
+    expect(JSON.stringify(view.blocks)).toContain('Hi <!here>');
+    await postSigned(harness.port, secret, {
+      body: interaction({
+        type: 'view_submission',
+        team: { id: 'T0001' },
+        user: { id: owner },
+        api_app_id: 'A0001',
+        trigger_id: 'trigger-view',
+        view: {
+          id: 'V0001',
+          hash: 'h1',
+          callback_id: 'mecha_draft_edit',
+          private_metadata: view.private_metadata,
+          state: { values: { draft: { text: { type: 'plain_text_input', value: 'Hello all' } } } },
+        },
+      }),
+    });
+    await harness.delivered(2);
+    const outbox = await harness.home.outbox.read();
+    expect(
+      outbox.state === 'unreadable' ? [] : outbox.records.filter((r) => r.type === 'outcome'),
+    ).toMatchObject([{ draft_id: draftId, outcome: 'sent_edited', sender: 'owner' }]);
+  });
+});
+
+describe('the run-end context line', () => {
+  async function recordRun(
+    events: (run: Awaited<ReturnType<typeof startRun>>) => Promise<unknown>,
+    stopCause: 'completed' | 'turn_ceiling',
+    surface = 'slack',
+  ) {
+    const session = createSessionRecorder(harness.home);
+    const run = await startRun(session, surface);
+    await events(run);
+    rightOrThrow(await run.end({ stopCause }), 'end');
+    return { sessionId: session.sessionId, runId: run.runId };
+  }
+  async function startRun(session: ReturnType<typeof createSessionRecorder>, surface: string) {
+    return rightOrThrow(await session.startRun({ surface, personPresent: true }), 'run');
+  }
+
+  it('posts the word form, the bare form and nothing for a silent run, each once, across restarts', async () => {
+    await harness.running.watcher.tick();
+    const word = await recordRun(async () => {}, 'turn_ceiling');
+    const bare = await recordRun(async (run) => run.compaction({ turn: 1 }), 'turn_ceiling');
+    await recordRun(async () => {}, 'completed');
+    await recordRun(async () => {}, 'turn_ceiling', 'tui');
+    expect(await harness.running.watcher.tick()).toMatchObject({ posted: 2, silent: 1, failed: 0 });
+
+    const lines = harness.fake.calls
+      .filter((call) => call.method === 'chat.postMessage' && call.params.thread_ts)
+      .map((call) => call.params.text);
+    expect(lines.sort()).toEqual(
+      ['appraisal · distress \u22120.5', 'appraisal · \u22120.5…'].sort(),
+    );
+    const ledger = readSlackLedger(harness.path);
+    expect(
+      E.isRight(ledger) && ledger.right.runs.get(`${word.sessionId}/${word.runId}`)?.state,
+    ).toBe('posted');
+    expect(
+      E.isRight(ledger) && ledger.right.runs.get(`${bare.sessionId}/${bare.runId}`)?.state,
+    ).toBe('posted');
+
+    // A restart: a new app on the same home posts nothing again.
+    const calls = harness.fake.calls.length;
+    await harness.running.stop();
+    await harness.fake.close();
+    const again = await startAgain();
+    expect(await again.watcher.tick()).toMatchObject({ posted: 0, silent: 0 });
+    expect(harness.fake.calls.filter((call) => call.method === 'chat.postMessage')).toHaveLength(0);
+    expect(calls).toBeGreaterThan(0);
+  });
+
+  it("threads a session's later run under the same message, after a look that found nothing new", async () => {
+    await harness.running.watcher.tick();
+    const session = createSessionRecorder(harness.home);
+    const first = rightOrThrow(await session.startRun({ surface: 'slack' }), 'run');
+    rightOrThrow(await first.end({ stopCause: 'turn_ceiling' }), 'end');
+    expect(await harness.running.watcher.tick()).toMatchObject({ posted: 1 });
+    expect(await harness.running.watcher.tick()).toMatchObject({ posted: 0 });
+    const second = rightOrThrow(await session.startRun({ surface: 'slack', resumed: true }), 'run');
+    await second.intervention({ turn: 1, kind: 'steer' });
+    rightOrThrow(await second.end({ stopCause: 'completed' }), 'end');
+    expect(await harness.running.watcher.tick()).toMatchObject({ posted: 1 });
+    const posts = harness.fake.calls.filter((call) => call.method === 'chat.postMessage');
+    expect(posts.map((call) => [call.params.text, call.params.thread_ts])).toEqual([
+      [`mecha · session ${session.sessionId}`, undefined],
+      ['appraisal · distress \u22120.5', '1790000000.000101'],
+      ['appraisal · distress \u22121.0', '1790000000.000101'],
+    ]);
+  });
+
+  it('tries a failed post again on the next look', async () => {
+    await harness.running.watcher.tick();
+    await recordRun(async () => {}, 'turn_ceiling');
+    harness.fake.failNext('chat.postMessage', 'ratelimited', 1);
+    expect(await harness.running.watcher.tick()).toMatchObject({ posted: 0, failed: 1 });
+    expect(await harness.running.watcher.tick()).toMatchObject({ posted: 1, failed: 0 });
+  });
+});
+
+async function startAgain(env?: Record<string, string>): Promise<RunningSlackApp> {
+  const fake = await startFakeSlackApi();
+  const config = slackConfigFromEnv({
+    SLACK_SIGNING_SECRET: secret,
+    SLACK_BOT_TOKEN: botToken,
+    MECHA_SLACK_OWNERS: owner,
+    MECHA_SLACK_CHANNEL: 'C0CHANNEL',
+    MECHA_SLACK_PORT: '0',
+    MECHA_SLACK_API_URL: fake.url,
+  });
+  if (E.isLeft(config)) throw new Error('config');
+  const running = await startSlackApp({
+    config: config.right,
+    home: openHome(harness.path),
+    log: () => {},
+    watch: false,
+    ...(env === undefined ? {} : { env }),
+  });
+  harness = { ...harness, fake, running, port: running.port as number };
+  track(running, harness.deliveries);
+  return running;
+}
+
+describe('/mecha charter', () => {
+  const slash = async (user: string, text: string) => {
+    const answer = await postSigned(harness.port, secret, { body: slashCommand({ user, text }) });
+    expect(answer.status).toBe(200);
+    return JSON.parse(answer.text) as { text: string; response_type: string };
+  };
+
+  it("adds, moves, sets and removes lines, with the CLI's messages for malformed edits", async () => {
+    expect(
+      (
+        await slash(
+          owner,
+          'charter add replies "Answer what people send me" --sensor outbox_age --setpoint 2d',
+        )
+      ).text,
+    ).toMatch(/^Added line replies\.\n\nYour charter: 1 line/);
+    expect((await slash(owner, 'charter add ship Ship the release --rank 1')).text).toContain(
+      '1. ship: Ship the release\n2. replies: Answer what people send me (sensor outbox_age · setpoint 2d)',
+    );
+    expect((await slash(owner, 'charter move replies 1')).text).toContain(
+      'Moved line replies to rank 1.',
+    );
+    expect((await slash(owner, 'charter set ship --setpoint 3h')).text).toContain(
+      'Changed line ship.',
+    );
+    expect((await slash(owner, 'charter rm ship')).text).toContain('Removed line ship.');
+    const before = homeBytes(harness.path);
+    expect((await slash(owner, 'charter add x y --sensor inbox')).text).toBe(
+      '/mecha charter add: --sensor takes outbox_age, question_latency or request_closure, not "inbox" (see /mecha help)',
+    );
+    expect((await slash(owner, 'charter move replies 0')).text).toBe(
+      '/mecha charter move: RANK takes a whole number from 1 to 999,999,999, not "0" (see /mecha help)',
+    );
+    expect((await slash(owner, 'charter rm nosuch')).text).toMatch(/^\/mecha charter rm: .*nosuch/);
+    expect(homeBytes(harness.path)).toEqual(before);
+  });
+
+  it('refuses a Slack user not mapped to the owner, writing nothing', async () => {
+    const before = homeBytes(harness.path);
+    const answer = await slash(stranger, 'charter add replies Answer people');
+    expect(answer.text).toContain('not mapped to the owner');
+    expect(homeBytes(harness.path)).toEqual(before);
+  });
+
+  it('posts the open tasks with Done and Drop, escaping what their titles carry', async () => {
+    await slash(owner, 'tasks');
+    await harness.delivered(1);
+    const posted = harness.fake.calls.filter((call) => call.method === 'chat.postMessage');
+    expect(posted).toHaveLength(2);
+    expect(posted[1]?.params.text).toBe(
+      '&lt;!channel&gt; pay now &amp; &lt;http://x|here&gt; (task-2 · inbox)',
+    );
+    expect(JSON.stringify(posted[0]?.params.blocks)).toContain(actionIds.taskDrop);
+  });
+});

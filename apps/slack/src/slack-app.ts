@@ -1,0 +1,319 @@
+import {
+  closeTaskFromSurface,
+  type DraftChoice,
+  decideDraft,
+  listTasks,
+  type MechaHome,
+  registrationVariables,
+} from '@mecha/stores';
+import {
+  App,
+  type BlockAction,
+  type ButtonAction,
+  type Logger,
+  LogLevel,
+  type webApi,
+} from '@slack/bolt';
+import { MechaReceiver, type ReceiverLog } from './mecha-receiver.js';
+import type { SlackConfig } from './slack-config.js';
+import {
+  actionIds,
+  closedReply,
+  draftReply,
+  editDraftCallbackId,
+  editDraftView,
+  notOwnerReply,
+  refusedReply,
+  slackText,
+  taskMessage,
+} from './slack-messages.js';
+import { parseSlash, runCharterRequest, slashHelp } from './slash-command.js';
+import { type HomeWatcher, watchHome } from './watch-home.js';
+
+/** What `startSlackApp` needs: the checked settings, the home the CLI shares, and a log. */
+export interface SlackAppOptions {
+  readonly config: SlackConfig;
+  readonly home: MechaHome;
+  readonly log: ReceiverLog;
+  /** Whether the watcher looks on its own every `config.pollMs` (tests tick it by hand). */
+  readonly watch?: boolean;
+  /** Seconds since the epoch for the signature window; the system clock by default. */
+  readonly nowSeconds?: () => number;
+  /** The environment hooks run with; this process's by default (a run's registration removed). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** A started app: its port (HTTP mode), the watcher, the receiver, and how to stop it. */
+export interface RunningSlackApp {
+  readonly app: App;
+  readonly port: number | undefined;
+  readonly watcher: HomeWatcher;
+  readonly receiver: MechaReceiver | undefined;
+  stop(): Promise<void>;
+}
+
+/**
+ * Wraps a log so that no secret from the settings ever reaches it, whatever a library puts in
+ * its messages: the bot token, the app token and the signing secret read as `[redacted]`.
+ */
+export function redactingLog(config: SlackConfig, log: ReceiverLog): ReceiverLog {
+  const secrets = [config.botToken, config.appToken, config.signingSecret].filter(
+    (secret): secret is string => secret !== undefined && secret !== '',
+  );
+  return (line) => {
+    let safe = line;
+    for (const secret of secrets) safe = safe.split(secret).join('[redacted]');
+    log(safe);
+  };
+}
+
+function boltLogger(log: ReceiverLog): Logger {
+  let level = LogLevel.WARN;
+  const say =
+    (at: LogLevel, rank: number) =>
+    (...message: unknown[]) => {
+      const ranks: Record<string, number> = { debug: 0, info: 1, warn: 2, error: 3 };
+      if (rank >= (ranks[level] ?? 2)) {
+        log(
+          `slack (${at}): ${message.map((part) => (part instanceof Error ? part.message : String(part))).join(' ')}`,
+        );
+      }
+    };
+  return {
+    debug: say(LogLevel.DEBUG, 0),
+    info: say(LogLevel.INFO, 1),
+    warn: say(LogLevel.WARN, 2),
+    error: say(LogLevel.ERROR, 3),
+    setLevel: (next) => {
+      level = next;
+    },
+    getLevel: () => level,
+    setName: () => {},
+  };
+}
+
+/**
+ * Starts `mecha slack`: a Bolt app whose every act goes through the owner operations of
+ * `@mecha/stores` (the closure path for Done and Drop, `decideDraft` for drafts, `editCharter`
+ * for `/mecha charter`), on the home the CLI uses. Only Slack users mapped to the owner act;
+ * anyone else is told why and nothing is written. A Slack act is the owner's own act: it runs
+ * with no run's registration, and never marks a run as attended.
+ */
+export async function startSlackApp(options: SlackAppOptions): Promise<RunningSlackApp> {
+  const { config, home } = options;
+  const log = redactingLog(config, options.log);
+  const isOwner = (userId: string | undefined) =>
+    userId !== undefined && config.ownerUserIds.has(userId);
+  // A Slack act is the owner acting in person: whatever run's shell started `mecha slack`, its
+  // registration is not passed on, so no act is recorded as a run's (`run_shell`) or refused as
+  // nobody present. Hooks still get the rest of the environment (PATH and the like).
+  const ownerEnv = Object.fromEntries(
+    Object.entries(options.env ?? process.env).filter(
+      ([name]) => !(Object.values(registrationVariables) as string[]).includes(name),
+    ),
+  );
+
+  const clientOptions = config.apiUrl === undefined ? {} : { slackApiUrl: config.apiUrl };
+  const receiver = config.socketMode
+    ? undefined
+    : new MechaReceiver({
+        signingSecret: config.signingSecret,
+        port: config.port,
+        host: config.host,
+        log,
+        ...(options.nowSeconds === undefined ? {} : { nowSeconds: options.nowSeconds }),
+      });
+  const app = new App({
+    token: config.botToken,
+    deferInitialization: true,
+    logger: boltLogger(log),
+    clientOptions: { ...clientOptions, logger: boltLogger(log), retryConfig: { retries: 2 } },
+    ...(receiver === undefined
+      ? { socketMode: true, appToken: config.appToken as string }
+      : { receiver }),
+  });
+  app.error(async (error) => {
+    log(`slack: a listener failed: ${error.message}`);
+  });
+
+  const replyInThread = async (
+    client: webApi.WebClient,
+    body: BlockAction,
+    text: string,
+  ): Promise<void> => {
+    const channel = body.channel?.id ?? body.container?.channel_id;
+    const ts = body.message?.ts ?? body.container?.message_ts;
+    if (channel === undefined) return;
+    await client.chat.postMessage({
+      channel,
+      ...(ts === undefined ? {} : { thread_ts: ts }),
+      text,
+    });
+  };
+  const refuseStranger = async (client: webApi.WebClient, body: BlockAction): Promise<void> => {
+    const channel = body.channel?.id ?? body.container?.channel_id;
+    if (channel === undefined) return;
+    await client.chat.postEphemeral({ channel, user: body.user.id, text: notOwnerReply });
+  };
+
+  for (const [actionId, to] of [
+    [actionIds.taskDone, 'done'],
+    [actionIds.taskDrop, 'dropped'],
+  ] as const) {
+    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client }) => {
+      await ack();
+      if (!isOwner(body.user.id)) return refuseStranger(client, body);
+      const closed = await closeTaskFromSurface(home, {
+        taskId: action.value ?? '',
+        to,
+        surface: 'slack',
+        env: ownerEnv,
+      });
+      await replyInThread(
+        client,
+        body,
+        closed.state === 'closed' ? closedReply(closed) : refusedReply(closed),
+      );
+    });
+  }
+
+  const decide = async (draftId: string, verdict: DraftChoice) =>
+    decideDraft(home, { query: draftId, verdict, env: ownerEnv });
+  for (const [actionId, verdict] of [
+    [actionIds.draftSend, 'send'],
+    [actionIds.draftReject, 'reject'],
+  ] as const) {
+    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client }) => {
+      await ack();
+      if (!isOwner(body.user.id)) return refuseStranger(client, body);
+      const decided = await decide(action.value ?? '', verdict);
+      await replyInThread(
+        client,
+        body,
+        decided.state === 'decided' ? draftReply(decided) : refusedReply(decided),
+      );
+    });
+  }
+
+  app.action<BlockAction<ButtonAction>>(
+    actionIds.draftEdit,
+    async ({ ack, body, action, client }) => {
+      await ack();
+      if (!isOwner(body.user.id)) return refuseStranger(client, body);
+      const outbox = await home.outbox.read();
+      const draftId = action.value ?? '';
+      const staged =
+        outbox.state === 'unreadable'
+          ? undefined
+          : outbox.records.find(
+              (record) => record.type === 'staged' && record.draft_id === draftId,
+            );
+      const channel = body.channel?.id ?? body.container?.channel_id ?? config.channel;
+      const ts = body.message?.ts ?? body.container?.message_ts ?? '';
+      await client.views.open({
+        trigger_id: body.trigger_id,
+        view: editDraftView(
+          {
+            draft_id: draftId,
+            ...(staged?.type === 'staged' && staged.text !== undefined
+              ? { text: staged.text }
+              : {}),
+          },
+          { channel, ts },
+        ) as never,
+      });
+    },
+  );
+
+  app.view(editDraftCallbackId, async ({ ack, body, view, client }) => {
+    await ack();
+    let meta: { draftId?: unknown; channel?: unknown; ts?: unknown } = {};
+    try {
+      meta = JSON.parse(view.private_metadata);
+    } catch {
+      meta = {};
+    }
+    const channel = typeof meta.channel === 'string' ? meta.channel : config.channel;
+    const ts = typeof meta.ts === 'string' && meta.ts !== '' ? meta.ts : undefined;
+    if (!isOwner(body.user.id)) {
+      await client.chat.postEphemeral({ channel, user: body.user.id, text: notOwnerReply });
+      return;
+    }
+    const decided = await decide(
+      typeof meta.draftId === 'string' ? meta.draftId : '',
+      'send_edited',
+    );
+    const edited = view.state.values.draft?.text?.value ?? '';
+    const text =
+      decided.state === 'decided'
+        ? `${draftReply(decided)}\nAs you edited it:\n${slackText(edited)}`
+        : refusedReply(decided);
+    await client.chat.postMessage({
+      channel,
+      ...(ts === undefined ? {} : { thread_ts: ts }),
+      text,
+    });
+  });
+
+  app.command('/mecha', async ({ ack, command, client }) => {
+    if (!isOwner(command.user_id)) {
+      await ack({ response_type: 'ephemeral', text: notOwnerReply });
+      return;
+    }
+    const request = parseSlash(command.text);
+    switch (request.kind) {
+      case 'help':
+        await ack({ response_type: 'ephemeral', text: slackText(slashHelp) });
+        return;
+      case 'usage':
+        await ack({
+          response_type: 'ephemeral',
+          text: slackText(`/mecha: ${request.message} (see /mecha help)`),
+        });
+        return;
+      case 'charter':
+      case 'charter_edit':
+        await ack({
+          response_type: 'ephemeral',
+          text: slackText(await runCharterRequest(home, request, command.user_id)),
+        });
+        return;
+      case 'tasks': {
+        const tasks = await listTasks(home);
+        if (tasks.state === 'unreadable') {
+          await ack({
+            response_type: 'ephemeral',
+            text: slackText(`/mecha tasks: the board could not be read: ${tasks.reason}`),
+          });
+          return;
+        }
+        await ack({
+          response_type: 'ephemeral',
+          text: `Posting ${tasks.tasks.length} open task${tasks.tasks.length === 1 ? '' : 's'}.`,
+        });
+        for (const task of tasks.tasks) {
+          await client.chat.postMessage({ channel: command.channel_id, ...taskMessage(task) });
+        }
+        return;
+      }
+    }
+  });
+
+  let port: number | undefined;
+  await app.init();
+  if (receiver === undefined) await app.start();
+  else port = await receiver.start();
+  const watcher = watchHome({ home, client: app.client, channel: config.channel, log });
+  if (options.watch !== false) watcher.start(config.pollMs);
+  return {
+    app,
+    port,
+    watcher,
+    receiver,
+    async stop() {
+      await watcher.stop();
+      if (receiver === undefined) await app.stop();
+      else await receiver.stop();
+    },
+  };
+}

@@ -1,0 +1,336 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TranscriptEvent } from '@mecha/appraisal-core';
+import { homeLayout, type MechaHome } from '@mecha/stores';
+import type { webApi } from '@slack/bolt';
+import * as E from 'fp-ts/lib/Either.js';
+import { runEndLine } from './post-run-end.js';
+import { runKey, type SlackLedgerEntry, updateSlackLedger } from './slack-ledger.js';
+import { draftMessage } from './slack-messages.js';
+
+/** What one look at the home did. */
+export interface WatchTick {
+  readonly posted: number;
+  readonly silent: number;
+  readonly drafts: number;
+  /** Posts that failed; they are tried again on the next look. */
+  readonly failed: number;
+  /** Why the look was cut short (an unreadable ledger, sessions or outbox), if it was. */
+  readonly problems: readonly string[];
+}
+
+/** The watcher: `tick` looks once; `start` looks every `pollMs`, `stop` ends that. */
+export interface HomeWatcher {
+  tick(): Promise<WatchTick>;
+  start(pollMs: number): void;
+  stop(): Promise<void>;
+}
+
+/** What the watcher needs: the home, a Web API client, where to post and where to log. */
+export interface WatchOptions {
+  readonly home: MechaHome;
+  readonly client: webApi.WebClient;
+  readonly channel: string;
+  readonly log: (line: string) => void;
+  readonly clock?: () => Date;
+}
+
+interface Candidate {
+  readonly sessionId: string;
+  readonly runId: string;
+  readonly events: readonly TranscriptEvent[];
+}
+
+/** Runs started from Slack that ended at or after `since`, with their own events. */
+function finishedSlackRuns(
+  sessionId: string,
+  events: readonly TranscriptEvent[],
+  since: number,
+): Candidate[] {
+  const byRun = new Map<string, TranscriptEvent[]>();
+  for (const event of events) {
+    const run = byRun.get(event.run_id) ?? [];
+    run.push(event);
+    byRun.set(event.run_id, run);
+  }
+  const out: Candidate[] = [];
+  for (const [runId, run] of byRun) {
+    const start = run.find((event) => event.type === 'run_start');
+    const end = run.find((event) => event.type === 'run_end');
+    if (start?.type !== 'run_start' || start.surface !== 'slack' || end === undefined) continue;
+    if (Date.parse(end.at) < since) continue;
+    out.push({ sessionId, runId, events: run });
+  }
+  return out;
+}
+
+const errorText = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).slice(0, 400);
+
+/**
+ * Watches the home for runs the harness recorded from Slack and drafts staged for the owner,
+ * and posts each once: a run's context line in its session's thread (nothing for a silent
+ * run), a draft with its buttons. The ledger (`slack/posted.jsonl`) is claimed before each
+ * post, so a restart never posts a run twice. Only what ended after the watcher first started
+ * in this home is posted.
+ */
+export function watchHome(options: WatchOptions): HomeWatcher {
+  const { home, client, channel, log } = options;
+  const clock = options.clock ?? (() => new Date());
+  const now = () => clock().toISOString();
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<WatchTick> | undefined;
+  // Each transcript's time and size when it was last read with nothing left to post.
+  const looked = new Map<string, string>();
+  let lookedOutbox: string | undefined;
+
+  const record = (entries: readonly SlackLedgerEntry[]) =>
+    updateSlackLedger(home.path, () => ({ append: entries, result: undefined }));
+
+  async function threadFor(sessionId: string): Promise<string | undefined> {
+    const known = await updateSlackLedger(home.path, (ledger) => ({
+      append: [],
+      result: ledger.threads.get(sessionId)?.ts,
+    }));
+    if (E.isLeft(known)) throw new Error(known.left);
+    if (known.right !== undefined) return known.right;
+    const parent = await client.chat.postMessage({
+      channel,
+      text: `mecha · session ${sessionId}`,
+    });
+    if (parent.ts === undefined) return undefined;
+    const written = await record([
+      { v: 1, kind: 'thread', at: now(), session_id: sessionId, channel, ts: parent.ts },
+    ]);
+    if (E.isLeft(written))
+      log(`slack: the thread of ${sessionId} was not recorded: ${written.left}`);
+    return parent.ts;
+  }
+
+  async function postRun(
+    candidate: Candidate,
+  ): Promise<'posted' | 'silent' | 'failed' | 'skipped'> {
+    const { sessionId, runId } = candidate;
+    const text = runEndLine(candidate.events);
+    const claim = await updateSlackLedger(home.path, (ledger) => {
+      const earlier = ledger.runs.get(runKey(sessionId, runId));
+      if (earlier !== undefined && earlier.state !== 'failed') return { append: [], result: false };
+      return {
+        append: [
+          {
+            v: 1,
+            kind: 'run_end',
+            at: now(),
+            session_id: sessionId,
+            run_id: runId,
+            state: text === undefined ? 'silent' : 'posting',
+          },
+        ],
+        result: true,
+      };
+    });
+    if (E.isLeft(claim)) throw new Error(claim.left);
+    if (!claim.right) return 'skipped';
+    if (text === undefined) return 'silent';
+    try {
+      const threadTs = await threadFor(sessionId);
+      const posted = await client.chat.postMessage({
+        channel,
+        ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
+        text,
+        blocks: [{ type: 'context', elements: [{ type: 'plain_text', text, emoji: false }] }],
+      });
+      await record([
+        {
+          v: 1,
+          kind: 'run_end',
+          at: now(),
+          session_id: sessionId,
+          run_id: runId,
+          state: 'posted',
+          channel,
+          text,
+          ...(posted.ts === undefined ? {} : { ts: posted.ts }),
+        },
+      ]);
+      return 'posted';
+    } catch (error) {
+      log(`slack: the line for run ${runId} was not posted: ${errorText(error)}`);
+      await record([
+        {
+          v: 1,
+          kind: 'run_end',
+          at: now(),
+          session_id: sessionId,
+          run_id: runId,
+          state: 'failed',
+          error: errorText(error),
+        },
+      ]);
+      return 'failed';
+    }
+  }
+
+  async function postDraft(draft: {
+    readonly draft_id: string;
+    readonly session_id: string;
+    readonly tool: string;
+    readonly text?: string | undefined;
+  }): Promise<'posted' | 'failed' | 'skipped'> {
+    const claim = await updateSlackLedger(home.path, (ledger) => {
+      const earlier = ledger.drafts.get(draft.draft_id);
+      if (earlier !== undefined && earlier.state !== 'failed') return { append: [], result: false };
+      return {
+        append: [{ v: 1, kind: 'draft', at: now(), draft_id: draft.draft_id, state: 'posting' }],
+        result: true,
+      };
+    });
+    if (E.isLeft(claim)) throw new Error(claim.left);
+    if (!claim.right) return 'skipped';
+    try {
+      const posted = await client.chat.postMessage({ channel, ...draftMessage(draft) });
+      await record([
+        {
+          v: 1,
+          kind: 'draft',
+          at: now(),
+          draft_id: draft.draft_id,
+          state: 'posted',
+          channel,
+          ...(posted.ts === undefined ? {} : { ts: posted.ts }),
+        },
+      ]);
+      return 'posted';
+    } catch (error) {
+      log(`slack: draft ${draft.draft_id} was not posted: ${errorText(error)}`);
+      await record([
+        {
+          v: 1,
+          kind: 'draft',
+          at: now(),
+          draft_id: draft.draft_id,
+          state: 'failed',
+          error: errorText(error),
+        },
+      ]);
+      return 'failed';
+    }
+  }
+
+  async function look(): Promise<WatchTick> {
+    const counts = { posted: 0, silent: 0, drafts: 0, failed: 0 };
+    const problems: string[] = [];
+    const started = await updateSlackLedger(home.path, (ledger) =>
+      ledger.watchFrom === undefined
+        ? { append: [{ v: 1, kind: 'watch_from', at: now() }], result: now() }
+        : { append: [], result: ledger.watchFrom },
+    );
+    if (E.isLeft(started)) return { ...counts, problems: [started.left] };
+    const since = Date.parse(started.right);
+
+    let names: string[] = [];
+    try {
+      names = readdirSync(join(home.path, homeLayout.sessions));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        problems.push(`sessions: ${errorText(error)}`);
+      }
+    }
+    for (const name of names.sort()) {
+      if (!name.endsWith('.jsonl')) continue;
+      const sessionId = name.slice(0, -'.jsonl'.length);
+      let modified: number;
+      let seen: string;
+      try {
+        const stat = statSync(join(home.path, home.sessions.file(sessionId)));
+        modified = stat.mtimeMs;
+        seen = `${stat.mtimeMs}:${stat.size}`;
+      } catch {
+        continue;
+      }
+      // Only a transcript written since the watcher started, and since this process last read
+      // it, can hold a run still to post: the rest are not opened.
+      if (modified < since || looked.get(sessionId) === seen) continue;
+      const transcript = await home.sessions.transcript(sessionId);
+      if (transcript.state === 'unreadable') {
+        problems.push(`session ${sessionId}: ${transcript.reason}`);
+        continue;
+      }
+      let settled = true;
+      for (const candidate of finishedSlackRuns(sessionId, transcript.records, since)) {
+        const outcome = await postRun(candidate);
+        if (outcome !== 'skipped') counts[outcome] += 1;
+        if (outcome === 'failed') settled = false;
+      }
+      if (settled) looked.set(sessionId, seen);
+    }
+
+    let outboxSeen: string | undefined;
+    try {
+      const stat = statSync(join(home.path, homeLayout.outbox));
+      outboxSeen = `${stat.mtimeMs}:${stat.size}`;
+    } catch {
+      outboxSeen = undefined;
+    }
+    const outbox =
+      outboxSeen !== undefined && outboxSeen === lookedOutbox
+        ? undefined
+        : await home.outbox.read();
+    if (outbox === undefined) {
+      // Unchanged since a look that left nothing to post.
+    } else if (outbox.state === 'unreadable') problems.push(`outbox: ${outbox.reason}`);
+    else {
+      let settled = true;
+      const decided = new Set(
+        outbox.records.flatMap((record) => (record.type === 'outcome' ? [record.draft_id] : [])),
+      );
+      for (const record of outbox.records) {
+        if (record.type !== 'staged' || decided.has(record.draft_id)) continue;
+        if (Date.parse(record.at) < since) continue;
+        const outcome = await postDraft(record);
+        if (outcome === 'posted') counts.drafts += 1;
+        if (outcome === 'failed') {
+          counts.failed += 1;
+          settled = false;
+        }
+      }
+      lookedOutbox = settled ? outboxSeen : undefined;
+    }
+    return { ...counts, problems };
+  }
+
+  const tick = (): Promise<WatchTick> => {
+    // One look at a time: a tick asked for during a look waits for it, then looks again.
+    const previous = running ?? Promise.resolve(undefined);
+    const next = previous.then(look, look).catch((error: unknown) => ({
+      posted: 0,
+      silent: 0,
+      drafts: 0,
+      failed: 0,
+      problems: [errorText(error)],
+    }));
+    running = next;
+    return next;
+  };
+
+  return {
+    tick,
+    start(pollMs) {
+      if (timer !== undefined) return;
+      const loop = () => {
+        timer = setTimeout(async () => {
+          const done = await tick();
+          for (const problem of done.problems) log(`slack: watcher: ${problem}`);
+          if (timer !== undefined) loop();
+        }, pollMs);
+        timer.unref?.();
+      };
+      loop();
+    },
+    async stop() {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}
