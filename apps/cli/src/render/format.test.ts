@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { count, plural, signed, wrapText } from './format.js';
+import { count, plural, wrapText } from './format.js';
 
 describe('format', () => {
   it('never prints an absent count as 0', () => {
@@ -8,12 +8,6 @@ describe('format', () => {
     expect(count(0)).toBe('0');
     expect(plural(null, 'session')).toBe('unknown sessions');
     expect(plural(1, 'session')).toBe('1 session');
-  });
-
-  it('signs with a true minus and marks a zero-signed entry', () => {
-    expect(signed(1)).toBe('+1.0');
-    expect(signed(-0.5)).toBe('\u22120.5');
-    expect(signed(0)).toBe('\u00b10');
   });
 
   it('wraps prose without losing or reordering a word', () => {

@@ -1,4 +1,3 @@
-import type { Cite, GoalRef } from '@mecha/appraisal-core';
 import { stripControl } from '@mecha/appraisal-core';
 import type { ReadProblem } from '@mecha/stores';
 
@@ -15,50 +14,6 @@ export function plural(value: number | null, one: string, many = `${one}s`): str
 /** A share as a whole percentage, or `—` when there is none. */
 export function percent(share: number | null): string {
   return share === null ? '—' : `${Math.round(share * 100)}%`;
-}
-
-/** A sign as every surface writes it: `+1.0`, `−0.5` (a true minus), `±0` for a zero entry. */
-export function signed(sign: number): string {
-  if (sign > 0) return `+${sign.toFixed(1)}`;
-  if (sign < 0) return `\u2212${(-sign).toFixed(1)}`;
-  return '\u00b10';
-}
-
-/** A cite as a pointer: `turn 4`, `draft d-7f3e`, `counter loop_stop`. */
-export function citeText(cite: Cite): string {
-  switch (cite.kind) {
-    case 'turn':
-      return `turn ${cite.turn}`;
-    case 'draft':
-      return `draft ${cite.draft_id}`;
-    case 'counter':
-      return `counter ${cite.name}`;
-    case 'setpoint':
-      return `setpoint ${cite.name}`;
-    case 'question':
-      return `question ${cite.question_id}`;
-    case 'request':
-      return `request ${cite.request_id}`;
-    case 'closure':
-      return `closure ${cite.closure_id}`;
-    case 'workflow':
-      return `workflow ${cite.workflow_id}`;
-    case 'reflection':
-      return `reflection ${cite.reflection_id}`;
-    case 'outcome':
-      return `owner outcome ${cite.outcome_id}`;
-    case 'comparison':
-      return `comparison ${cite.comparison_id}`;
-    case 'appraiser':
-      return 'the retired appraiser';
-  }
-}
-
-/** A goal pointer: `task task-1`, `charter line replies`. */
-export function goalText(goal: GoalRef | undefined): string {
-  if (goal === undefined) return 'no goal';
-  const kind = goal.kind === 'charter' ? 'charter line' : goal.kind;
-  return goal.id === undefined ? kind : `${kind} ${goal.id}`;
 }
 
 /** `a · b · c` over the parts that are there. */

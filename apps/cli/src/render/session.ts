@@ -1,8 +1,11 @@
 import {
   type CounterfactualLookup,
+  citeText,
+  formatSign,
   formatValence,
   type GoalError,
   type GoalRef,
+  goalText,
   type SessionReading,
   stripControl,
   stripControlDeep,
@@ -11,16 +14,7 @@ import {
 } from '@mecha/appraisal-core';
 import type { ReadProblem } from '@mecha/stores';
 import type { Style } from '../style.js';
-import {
-  type Clock,
-  citeText,
-  goalText,
-  joined,
-  notReadWhole,
-  problemsSection,
-  signed,
-  wrapText,
-} from './format.js';
+import { type Clock, joined, notReadWhole, problemsSection, wrapText } from './format.js';
 
 function capitalised(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
@@ -32,7 +26,7 @@ function controllableText(error: GoalError): string | undefined {
 }
 
 function errorLine(error: GoalError, style: Style): string {
-  const sign = signed(error.sign).padStart(5);
+  const sign = formatSign(error.sign).padStart(5);
   return `  ${error.sign < 0 ? style.amber(sign) : sign}  ${error.channel.padEnd(12)}  ${error.agency.padEnd(5)}  ${joined(
     [
       citeText(error.cite),

@@ -1,8 +1,8 @@
 import type { Success, SuccessesReadout } from '@mecha/appraisal-core';
-import { stripControl } from '@mecha/appraisal-core';
+import { goalText, stripControl } from '@mecha/appraisal-core';
 import type { ReadProblem } from '@mecha/stores';
 import type { Style } from '../style.js';
-import { type Clock, count, goalText, joined, problemsSection, wrapText } from './format.js';
+import { type Clock, count, joined, problemsSection, wrapText } from './format.js';
 
 const kindWords: Record<Success['kind'], string> = {
   draft_sent_unchanged: 'you sent a draft as mecha wrote it',

@@ -1,6 +1,7 @@
 import {
-  type Cite,
-  type GoalError,
+  citeText,
+  formatSign,
+  goalText,
   labelSchema,
   type SessionAppraisal,
 } from '@mecha/appraisal-core';
@@ -141,45 +142,6 @@ ${rows.length === 0 && typeof listing !== 'object' ? html`<p id="runs-empty" cla
 <nav class="pager" aria-label="Pages of runs">${page > 1 ? html`<a href="${pageLink(query, page - 1)}" rel="prev">Newer</a>` : ''}${page < pages ? html`<a href="${pageLink(query, page + 1)}" rel="next">Older</a>` : ''}</nav>`;
 }
 
-/** A cite as the pointer it is: a turn, an id or a name, never prose. */
-export function citeText(cite: Cite): string {
-  switch (cite.kind) {
-    case 'turn':
-      return `turn ${cite.turn}`;
-    case 'draft':
-      return `draft ${cite.draft_id}`;
-    case 'counter':
-      return `counter ${cite.name}`;
-    case 'setpoint':
-      return `setpoint ${cite.name}`;
-    case 'question':
-      return `question ${cite.question_id}`;
-    case 'request':
-      return `request ${cite.request_id}`;
-    case 'closure':
-      return `closure ${cite.closure_id}`;
-    case 'workflow':
-      return `workflow ${cite.workflow_id}`;
-    case 'reflection':
-      return `reflection ${cite.reflection_id}`;
-    case 'outcome':
-      return `outcome ${cite.outcome_id}`;
-    case 'comparison':
-      return `comparison ${cite.comparison_id}`;
-    case 'appraiser':
-      return 'appraiser (retired)';
-  }
-}
-
-function goalText(error: GoalError): string {
-  if (error.goal === undefined) return 'no goal';
-  return error.goal.id === undefined ? error.goal.kind : `${error.goal.kind} ${error.goal.id}`;
-}
-
-function signText(sign: number): string {
-  return sign > 0 ? `+${sign.toFixed(1)}` : `\u2212${Math.abs(sign).toFixed(1)}`;
-}
-
 /** Session detail: its chip, signed errors, conditions and brief, and its text appraisal. */
 export function sessionPage(
   found: Extract<SessionAppraisal, { readonly state: 'appraised' }>,
@@ -209,7 +171,7 @@ ${
 <thead><tr><th scope="col">Channel</th><th scope="col">Agency</th><th scope="col" class="number">Sign</th><th scope="col">Cite</th><th scope="col">Goal</th></tr></thead>
 <tbody>${reading.errors.map(
         (error) =>
-          html`<tr><td>${error.channel}</td><td>${error.agency}</td><td class="number">${signText(error.sign)}</td><td>${citeText(error.cite)}</td><td>${goalText(error)}</td></tr>`,
+          html`<tr><td>${error.channel}</td><td>${error.agency}</td><td class="number">${formatSign(error.sign)}</td><td>${citeText(error.cite)}</td><td>${goalText(error.goal)}</td></tr>`,
       )}</tbody></table>`
 }
 <h2>Conditions and brief</h2>
