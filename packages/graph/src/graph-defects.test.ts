@@ -147,7 +147,7 @@ describe('the tool schemas', () => {
       expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object' });
     }
     const get = tools.find((tool) => tool.name === 'kg_get');
-    expect((get?.inputSchema as { oneOf?: unknown }).oneOf).toEqual([
+    expect((get?.inputSchema as { oneOf?: unknown } | undefined)?.oneOf).toEqual([
       { required: ['fact_id'] },
       { required: ['episode_id'] },
       { required: ['source', 'source_id'] },
