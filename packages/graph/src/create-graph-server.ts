@@ -109,7 +109,7 @@ export function createGraphServer(options: GraphServerOptions): McpServer {
     'kg_upsert',
     {
       title: 'Store an episode',
-      description: `Stores one episode keyed on (source, source_id) and reports inserted, updated or unchanged (same content hash: nothing else is done). Candidate facts from meta.entities and meta.relations are staged for review; meta.corrections are applied only when meta.taint is clean. Body at most ${graphLimits.bodyCharacters} characters, meta at most ${graphLimits.metaCharacters} as JSON.`,
+      description: `Stores one episode keyed on (source, source_id) and reports inserted, updated or unchanged (same content hash: nothing else is done). Candidate facts from meta.entities, meta.relations and what the body states plainly (names, and relations such as "X is at Y") are staged for review, never accepted; meta.corrections are applied only when meta.taint is clean. Body at most ${graphLimits.bodyCharacters} characters, meta at most ${graphLimits.metaCharacters} as JSON.`,
       inputSchema: episodeShape,
       outputSchema: upsertOutput,
       annotations: {

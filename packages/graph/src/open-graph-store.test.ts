@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { episode, tempDatabase, tempFolder } from './__fixtures__/temp-graph.js';
 import { GraphInputError } from './graph-input-error.js';
 import { graphLimits } from './limits.js';
-import type { Extractor } from './metadata-extractor.js';
+import { type Extractor, metadataExtractor } from './metadata-extractor.js';
 import { type GraphStore, openGraphStore } from './open-graph-store.js';
 import type { CorrectionItem, EpisodeDetail, FactDetail, FactItem } from './read-graph/items.js';
 import type { Page } from './read-graph/page.js';
@@ -14,7 +14,8 @@ let store: GraphStore;
 
 beforeEach(() => {
   database = tempDatabase();
-  store = openGraphStore({ path: database.path });
+  // These tests are about the store's mechanics, so candidates come from the metadata alone.
+  store = openGraphStore({ path: database.path, extractor: metadataExtractor });
 });
 
 afterEach(() => {
@@ -65,7 +66,7 @@ describe('opening a graph file', () => {
     const reset = new Database(database.path);
     reset.pragma('user_version = 1');
     reset.close();
-    store = openGraphStore({ path: database.path });
+    store = openGraphStore({ path: database.path, extractor: metadataExtractor });
   });
 });
 
@@ -595,5 +596,31 @@ describe('redacting a source set', () => {
     ).toEqual({ n: 0 });
     db.close();
     expect(store.redact({ source: 'agent:mecha' }).episodes_redacted).toBe(0);
+  });
+});
+
+describe('the default extractor', () => {
+  it('stages what the prose states plainly, with the episode as provenance', () => {
+    const made = tempFolder();
+    const prose = openGraphStore({ path: join(made.folder, 'prose.db') });
+    try {
+      const stored = prose.upsert(
+        episode({
+          body: 'Omar Haddad was at Initech until spring.',
+          meta: { taint: { untrusted: false } },
+        }),
+      );
+      expect(stored.facts.staged).toBe(2);
+      const queue = prose.reviewList() as Page<FactItem>;
+      expect(queue.items.map((item) => item.text).sort()).toEqual([
+        'Omar Haddad is a entity',
+        'Omar Haddad is at Initech',
+      ]);
+      expect(queue.items[0]?.provenance.episode_ids).toEqual([stored.episode_id]);
+      expect(queue.items[0]?.provenance.taint).toEqual({ clean: 1, untrusted: 0, unknown: 0 });
+    } finally {
+      prose.close();
+      made.remove();
+    }
   });
 });
