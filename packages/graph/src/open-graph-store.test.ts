@@ -404,6 +404,34 @@ describe('correcting a belief', () => {
   });
 });
 
+describe('an ungrounded correction', () => {
+  it('waits in review with the belief it matched, closes nothing, and a person can apply it', () => {
+    store.upsert(episode());
+    const wrong = fact('Priya Nair is at Brown');
+    const report = store.correct({
+      source: 'agent:mecha',
+      source_id: 'session-9',
+      corrections: [
+        { wrong: 'Priya Nair is at Brown', right: 'Priya Nair is at Yale', grounded: false },
+      ],
+    });
+    expect(report).toMatchObject({ applied: 0, to_review: 1 });
+    expect(report.results[0]).toMatchObject({
+      review_reason: 'ungrounded',
+      candidates: [wrong.id],
+      sources_marked_down: [],
+    });
+    expect(fact('Priya Nair is at Brown').status).toBe('staged');
+    const waiting = store.reviewList({ queue: 'corrections' }) as Page<CorrectionItem>;
+    expect(waiting.items.map((item) => item.review_reason)).toEqual(['ungrounded']);
+    store.resolveCorrection({
+      correction_id: report.results[0]?.correction_id ?? 0,
+      fact_id: wrong.id,
+    });
+    expect(fact('Priya Nair is at Brown').status).toBe('closed');
+  });
+});
+
 describe('review decisions', () => {
   it('accepts a staged fact, and rejecting one records a denial', () => {
     store.upsert(episode());

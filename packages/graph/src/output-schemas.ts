@@ -10,7 +10,9 @@ const nullableText = z.string().nullable();
 const factStatus = z.enum(['staged', 'accepted', 'closed', 'denied', 'rejected', 'retracted']);
 const taint = z.enum(['clean', 'untrusted', 'unknown']);
 const factKind = z.enum(['entity', 'relation', 'statement']);
-const reviewReason = z.enum(['no_match', 'ambiguous', 'right_equals_wrong']).nullable();
+const reviewReason = z
+  .enum(['no_match', 'ambiguous', 'right_equals_wrong', 'ungrounded'])
+  .nullable();
 
 const suppressed = z.object({
   closed: count,

@@ -111,6 +111,12 @@ export const correctionItemSchema = z.object({
     .nullish()
     .describe('what is true instead; leave it out to deny the wrong belief outright'),
   about: z.string().max(limits.factPartCharacters).nullish().describe('who or what it is about'),
+  grounded: z
+    .boolean()
+    .optional()
+    .describe(
+      "false: the reporter could not ground it in the owner's own words, so it waits in review (reason ungrounded) and closes nothing",
+    ),
 });
 /** One correction as a caller sends it. */
 export type CorrectionRequest = z.input<typeof correctionItemSchema>;
