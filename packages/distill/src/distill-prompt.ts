@@ -13,11 +13,11 @@ The episode is what stays true after the session: what it was about, what was de
 
 Skip freely. Smoke tests, one-line lookups, greetings, aborted or purely mechanical runs leave nothing worth remembering, and noise in the graph costs more than a gap.
 
-Corrections: list every moment the owner told the agent that something it believed was wrong ("no, she's at Yale now", "that's the old deadline"). Give what was wrong, what is right (leave "right" out when the owner only denied it), and who or what it is about. Report corrections even when you skip the episode.
+Corrections: list every moment the owner told the agent that something it believed was wrong ("no, she's at Yale now", "that's the old deadline"). Give what was wrong, what is right (leave "right" out when the owner only denied it), who or what it is about, and the owner's own words that say so, quoted exactly from an "owner" line. A correction the owner's words do not carry goes to review instead of changing anything. Report corrections even when you skip the episode.
 
 Surprises: list every moment the knowledge graph told the agent one thing and the session then found another. Say what it is about, what the graph said and what was found. A surprise proposes no fix.
 
-Answer with one JSON object and nothing else: {"skip": true} or {"skip": false, "episode": "..."}, either one optionally with "corrections": [{"wrong": "...", "right": "...", "about": "..."}] and then "surprises": [{"about": "...", "graph_said": "...", "found": "..."}].`;
+Answer with one JSON object and nothing else: {"skip": true} or {"skip": false, "episode": "..."}, either one optionally with "corrections": [{"wrong": "...", "right": "...", "about": "...", "quote": "..."}] and then "surprises": [{"about": "...", "graph_said": "...", "found": "..."}].`;
 
 /**
  * The one prompt a session is distilled with: fixed instructions, then the session's bounded

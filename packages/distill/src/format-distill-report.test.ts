@@ -30,6 +30,7 @@ const report = (overrides: Partial<DistillReport> = {}): DistillReport => ({
   corrections: {
     reported: 3,
     sent: 1,
+    ungrounded: 0,
     withheld: 2,
     applied: 0,
     denied: 0,

@@ -63,7 +63,7 @@ export function formatDistillReport(result: DistillResult): string[] {
   const c = report.corrections;
   if (c.reported > 0) {
     lines.push(
-      `corrections: ${c.sent} sent (${c.applied} applied, ${c.denied} denied, ${c.toReview} to review, ${c.duplicate} already known) · ${c.withheld} withheld (timeline not known clean)`,
+      `corrections: ${c.sent} sent (${c.applied} applied, ${c.denied} denied, ${c.toReview} to review, ${c.duplicate} already known)${c.ungrounded > 0 ? ` · ${c.ungrounded} not in your own words, sent to review` : ''} · ${c.withheld} withheld (timeline not known clean)`,
     );
   }
   const s = report.surprises;

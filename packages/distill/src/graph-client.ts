@@ -6,7 +6,7 @@ import {
 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { z } from 'zod';
 import type { Episode } from './build-episode.js';
-import type { ReportedCorrection } from './distill-reply.js';
+import type { SentCorrection } from './ground-corrections.js';
 
 /** What became of the corrections one call carried, as the graph counts them. */
 export interface CorrectionCounts {
@@ -47,7 +47,7 @@ export interface GraphConnection {
     readonly source: string;
     readonly source_id: string;
     readonly occurred_at: string;
-    readonly corrections: readonly ReportedCorrection[];
+    readonly corrections: readonly SentCorrection[];
   }): Promise<GraphCall<CorrectionCounts>>;
   /** Whether the server has gone away (exited, killed, or closed its pipe). */
   readonly lost: boolean;

@@ -52,6 +52,8 @@ export interface DistillReport {
   readonly corrections: {
     readonly reported: number;
     readonly sent: number;
+    /** Sent, but not found in the owner's own words: they wait in review and close nothing. */
+    readonly ungrounded: number;
     /** Not sent: the session's timeline was third-party or unknown. */
     readonly withheld: number;
     readonly applied: number;

@@ -5,6 +5,7 @@ import { buildEpisode, type Episode } from '../build-episode.js';
 import { classifySession } from '../classify-session.js';
 import { distillPrompt } from '../distill-prompt.js';
 import { type DistillReply, parseDistillReply } from '../distill-reply.js';
+import { groundCorrections } from '../ground-corrections.js';
 import { renderTranscript } from '../render-transcript.js';
 import { isKnownClean, sessionTaint } from '../session-taint.js';
 import { askAppraisal } from './ask-appraisal.js';
@@ -78,11 +79,13 @@ export async function distillSession(
   if (!parsed.ok) return { sessionId, outcome: 'model_failed', reason: parsed.reason };
   const reply: DistillReply = parsed.reply;
   run.tally.reported(reply);
-  const settle = (result: SessionResult) => run.tally.settle(reply, sessionId, clean, result);
+  const corrections = groundCorrections(reply.corrections, events);
+  const settle = (result: SessionResult) =>
+    run.tally.settle(reply, sessionId, clean, result, corrections);
 
   if (reply.skip) {
     return settle(
-      await pushSkip(run, index, { sessionId, endedAt: standing.endedAt, clean }, reply),
+      await pushSkip(run, index, { sessionId, endedAt: standing.endedAt, clean }, corrections),
     );
   }
 
@@ -115,7 +118,7 @@ export async function distillSession(
       ? { goal: firstStart.goal }
       : {}),
     directory: work.directory,
-    corrections: reply.corrections,
+    corrections,
     surprises: reply.surprises,
   });
   return settle(await pushEpisode(run, index, sessionId, episode, appraised.appraisal));
