@@ -52,6 +52,11 @@ const commands: readonly {
     load: async () => (await import('./commands/distill.js')).distillGroup,
   },
   {
+    name: 'graph',
+    summary: 'review what distillation proposed: approve, deny, redact, search, show',
+    load: async () => (await import('./commands/graph.js')).graphGroup,
+  },
+  {
     name: 'appraiser',
     summary: 'appraise external reports with the local model; recall them (@mecha/gpu-appraiser)',
     load: async () => (await import('./commands/appraiser.js')).appraiserGroup,

@@ -7,6 +7,7 @@ describe('the built @mecha/distill', () => {
   it('exposes exactly its public surface', async () => {
     const api = await import(entry);
     expect(Object.keys(api).sort()).toEqual([
+      'actOnGraph',
       'boundTranscript',
       'connectGraph',
       'defaultAppraisalBounds',

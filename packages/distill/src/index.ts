@@ -34,6 +34,8 @@ export type {
   UpsertReply,
 } from './graph-client.js';
 export { connectGraph } from './graph-client.js';
+export type { GraphOwnerOptions, GraphOwnerRequest, GraphOwnerResult } from './graph-owner.js';
+export { actOnGraph } from './graph-owner.js';
 export type { GraphServerWrite, McpCapabilities } from './graph-server.js';
 export {
   defaultGraphServer,
@@ -45,6 +47,7 @@ export {
   writeDefaultGraphServer,
 } from './graph-server.js';
 export type { ClaimDropReason } from './ground-claims.js';
+export type { SentCorrection } from './ground-corrections.js';
 export type { EpisodeTaint } from './session-taint.js';
 export { isKnownClean, sessionTaint } from './session-taint.js';
 export type { AppraisalBounds } from './text-appraisal.js';
