@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { distill } from '@mecha/distill';
@@ -268,4 +268,22 @@ describe('mecha graph over what mecha distill staged', () => {
     expect(snapshot(dirname(db)).get('graph.db')).toEqual(before.get('graph.db'));
     expect(before.get('graph.db')).toBeDefined();
   }, 240_000);
+});
+
+describe('mecha doctor on a distillation that gave up', () => {
+  it('names each session given up after a failure that repeated, and why', () => {
+    const { home } = homeWithGraph();
+    const line = {
+      v: 1,
+      at: '2026-09-03T10:00:00.000Z',
+      session_id: '20260903T090000-0000cccc',
+      outcome: 'given_up',
+      reason: 'given up after 3 tries: the reply ran past 2048 tokens',
+    };
+    appendFileSync(join(home, 'learning', 'distilled.jsonl'), `${JSON.stringify(line)}\n`);
+    const run = mecha(['--home', home, 'doctor']);
+    expect(run.stdout).toContain(
+      '  distill     1 session(s) given up after a failure that repeated on every try (not retried):\n                20260903T090000-0000cccc: given up after 3 tries: the reply ran past 2048 tokens\n',
+    );
+  });
 });

@@ -17,6 +17,7 @@ const report = (overrides: Partial<DistillReport> = {}): DistillReport => ({
     too_short: 0,
     push_failed: 1,
     model_failed: 1,
+    given_up: 0,
     unreadable: 0,
     running: 0,
     parked: 0,

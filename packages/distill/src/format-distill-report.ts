@@ -55,6 +55,13 @@ export function formatDistillReport(result: DistillResult): string[] {
     [counts.not_marked, 'pushed but not marked'],
   ]);
   if (left !== '') lines.push(`left for a later run: ${left}`);
+  const givenUp = report.sessions.filter((session) => session.outcome === 'given_up');
+  if (givenUp.length > 0) {
+    lines.push(
+      `given up (the same failure on every try; no model call for them again): ${givenUp.length}`,
+      ...givenUp.map((session) => `  ${session.sessionId} · ${session.reason ?? ''}`),
+    );
+  }
   const open = list([
     [counts.running, 'still running'],
     [counts.parked, 'parked on a question'],

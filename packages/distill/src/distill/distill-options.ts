@@ -36,6 +36,12 @@ export interface DistillOptions {
   readonly appraisalBounds?: AppraisalBounds;
   readonly transcriptBounds?: TranscriptBounds;
   readonly classify?: Partial<Omit<ClassifyOptions, 'now'>>;
+  /**
+   * Tries a session gets when its failure repeats on every try (prompt too long for the model's
+   * context, reply over its token budget, a reply that does not parse); then it is given up and
+   * marked, and no later run calls the model for it. 3 by default.
+   */
+  readonly maxAttempts?: number;
   /** How long one graph call may take; 30 seconds by default. */
   readonly graphTimeoutMs?: number;
 }

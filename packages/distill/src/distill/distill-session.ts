@@ -10,7 +10,7 @@ import { renderTranscript } from '../render-transcript.js';
 import { isKnownClean, sessionTaint } from '../session-taint.js';
 import { askAppraisal } from './ask-appraisal.js';
 import type { DistillRun } from './distill-run.js';
-import { markSession } from './ledger-steps.js';
+import { markSession, recordFailure } from './ledger-steps.js';
 import { pushEpisode } from './push-episode.js';
 import { pushSkip } from './push-skip.js';
 import type { SessionResult } from './session-outcome.js';
@@ -73,10 +73,12 @@ export async function distillSession(
   });
   if (!completion.ok) {
     if (completion.stop !== undefined) run.stop.note(completion.stop);
+    if (completion.repeats === true) return recordFailure(run, sessionId, completion.reason);
     return { sessionId, outcome: 'model_failed', reason: completion.reason };
   }
   const parsed = parseDistillReply(completion.result.text, run.bounds);
-  if (!parsed.ok) return { sessionId, outcome: 'model_failed', reason: parsed.reason };
+  // Decoding is greedy, so the same transcript gets the same reply: this failure repeats.
+  if (!parsed.ok) return recordFailure(run, sessionId, parsed.reason);
   const reply: DistillReply = parsed.reply;
   run.tally.reported(reply);
   const corrections = groundCorrections(reply.corrections, events);

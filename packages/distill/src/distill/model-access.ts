@@ -5,6 +5,7 @@ import {
   ModelConfigError,
   ModelDisposedError,
   ModelLoadError,
+  PromptTooLongError,
 } from '@mecha/local-model';
 import type { DistillOptions, ModelSource } from './distill-options.js';
 import type { DistillStop } from './distill-report.js';
@@ -12,7 +13,13 @@ import type { DistillStop } from './distill-report.js';
 /** A completion, or why there is none and whether the run must stop. */
 export type Completion =
   | { readonly ok: true; readonly result: CompletionResult }
-  | { readonly ok: false; readonly reason: string; readonly stop?: DistillStop };
+  | {
+      readonly ok: false;
+      readonly reason: string;
+      readonly stop?: DistillStop;
+      /** Set when the same call would fail the same way on every try. */
+      readonly repeats?: boolean;
+    };
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -78,7 +85,11 @@ export class ModelAccess {
         };
       }
       if (result.stopReason === 'maxTokens') {
-        return { ok: false, reason: `the reply ran past ${request.maxTokens} tokens` };
+        return {
+          ok: false,
+          reason: `the reply ran past ${request.maxTokens} tokens`,
+          repeats: true,
+        };
       }
       return { ok: true, result };
     } catch (error) {
@@ -89,6 +100,7 @@ export class ModelAccess {
       return {
         ok: false,
         reason: messageOf(error),
+        ...(PromptTooLongError.isInstance(error) ? { repeats: true } : {}),
         ...(fatal
           ? {
               stop: {

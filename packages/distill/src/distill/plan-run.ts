@@ -65,7 +65,12 @@ export async function planRun(
       message: `the session store cannot be read: ${listing.reason}`,
     };
   }
-  const done = new Set(ledger.records.map((record) => record.session_id));
+  // A `failed` line counts one try and leaves the session for a later run.
+  const done = new Set(
+    ledger.records
+      .filter((record) => record.outcome !== 'failed')
+      .map((record) => record.session_id),
+  );
   let alreadyDistilled = 0;
   let excluded = 0;
   const waiting: SessionListing[] = [];

@@ -16,6 +16,7 @@ export class Tally {
     too_short: 0,
     push_failed: 0,
     model_failed: 0,
+    given_up: 0,
     unreadable: 0,
     running: 0,
     parked: 0,
