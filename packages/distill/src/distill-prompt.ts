@@ -1,3 +1,5 @@
+import type { ChatPrompt } from '@mecha/local-model';
+
 /** What a distiller prompt is built from: the session's id, when it ran, and its bounded transcript. */
 export interface DistillPromptInput {
   readonly sessionId: string;
@@ -19,17 +21,21 @@ Surprises: list every moment the knowledge graph told the agent one thing and th
 
 Answer with one JSON object and nothing else: {"skip": true} or {"skip": false, "episode": "..."}, either one optionally with "corrections": [{"wrong": "...", "right": "...", "about": "...", "quote": "..."}] and then "surprises": [{"about": "...", "graph_said": "...", "found": "..."}].`;
 
-/**
- * The one prompt a session is distilled with: fixed instructions, then the session's bounded
- * transcript, then the opening of the JSON answer. No tools and no history go with it.
- */
-export function distillPrompt(input: DistillPromptInput): string {
-  return `${instructions}
+/** The fixed instructions, sent as the system message. */
+export const distillInstructions = instructions;
 
-Session ${input.sessionId}, from ${input.startedAt} to ${input.endedAt}:
+/**
+ * The one prompt a session is distilled with, through the model's own chat template: the fixed
+ * instructions as the system message, then the session's bounded transcript as the user's.
+ * No tools and no history go with it.
+ */
+export function distillPrompt(input: DistillPromptInput): ChatPrompt {
+  return {
+    system: instructions,
+    user: `Session ${input.sessionId}, from ${input.startedAt} to ${input.endedAt}:
 
 ${input.transcript}
 
-Answer:
-`;
+Answer with the JSON object.`,
+  };
 }

@@ -57,7 +57,9 @@ const distill: Command = {
     '  --json          the report as JSON',
     '  --home DIR      the mecha home',
     '',
-    'The model is [model] path in config.toml (a GGUF file).',
+    'The model is [model] path in config.toml (a GGUF file, ideally a small instruct model: its',
+    'own chat template is used); [model] threads, gpu_layers and context_size say how it loads.',
+    'A failure that repeats (prompt too long, reply over budget) is given up after 3 tries.',
     '',
   ].join('\n'),
   options: {
@@ -112,8 +114,29 @@ const distill: Command = {
         context.stderr(modelHowTo(configFile, modelProblem(modelPath.error.problem)));
         return exitCodes.failure;
       }
-      model = () =>
-        localModel.createLocalModel({ path: modelPath.path, contextSize: distillContextSize });
+      const settings = localModel.resolveModelSettings(config.right.model);
+      if (!settings.ok) {
+        return failure(
+          context,
+          path,
+          settings.problems
+            .map((problem) => `[model] ${problem.key} ${problem.message}`)
+            .join('; '),
+        );
+      }
+      // [model] context_size wins; otherwise the distiller asks for 16,384 tokens (transcripts
+      // are bounded in the model's own tokens to whatever the context turns out to be).
+      const options = {
+        path: modelPath.path,
+        contextSize: distillContextSize,
+        ...settings.settings,
+      };
+      model = async () => {
+        const created = localModel.createLocalModel(options);
+        const info = await created.load();
+        for (const warning of info.warnings) context.stderr(`mecha distill: warning: ${warning}\n`);
+        return created;
+      };
     }
 
     const progress = progressBar({

@@ -1,4 +1,5 @@
 import type { TranscriptEvent } from '@mecha/appraisal-core';
+import type { ChatPrompt } from '@mecha/local-model';
 import { type sessionTaint, taintWord } from '../session-taint.js';
 import {
   appraisalPrompt,
@@ -24,7 +25,7 @@ export async function askAppraisal(
   index: number,
   session: {
     readonly sessionId: string;
-    readonly prompt: string;
+    readonly prompt: ChatPrompt;
     readonly reply: string;
     readonly taint: ReturnType<typeof sessionTaint>;
     readonly events: readonly TranscriptEvent[];

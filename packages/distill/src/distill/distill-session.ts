@@ -1,13 +1,18 @@
 import { join } from 'node:path';
 import { readSession, type SessionListing, type TranscriptEvent } from '@mecha/appraisal-core';
-import { boundTranscript, defaultTranscriptBounds } from '../bound-transcript.js';
+import {
+  boundTranscript,
+  boundTranscriptInTokens,
+  defaultTranscriptBounds,
+} from '../bound-transcript.js';
 import { buildEpisode, type Episode } from '../build-episode.js';
 import { classifySession } from '../classify-session.js';
-import { distillPrompt } from '../distill-prompt.js';
+import { distillInstructions, distillPrompt } from '../distill-prompt.js';
 import { type DistillReply, parseDistillReply } from '../distill-reply.js';
 import { groundCorrections } from '../ground-corrections.js';
 import { renderTranscript } from '../render-transcript.js';
 import { isKnownClean, sessionTaint } from '../session-taint.js';
+import { followUpQuestion } from '../text-appraisal.js';
 import { askAppraisal } from './ask-appraisal.js';
 import type { DistillRun } from './distill-run.js';
 import { markSession, recordFailure } from './ledger-steps.js';
@@ -60,17 +65,38 @@ export async function distillSession(
     renderTranscript(events),
     run.options.transcriptBounds ?? defaultTranscriptBounds,
   );
-  const prompt = distillPrompt({
-    sessionId,
-    startedAt: entry.startedAt,
-    endedAt: standing.endedAt,
-    transcript: bounded.text,
-  });
+  const maxTokens = run.options.maxTokens ?? 2_048;
+  const header = { sessionId, startedAt: entry.startedAt, endedAt: standing.endedAt };
+  // Bounded again in the loaded model's own tokens, so the distiller's prompt and the follow-up
+  // (the same conversation, the reply and the question) fit its context whatever the script.
+  let shown = bounded.text;
+  const measure = await run.model.measure();
+  if (measure !== undefined) {
+    const { countTokens, contextSize } = measure;
+    const appraising = run.options.appraise !== false;
+    const around = distillPrompt({ ...header, transcript: '' });
+    const fixed =
+      (await countTokens(distillInstructions)) +
+      (await countTokens(around.user)) +
+      maxTokens +
+      (appraising
+        ? (await countTokens(followUpQuestion)) + (run.options.appraisalMaxTokens ?? 2_048)
+        : 0) +
+      // The chat template's own markers around up to four turns.
+      128;
+    const budget = contextSize - fixed;
+    if (budget < 64) {
+      return recordFailure(
+        run,
+        sessionId,
+        `the model's context (${contextSize} tokens) leaves no room for the transcript after the instructions and the replies' budgets (${fixed} tokens): raise [model] context_size`,
+      );
+    }
+    shown = (await boundTranscriptInTokens(shown, budget, countTokens)).text;
+  }
+  const prompt = distillPrompt({ ...header, transcript: shown });
   run.progress(index, sessionId, 'distilling');
-  const completion = await run.model.complete(prompt, {
-    grammar: run.grammar,
-    maxTokens: run.options.maxTokens ?? 2_048,
-  });
+  const completion = await run.model.complete(prompt, { grammar: run.grammar, maxTokens });
   if (!completion.ok) {
     if (completion.stop !== undefined) run.stop.note(completion.stop);
     if (completion.repeats === true) return recordFailure(run, sessionId, completion.reason);

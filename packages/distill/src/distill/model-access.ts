@@ -1,4 +1,5 @@
 import {
+  type ChatPrompt,
   type CompletionModel,
   type CompletionRequest,
   type CompletionResult,
@@ -62,8 +63,23 @@ export class ModelAccess {
     }
   }
 
+  /**
+   * How the loaded model measures text: its context window and a token counter, or undefined
+   * when the model offers neither (then transcripts are bounded in characters alone).
+   */
+  async measure(): Promise<
+    | { readonly contextSize: number; readonly countTokens: (text: string) => Promise<number> }
+    | undefined
+  > {
+    const ready = await this.ready();
+    if ('reason' in ready) return undefined;
+    if (ready.countTokens === undefined || ready.contextSize === undefined) return undefined;
+    const count = ready.countTokens.bind(ready);
+    return { contextSize: await ready.contextSize(), countTokens: (text) => count(text) };
+  }
+
   async complete(
-    prompt: string,
+    prompt: string | ChatPrompt,
     request: Required<Pick<CompletionRequest, 'grammar' | 'maxTokens'>>,
   ): Promise<Completion> {
     const ready = await this.ready();
@@ -75,6 +91,8 @@ export class ModelAccess {
         prompt,
         grammar: request.grammar,
         maxTokens: request.maxTokens,
+        // Mild, and never on punctuation: enough that a small model does not loop on a phrase.
+        repeatPenalty: 1.1,
         ...(signal === undefined ? {} : { signal }),
       });
       if (result.stopReason === 'aborted') {
