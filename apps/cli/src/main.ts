@@ -52,6 +52,11 @@ const commands: readonly {
     load: async () => (await import('./commands/distill.js')).distillGroup,
   },
   {
+    name: 'nightly',
+    summary: 'the nightly pass: distill, then score predictions, never two at once',
+    load: async () => (await import('./commands/nightly.js')).nightlyGroup,
+  },
+  {
     name: 'graph',
     summary: 'review what distillation proposed: approve, deny, redact, search, show',
     load: async () => (await import('./commands/graph.js')).graphGroup,

@@ -287,3 +287,23 @@ describe('mecha doctor on a distillation that gave up', () => {
     );
   });
 });
+
+describe('mecha nightly and the session_end hook', () => {
+  it('prints cron and systemd lines in its help', () => {
+    const help = mecha(['nightly', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('17 3 * * *  mecha nightly');
+    expect(help.stdout).toContain('OnCalendar=*-*-* 03:17:00');
+    expect(help.stdout).toContain('mecha distill --session SESSION_ID');
+  });
+
+  it('says what it would do with --dry-run, like mecha distill, and leaves no lock behind', () => {
+    const { home } = homeWithGraph();
+    const run = mecha(['--home', home, 'nightly', '--dry-run']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^dry run: \d+ sessions? would be distilled/);
+    const one = mecha(['--home', home, 'distill', '--dry-run', '--session', later.grounded]);
+    expect(one.stdout).toMatch(/^dry run: 0 sessions would be distilled/);
+    expect(snapshot(home).has('nightly.lock')).toBe(false);
+  });
+});

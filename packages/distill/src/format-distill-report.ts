@@ -92,6 +92,12 @@ export function formatDistillReport(result: DistillResult): string[] {
       `text appraisals: ${a.written} written${a.onRecord > 0 ? ` · ${a.onRecord} already on record` : ''}${a.failed > 0 ? ` · ${a.failed} failed` : ''} · claims ${a.claimsKept} kept, ${droppedTotal} dropped by grounding${dropped === '' ? '' : ` (${dropped})`}${a.goalsUnresolved > 0 ? ` · ${plural(a.goalsUnresolved, 'goal')} not held by mecha, recorded as none` : ''}${a.storeUnreadable ? ' · appraisal store unreadable: none asked for' : ''}`,
     );
   }
+  const p = report.scoring;
+  if (p !== undefined && (p.scored + p.waiting + p.unknown > 0 || p.problem !== undefined)) {
+    lines.push(
+      `predictions: ${p.scored} answered now (${p.hits} as expected, ${p.surprises} surprises) · ${p.waiting} waiting · ${p.unknown} unknown${p.problem === undefined ? '' : ` · ${p.problem}`}`,
+    );
+  }
   if (report.partialStores)
     lines.push('note: the ledger or the session list had damaged lines; intact lines were used');
   if (report.stopped !== undefined) lines.push(`stopped early: ${report.stopped.message}`);

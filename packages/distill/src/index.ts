@@ -14,6 +14,10 @@ export type {
   DistillStop,
   PrintedSurprise,
 } from './distill/distill-report.js';
+export type { NightlyResult } from './distill/nightly.js';
+export { distillOnSessionEnd, nightly, nightlyLockFile } from './distill/nightly.js';
+export type { ScoringReport } from './distill/score-predictions.js';
+export { scorePredictions } from './distill/score-predictions.js';
 export type { SessionOutcome, SessionResult } from './distill/session-outcome.js';
 export { sessionOutcomes } from './distill/session-outcome.js';
 export type { DistillBounds } from './distill-grammar.js';

@@ -21,6 +21,10 @@ export interface DistillOptions {
   readonly dryRun?: boolean;
   /** Ask the follow-up question and keep a text appraisal; on by default. */
   readonly appraise?: boolean;
+  /** Check the text appraisals' predictions into `appraisals/scores.jsonl` after; on by default. */
+  readonly score?: boolean;
+  /** Only these sessions (a session_end hook names the one that closed). */
+  readonly sessions?: readonly string[];
   /** Ctrl-C: stops between steps and inside a model call; the ledger stays consistent. */
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: DistillProgress) => void;

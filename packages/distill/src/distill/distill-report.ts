@@ -1,3 +1,4 @@
+import type { ScoringReport } from './score-predictions.js';
 import type { SessionOutcome, SessionResult } from './session-outcome.js';
 
 /** A surprise as printed: control characters stripped, and whether it went to the graph. */
@@ -83,6 +84,8 @@ export interface DistillReport {
   readonly graphCalls: number;
   readonly ledgerReads: number;
   readonly sessions: readonly SessionResult[];
+  /** The predictions checked after the sessions (absent on a dry run, an abort, or `score: false`). */
+  readonly scoring?: ScoringReport;
   readonly stopped?: DistillStop;
 }
 

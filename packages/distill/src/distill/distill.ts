@@ -11,6 +11,7 @@ import { GraphAccess } from './graph-access.js';
 import { LedgerSteps } from './ledger-steps.js';
 import { ModelAccess } from './model-access.js';
 import { planRun } from './plan-run.js';
+import { type ScoringReport, scorePredictions } from './score-predictions.js';
 import type { SessionResult } from './session-outcome.js';
 import { Tally } from './tally.js';
 
@@ -31,6 +32,7 @@ export async function distill(options: DistillOptions): Promise<DistillResult> {
     serverName,
     options.limit,
     options.dryRun === true && options.server === undefined,
+    options.sessions,
   );
   if ('state' in plan) return plan;
   const { considered } = plan;
@@ -80,6 +82,11 @@ export async function distill(options: DistillOptions): Promise<DistillResult> {
     await run.model.dispose();
   }
 
+  // Then the predictions: each text appraisal's expected act against what the owner did.
+  let scoring: ScoringReport | undefined;
+  if (!run.dryRun && run.stop.stopped?.reason !== 'aborted' && options.score !== false) {
+    scoring = await scorePredictions(home, run.clock());
+  }
   const { tally, stop } = run;
   return {
     state: 'done',
@@ -102,6 +109,7 @@ export async function distill(options: DistillOptions): Promise<DistillResult> {
       graphCalls: run.graph.calls,
       ledgerReads: run.ledger.reads,
       sessions: results,
+      ...(scoring === undefined ? {} : { scoring }),
       ...(stop.stopped === undefined ? {} : { stopped: stop.stopped }),
     },
   };

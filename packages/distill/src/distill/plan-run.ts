@@ -32,6 +32,7 @@ export async function planRun(
   serverName: string,
   limit: number | undefined,
   dryRun = false,
+  only?: readonly string[],
 ): Promise<RunPlan | DistillRefusal> {
   const config = home.readConfig();
   if (config._tag === 'Left') {
@@ -74,7 +75,9 @@ export async function planRun(
   let alreadyDistilled = 0;
   let excluded = 0;
   const waiting: SessionListing[] = [];
+  const wanted = only === undefined ? undefined : new Set(only);
   for (const entry of listing.records) {
+    if (wanted !== undefined && !wanted.has(entry.sessionId)) continue;
     if (done.has(entry.sessionId)) alreadyDistilled += 1;
     else if (entry.kind !== undefined && excludedKinds.has(entry.kind)) excluded += 1;
     else waiting.push(entry);
