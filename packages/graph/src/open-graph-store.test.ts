@@ -49,7 +49,7 @@ describe('opening a graph file', () => {
     nested.close();
     const db = new Database(path);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
     db.close();
     const again = openGraphStore({ path });
     expect(again.episodes().total).toBe(1);
@@ -64,7 +64,7 @@ describe('opening a graph file', () => {
     db.close();
     expect(() => openGraphStore({ path: database.path })).toThrow(/schema version 99.*upgrade/);
     const reset = new Database(database.path);
-    reset.pragma('user_version = 1');
+    reset.pragma('user_version = 2');
     reset.close();
     store = openGraphStore({ path: database.path, extractor: metadataExtractor });
   });
@@ -648,6 +648,67 @@ describe('the default extractor', () => {
       expect(queue.items[0]?.provenance.taint).toEqual({ clean: 1, untrusted: 0, unknown: 0 });
     } finally {
       prose.close();
+      made.remove();
+    }
+  });
+});
+
+describe('searching by text', () => {
+  it('finds substrings through the full-text index, short and wildcard-looking queries too', () => {
+    const made = tempFolder();
+    const searched = openGraphStore({
+      path: join(made.folder, 'search.db'),
+      extractor: metadataExtractor,
+    });
+    try {
+      searched.upsert(
+        episode({
+          meta: {
+            relations: [
+              { subject: 'Priya Nair', predicate: 'is at', object: 'Brown' },
+              { subject: 'Omar', predicate: 'owns', object: '100% of Initech_2' },
+            ],
+          },
+        }),
+      );
+      const texts = (query: string) =>
+        (searched.search({ query }).items as FactItem[]).map((item) => item.text).sort();
+      expect(texts('NAIR IS AT')).toEqual(['Priya Nair is at Brown']);
+      expect(texts('at')).toEqual(['Priya Nair is at Brown']);
+      expect(texts('100%')).toEqual(['Omar owns 100% of Initech_2']);
+      expect(texts('h_2')).toEqual(['Omar owns 100% of Initech_2']);
+      expect(texts('yale')).toEqual([]);
+    } finally {
+      searched.close();
+      made.remove();
+    }
+  });
+
+  it('upgrades a version 1 file: the index is built from the facts already there', () => {
+    const made = tempFolder();
+    const path = join(made.folder, 'old.db');
+    const first = openGraphStore({ path, extractor: metadataExtractor });
+    first.upsert(episode());
+    first.close();
+    const raw = new Database(path);
+    raw.exec(
+      'DROP TRIGGER facts_text_insert; DROP TRIGGER facts_text_delete; DROP TRIGGER facts_text_update; DROP TABLE facts_text; PRAGMA user_version = 1;',
+    );
+    raw.close();
+    const upgraded = openGraphStore({ path, extractor: metadataExtractor });
+    try {
+      expect(
+        (upgraded.search({ query: 'nair is at' }).items as FactItem[]).map((item) => item.text),
+      ).toEqual(['Priya Nair is at Brown']);
+      upgraded.upsert(
+        episode({
+          source_id: 'session-2',
+          meta: { relations: [{ subject: 'Dana', predicate: 'leads', object: 'Atlas' }] },
+        }),
+      );
+      expect(upgraded.search({ query: 'leads atl' }).total).toBe(1);
+    } finally {
+      upgraded.close();
       made.remove();
     }
   });
