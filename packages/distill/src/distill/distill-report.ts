@@ -84,7 +84,7 @@ export interface DistillReport {
   readonly graphCalls: number;
   readonly ledgerReads: number;
   readonly sessions: readonly SessionResult[];
-  /** The predictions checked after the sessions (absent on a dry run, an abort, or `score: false`). */
+  /** The predictions checked after the sessions (absent on a dry run, a run stopped early, or `score: false`). */
   readonly scoring?: ScoringReport;
   readonly stopped?: DistillStop;
 }

@@ -84,7 +84,8 @@ export async function distill(options: DistillOptions): Promise<DistillResult> {
 
   // Then the predictions: each text appraisal's expected act against what the owner did.
   let scoring: ScoringReport | undefined;
-  if (!run.dryRun && run.stop.stopped?.reason !== 'aborted' && options.score !== false) {
+  // A run that stopped early (Ctrl-C, no model, no graph) does nothing more.
+  if (!run.dryRun && run.stop.stopped === undefined && options.score !== false) {
     scoring = await scorePredictions(home, run.clock());
   }
   const { tally, stop } = run;
