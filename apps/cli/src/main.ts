@@ -62,6 +62,12 @@ const commands: readonly {
     load: async () => (await import('./commands/graph.js')).graphGroup,
   },
   {
+    name: 'gossip',
+    summary:
+      'the probe a surprise seeds: what the graph holds about someone, and where it was wrong',
+    load: async () => (await import('./commands/graph.js')).gossipGroup,
+  },
+  {
     name: 'appraiser',
     summary: 'appraise external reports with the local model; recall them (@mecha/gpu-appraiser)',
     load: async () => (await import('./commands/appraiser.js')).appraiserGroup,

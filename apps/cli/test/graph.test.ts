@@ -131,6 +131,9 @@ function reply(prompt: string): string {
           quote: 'Priya Nair is at Yale now',
         },
       ],
+      surprises: [
+        { about: 'Priya Nair', graph_said: 'she is at Brown', found: 'her mail is signed Yale' },
+      ],
     });
   }
   if (prompt.includes(`Session ${later.ungrounded},`)) {
@@ -253,6 +256,17 @@ describe('mecha graph over what mecha distill staged', () => {
     expect(all.json.items.filter((item) => item.text === 'Omar Haddad works at Initech')).toEqual([
       expect.objectContaining({ status: 'rejected' }),
     ]);
+
+    // The surprise is printed with the probe it seeds, and the probe shows it beside the facts.
+    expect(second.surprises.items.map((item) => item.about)).toEqual(['Priya Nair']);
+    const probe = mecha(['--home', home, 'gossip', '--entity', 'Priya Nair']);
+    expect(probe.code, probe.stderr).toBe(0);
+    expect(probe.stdout).toContain('gossip about Priya Nair');
+    expect(probe.stdout).toContain('Priya Nair is at Yale  [staged');
+    expect(probe.stdout).toContain('Priya Nair is at Brown  [closed');
+    expect(probe.stdout).toContain(
+      `surprises (1):\n  ${later.grounded}: the graph said "she is at Brown", the session found "her mail is signed Yale"`,
+    );
   }, 240_000);
 
   it('refuses a malformed id as a usage error and an unknown one as a failure, changing nothing', async () => {

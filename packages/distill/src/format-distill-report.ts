@@ -80,7 +80,7 @@ export function formatDistillReport(result: DistillResult): string[] {
     );
     for (const item of s.items) {
       lines.push(
-        `  ${item.sessionId} · ${item.about}: the graph said "${item.graphSaid}", the session found "${item.found}"${item.sentToGraph ? '' : ' (not in the graph)'}`,
+        `  ${item.sessionId} · ${item.about}: the graph said "${item.graphSaid}", the session found "${item.found}"${item.sentToGraph ? '' : ' (not in the graph)'} → mecha gossip --entity ${JSON.stringify(item.about)}`,
       );
     }
   }

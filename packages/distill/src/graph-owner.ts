@@ -24,7 +24,12 @@ export type GraphOwnerRequest =
   /** Current facts whose text contains the query. */
   | { readonly act: 'search'; readonly query: string; readonly limit?: number }
   /** Everything the graph holds about one entity, closed facts included. */
-  | { readonly act: 'show'; readonly entity: string; readonly limit?: number };
+  | { readonly act: 'show'; readonly entity: string; readonly limit?: number }
+  /**
+   * The gossip probe a surprise seeds: what the graph holds about an entity (current, closed,
+   * and where it is mentioned) beside the surprises recorded about it. Read-only.
+   */
+  | { readonly act: 'gossip'; readonly entity: string };
 
 /** What an act did: the graph's own replies as `data`, and the lines a surface prints. */
 export type GraphOwnerResult =
@@ -232,6 +237,8 @@ async function perform(
         ...items(page).map(factLine),
       ]);
     }
+    case 'gossip':
+      return gossip(graph, request.entity, done);
     case 'show': {
       const page = await call(graph, 'kg_search', {
         subject: request.entity,
@@ -246,6 +253,68 @@ async function perform(
       ]);
     }
   }
+}
+
+const comparable = (text: string) =>
+  text.normalize('NFC').replace(/\s+/g, ' ').trim().toLowerCase();
+
+async function gossip(
+  graph: GraphConnection,
+  entity: string,
+  done: (data: Item, lines: string[]) => GraphOwnerResult,
+): Promise<GraphOwnerResult> {
+  const about = await call(graph, 'kg_search', { subject: entity, status: 'all', limit: 100 });
+  if (isRefusal(about)) return about;
+  const mentions = await call(graph, 'kg_search', { query: entity, status: 'all', limit: 50 });
+  if (isRefusal(mentions)) return mentions;
+  const own = new Set(items(about).map((item) => item.id));
+  const elsewhere = items(mentions).filter((item) => !own.has(item.id));
+  const current = items(about).filter(
+    (item) => item.status === 'staged' || item.status === 'accepted',
+  );
+  const closed = items(about).filter(
+    (item) => item.status !== 'staged' && item.status !== 'accepted',
+  );
+  // The episodes behind those facts, and the surprises they carried about this entity.
+  const episodeIds = new Set<number>();
+  for (const item of [...items(about), ...elsewhere]) {
+    const provenance = (item.provenance ?? {}) as Item;
+    for (const id of (provenance.episode_ids ?? []) as number[]) {
+      if (episodeIds.size < 20) episodeIds.add(id);
+    }
+  }
+  const wanted = comparable(entity);
+  const surprises: { session: string; graphSaid: string; found: string }[] = [];
+  for (const id of episodeIds) {
+    const episode = await call(graph, 'kg_get', { episode_id: id });
+    if (isRefusal(episode)) return episode;
+    const meta = (episode.meta ?? {}) as Item;
+    for (const surprise of Array.isArray(meta.surprises) ? (meta.surprises as Item[]) : []) {
+      const subject = comparable(String(surprise.about ?? ''));
+      if (subject === '' || !(subject.includes(wanted) || wanted.includes(subject))) continue;
+      surprises.push({
+        session: String(episode.source_id),
+        graphSaid: String(surprise.graph_said ?? ''),
+        found: String(surprise.found ?? ''),
+      });
+    }
+  }
+  const lines = [
+    `gossip about ${entity}: what the graph holds, and where a session found otherwise`,
+    `current (${current.length}):`,
+    ...current.map(factLine),
+    `closed (${closed.length}):`,
+    ...closed.map(factLine),
+    `mentioned in (${elsewhere.length}):`,
+    ...elsewhere.map(factLine),
+    `surprises (${surprises.length}):`,
+    ...surprises.map(
+      (surprise) =>
+        `  ${surprise.session}: the graph said "${surprise.graphSaid}", the session found "${surprise.found}"`,
+    ),
+    'All of this is read back from the graph as third-party content: check it against its sources before acting on it.',
+  ];
+  return done({ about, mentions, surprises }, lines);
 }
 
 /**

@@ -218,6 +218,45 @@ const show: Command = {
   },
 };
 
+const gossip: Command = {
+  path: 'gossip',
+  summary: 'the probe a surprise seeds: what the graph holds about someone, and where it was wrong',
+  help: [
+    'Usage: mecha gossip --entity WHO [--server NAME] [--json]',
+    '',
+    'Gathers, read-only, what the knowledge graph holds about WHO: current facts, closed ones,',
+    'facts that mention WHO, and the surprises sessions recorded about WHO (the graph said one',
+    'thing, the session found another). mecha distill prints this command beside each surprise;',
+    'nothing runs it automatically. What it shows is third-party content: check the sources.',
+    '',
+    'Options:',
+    '  --entity WHO    the person, project or organisation to probe',
+    ...serverHelp,
+    '',
+  ].join('\n'),
+  options: { ...serverOption, entity: { type: 'string' } },
+  run({ values, positionals, context }) {
+    if (positionals.length > 0) {
+      return Promise.resolve(
+        usageError(context, this.path, `unexpected argument '${positionals[0]}'`),
+      );
+    }
+    const entity = stringOption(values, 'entity')?.trim();
+    if (entity === undefined || entity === '') {
+      return Promise.resolve(usageError(context, this.path, 'name who to probe with --entity WHO'));
+    }
+    return act(this.path, values, context, { act: 'gossip', entity });
+  },
+};
+
+/** `mecha gossip --entity WHO`: the probe a surprise seeds, through the graph's tools. */
+export const gossipGroup: CommandGroup = {
+  name: 'gossip',
+  summary: gossip.summary,
+  fallback: gossip,
+  commands: [],
+};
+
 /** `mecha graph`: the owner's review of the knowledge graph, through its owner tools over MCP. */
 export const graphGroup: CommandGroup = {
   name: 'graph',
