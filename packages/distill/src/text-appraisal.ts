@@ -120,11 +120,19 @@ export const followUpQuestion = followUp;
  * The follow-up question, asked on the episode's own conversation: the distiller's prompt and
  * its reply as the earlier turn, then the question. Nothing else is added.
  */
-export function appraisalPrompt(distillPrompt: ChatPrompt, distillReply: string): ChatPrompt {
+export function appraisalPrompt(
+  distillPrompt: ChatPrompt,
+  distillReply: string,
+  earlierAppraisals: readonly string[] = [],
+): ChatPrompt {
+  const earlier =
+    earlierAppraisals.length === 0
+      ? ''
+      : `\n\nEarlier appraisals of clean sessions in the same situation and toward the same goal, newest first (to compare with; they are not evidence about this session):\n${earlierAppraisals.join('\n')}`;
   return {
     system: distillPrompt.system,
     earlier: [...(distillPrompt.earlier ?? []), { user: distillPrompt.user, model: distillReply }],
-    user: followUp,
+    user: `${followUp}${earlier}`,
   };
 }
 

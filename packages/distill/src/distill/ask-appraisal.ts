@@ -29,6 +29,8 @@ export async function askAppraisal(
     readonly reply: string;
     readonly taint: ReturnType<typeof sessionTaint>;
     readonly events: readonly TranscriptEvent[];
+    /** Up to three earlier clean appraisals of the same situation and goal, as lines. */
+    readonly earlier: readonly string[];
   },
   work: WorkContext,
 ): Promise<AppraisalStep> {
@@ -44,10 +46,13 @@ export async function askAppraisal(
     return { state: 'appraised', appraisal: undefined };
   }
   run.progress(index, sessionId, 'appraising');
-  const asked = await run.model.complete(appraisalPrompt(session.prompt, session.reply), {
-    grammar: run.appraisalGrammar,
-    maxTokens: run.options.appraisalMaxTokens ?? 2_048,
-  });
+  const asked = await run.model.complete(
+    appraisalPrompt(session.prompt, session.reply, session.earlier),
+    {
+      grammar: run.appraisalGrammar,
+      maxTokens: run.options.appraisalMaxTokens ?? 2_048,
+    },
+  );
   if (!asked.ok) {
     if (asked.stop !== undefined) {
       run.stop.note(asked.stop);

@@ -15,6 +15,7 @@ import { isKnownClean, sessionTaint } from '../session-taint.js';
 import { followUpQuestion } from '../text-appraisal.js';
 import { askAppraisal } from './ask-appraisal.js';
 import type { DistillRun } from './distill-run.js';
+import { earlierAppraisals } from './earlier-appraisals.js';
 import { markSession, recordFailure } from './ledger-steps.js';
 import { pushEpisode } from './push-episode.js';
 import { pushSkip } from './push-skip.js';
@@ -66,6 +67,17 @@ export async function distillSession(
     run.options.transcriptBounds ?? defaultTranscriptBounds,
   );
   const maxTokens = run.options.maxTokens ?? 2_048;
+  // The appraiser is shown up to three earlier clean appraisals of the same situation and goal.
+  const earlier =
+    run.options.appraise === false
+      ? []
+      : await earlierAppraisals(
+          home,
+          [...work.appraisals, ...run.appraisedNow],
+          sessionId,
+          events,
+          run.situations,
+        );
   const header = { sessionId, startedAt: entry.startedAt, endedAt: standing.endedAt };
   // Bounded again in the loaded model's own tokens, so the distiller's prompt and the follow-up
   // (the same conversation, the reply and the question) fit its context whatever the script.
@@ -80,7 +92,9 @@ export async function distillSession(
       (await countTokens(around.user)) +
       maxTokens +
       (appraising
-        ? (await countTokens(followUpQuestion)) + (run.options.appraisalMaxTokens ?? 2_048)
+        ? (await countTokens(`${followUpQuestion}\n${earlier.join('\n')}`)) +
+          48 +
+          (run.options.appraisalMaxTokens ?? 2_048)
         : 0) +
       // The chat template's own markers around up to four turns.
       128;
@@ -120,7 +134,7 @@ export async function distillSession(
   const appraised = await askAppraisal(
     run,
     index,
-    { sessionId, prompt, reply: completion.result.text, taint, events },
+    { sessionId, prompt, reply: completion.result.text, taint, events, earlier },
     work,
   );
   if (appraised.state === 'aborted') {

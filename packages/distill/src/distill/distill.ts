@@ -63,6 +63,8 @@ export async function distill(options: DistillOptions): Promise<DistillResult> {
       }),
     questions: undefined,
     context: undefined,
+    situations: new Map(),
+    appraisedNow: [],
   };
 
   const results: SessionResult[] = [];
