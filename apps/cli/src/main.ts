@@ -52,6 +52,22 @@ const commands: readonly {
     load: async () => (await import('./commands/distill.js')).distillGroup,
   },
   {
+    name: 'nightly',
+    summary: 'the nightly pass: distill, then score predictions, never two at once',
+    load: async () => (await import('./commands/nightly.js')).nightlyGroup,
+  },
+  {
+    name: 'graph',
+    summary: 'review what distillation proposed: approve, deny, redact, search, show',
+    load: async () => (await import('./commands/graph.js')).graphGroup,
+  },
+  {
+    name: 'gossip',
+    summary:
+      'the probe a surprise seeds: what the graph holds about someone, and where it was wrong',
+    load: async () => (await import('./commands/graph.js')).gossipGroup,
+  },
+  {
     name: 'appraiser',
     summary: 'appraise external reports with the local model; recall them (@mecha/gpu-appraiser)',
     load: async () => (await import('./commands/appraiser.js')).appraiserGroup,

@@ -21,7 +21,7 @@ describe('mecha distill', () => {
     const run = mecha(['distill', '--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(
-      'Usage: mecha distill [--dry-run] [--limit N] [--server NAME] [--json]',
+      'Usage: mecha distill [--dry-run] [--limit N] [--session ID] [--server NAME] [--json]',
     );
     expect(run.stdout).toContain('--dry-run');
   });

@@ -7,6 +7,7 @@ describe('the built @mecha/distill', () => {
   it('exposes exactly its public surface', async () => {
     const api = await import(entry);
     expect(Object.keys(api).sort()).toEqual([
+      'actOnGraph',
       'boundTranscript',
       'connectGraph',
       'defaultAppraisalBounds',
@@ -17,6 +18,7 @@ describe('the built @mecha/distill', () => {
       'defaultTranscriptBounds',
       'distill',
       'distillGrammar',
+      'distillOnSessionEnd',
       'effectiveCapabilities',
       'episodeSource',
       'findMcpServer',
@@ -24,7 +26,10 @@ describe('the built @mecha/distill', () => {
       'isKnownClean',
       'mcpServerToml',
       'missingServerMessage',
+      'nightly',
+      'nightlyLockFile',
       'parseDistillReply',
+      'scorePredictions',
       'sessionOutcomes',
       'sessionTaint',
       'writeDefaultGraphServer',

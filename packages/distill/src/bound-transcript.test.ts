@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boundTranscript } from './bound-transcript.js';
+import { boundTranscript, boundTranscriptInTokens } from './bound-transcript.js';
 
 describe('boundTranscript', () => {
   it('keeps a short transcript whole', () => {
@@ -34,6 +34,45 @@ describe('boundTranscript', () => {
           expect(bounded.omittedCharacters).toBe(Math.max(0, length - head - tail));
         },
       ),
+    );
+  });
+});
+
+describe('boundTranscriptInTokens', () => {
+  // A counter like a byte-level tokenizer: every UTF-8 byte is one token.
+  const bytes = async (text: string) => Buffer.byteLength(text, 'utf8');
+
+  it('leaves a transcript that fits alone', async () => {
+    expect(await boundTranscriptInTokens('short', 10, bytes)).toEqual({
+      text: 'short',
+      omittedCharacters: 0,
+      tokens: 5,
+    });
+  });
+
+  it('holds the budget on CJK text, where characters undercount tokens threefold', async () => {
+    const text = `开始${'会议记录'.repeat(2_000)}结束`;
+    const bounded = await boundTranscriptInTokens(text, 900, bytes);
+    expect(bounded.tokens).toBeLessThanOrEqual(900);
+    expect(await bytes(bounded.text)).toBe(bounded.tokens);
+    expect(bounded.text.startsWith('开始')).toBe(true);
+    expect(bounded.text.endsWith('结束')).toBe(true);
+    expect(bounded.omittedCharacters).toBeGreaterThan(7_000);
+  });
+
+  it('holds any budget for any text', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string({ maxLength: 400, unit: 'binary' }),
+        fc.integer({ min: 40, max: 300 }),
+        async (text, budget) => {
+          const bounded = await boundTranscriptInTokens(text, budget, bytes);
+          expect(bounded.tokens).toBeLessThanOrEqual(
+            Math.max(budget, await bytes('\n[… 400 characters omitted …]\n')),
+          );
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 });

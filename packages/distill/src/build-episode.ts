@@ -1,5 +1,6 @@
 import type { Agency, Channel, Cite, GoalError, GoalRef, Label } from '@mecha/appraisal-core';
-import type { ReportedCorrection, ReportedSurprise } from './distill-reply.js';
+import type { ReportedSurprise } from './distill-reply.js';
+import type { SentCorrection } from './ground-corrections.js';
 import { type GoalDirectory, goalPointer, resolveGoal } from './resolve-goal.js';
 import { type EpisodeTaint, isKnownClean } from './session-taint.js';
 
@@ -25,7 +26,7 @@ export interface EpisodeMeta {
   readonly goal_errors?: readonly EpisodeGoalError[];
   readonly goal?: string;
   readonly serves_charter?: readonly string[];
-  readonly corrections?: readonly ReportedCorrection[];
+  readonly corrections?: readonly SentCorrection[];
   readonly surprises?: readonly ReportedSurprise[];
 }
 
@@ -59,7 +60,8 @@ export interface EpisodeParts {
   /** The goal the session's first run named, if any. */
   readonly goal?: GoalRef;
   readonly directory: GoalDirectory;
-  readonly corrections: readonly ReportedCorrection[];
+  /** Already checked against the owner's words: an ungrounded one is marked for review. */
+  readonly corrections: readonly SentCorrection[];
   readonly surprises: readonly ReportedSurprise[];
 }
 

@@ -20,6 +20,8 @@ export interface ReportedCorrection {
   readonly wrong: string;
   readonly right?: string;
   readonly about?: string;
+  /** The owner's own words that say so, quoted from the transcript; what grounds it. */
+  readonly quote?: string;
 }
 
 /** A surprise: what the graph told the session and what the session then found. No repair. */
@@ -52,6 +54,7 @@ export function distillReplySchema(bounds: DistillBounds = defaultDistillBounds)
     wrong: bounded(bounds.belief),
     right: bounded(bounds.belief).optional(),
     about: bounded(bounds.about).optional(),
+    quote: bounded(bounds.belief).optional(),
   });
   const surprise = z.strictObject({
     about: bounded(bounds.about),
@@ -101,6 +104,7 @@ export function parseDistillReply(
     wrong: item.wrong,
     ...(item.right === undefined ? {} : { right: item.right }),
     ...(item.about === undefined ? {} : { about: item.about }),
+    ...(item.quote === undefined ? {} : { quote: item.quote }),
   }));
   const surprises: ReportedSurprise[] = (data.surprises ?? []).map((item) => ({ ...item }));
   if (data.skip || data.episode.trim() === '') {

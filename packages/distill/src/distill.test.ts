@@ -243,7 +243,9 @@ describe('distill', () => {
       [C, 'unreadable'],
       [D, 'skipped'],
     ]);
+    // A's unparseable reply would repeat, so its try is counted; it is not marked done.
     expect(made.ledger()).toEqual([
+      { session_id: A, outcome: 'failed' },
       { session_id: B, outcome: 'too_short' },
       { session_id: D, outcome: 'skipped' },
     ]);
@@ -253,6 +255,42 @@ describe('distill', () => {
       [A, 'pushed'],
       [C, 'unreadable'],
     ]);
+  });
+
+  it('gives up on a failure that repeats after the set number of tries, and never calls the model for it again', async () => {
+    const made = home();
+    made.writeSession(A, conversation());
+    made.writeSession(B, conversation());
+    // A's reply never fits its budget; B's reply never parses. Both would fail the same way forever.
+    const model = () =>
+      scriptedDistiller((id) =>
+        id === A ? JSON.stringify({ skip: false, episode: 'x'.repeat(400) }) : '{"skip": fals',
+      );
+    const tries: DistillReport[] = [];
+    for (let round = 0; round < 3; round += 1) {
+      tries.push(await run(made, { model: model(), maxTokens: 50, appraise: false }));
+    }
+    expect(tries.map((report) => report.modelCalls)).toEqual([2, 2, 2]);
+    expect(tries[0]?.sessions.map((session) => session.reason)).toEqual([
+      'the reply ran past 50 tokens (try 1 of 3)',
+      expect.stringMatching(/^the reply is not JSON \(try 1 of 3\)$/),
+    ]);
+    expect(tries[2]?.counts).toMatchObject({ given_up: 2, model_failed: 0 });
+    expect(tries[2]?.sessions[0]?.reason).toBe(
+      'given up after 3 tries: the reply ran past 50 tokens',
+    );
+    expect(made.ledger().map((line) => line.outcome)).toEqual([
+      'failed',
+      'failed',
+      'failed',
+      'failed',
+      'given_up',
+      'given_up',
+    ]);
+    const after = await run(made, { model: model(), maxTokens: 50 });
+    expect(after.modelCalls).toBe(0);
+    expect(after.considered).toBe(0);
+    expect(after.alreadyDistilled).toBe(2);
   });
 
   it('leaves every session unmarked when the graph server cannot start, and stops', async () => {

@@ -17,6 +17,7 @@ const report = (overrides: Partial<DistillReport> = {}): DistillReport => ({
     too_short: 0,
     push_failed: 1,
     model_failed: 1,
+    given_up: 0,
     unreadable: 0,
     running: 0,
     parked: 0,
@@ -30,6 +31,7 @@ const report = (overrides: Partial<DistillReport> = {}): DistillReport => ({
   corrections: {
     reported: 3,
     sent: 1,
+    ungrounded: 0,
     withheld: 2,
     applied: 0,
     denied: 0,
@@ -73,7 +75,7 @@ describe('formatDistillReport', () => {
       'left for a later run: 1 push failed · 1 model call failed',
       'corrections: 1 sent (0 applied, 0 denied, 1 to review, 0 already known) · 2 withheld (timeline not known clean)',
       'surprises: 0 sent to the graph · 1 withheld (timeline not known clean or not pushed)',
-      '  s-1 · deadline: the graph said "the 14th", the session found "the 9th" (not in the graph)',
+      '  s-1 · deadline: the graph said "the 14th", the session found "the 9th" (not in the graph) → mecha gossip --entity "deadline"',
       'text appraisals: 2 written · claims 2 kept, 2 dropped by grounding (no_such_referent 2) · 1 goal not held by mecha, recorded as none',
     ]);
   });

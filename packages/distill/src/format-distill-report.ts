@@ -62,6 +62,13 @@ export function formatDistillReport(result: DistillResult): string[] {
     [counts.not_marked, 'pushed but not marked'],
   ]);
   if (left !== '') lines.push(`left for a later run: ${left}`);
+  const givenUp = report.sessions.filter((session) => session.outcome === 'given_up');
+  if (givenUp.length > 0) {
+    lines.push(
+      `given up (the same failure on every try; no model call for them again): ${givenUp.length}`,
+      ...givenUp.map((session) => `  ${session.sessionId} · ${session.reason ?? ''}`),
+    );
+  }
   const open = list([
     [counts.running, 'still running'],
     [counts.parked, 'parked on a question'],
@@ -70,7 +77,7 @@ export function formatDistillReport(result: DistillResult): string[] {
   const c = report.corrections;
   if (c.reported > 0) {
     lines.push(
-      `corrections: ${c.sent} sent (${c.applied} applied, ${c.denied} denied, ${c.toReview} to review, ${c.duplicate} already known) · ${c.withheld} withheld (timeline not known clean)`,
+      `corrections: ${c.sent} sent (${c.applied} applied, ${c.denied} denied, ${c.toReview} to review, ${c.duplicate} already known)${c.ungrounded > 0 ? ` · ${c.ungrounded} not in your own words, sent to review` : ''} · ${c.withheld} withheld (timeline not known clean)`,
     );
   }
   const s = report.surprises;
@@ -80,7 +87,7 @@ export function formatDistillReport(result: DistillResult): string[] {
     );
     for (const item of s.items) {
       lines.push(
-        `  ${item.sessionId} · ${item.about}: the graph said "${item.graphSaid}", the session found "${item.found}"${item.sentToGraph ? '' : ' (not in the graph)'}`,
+        `  ${item.sessionId} · ${item.about}: the graph said "${item.graphSaid}", the session found "${item.found}"${item.sentToGraph ? '' : ' (not in the graph)'} → mecha gossip --entity ${JSON.stringify(item.about)}`,
       );
     }
   }
@@ -99,6 +106,12 @@ export function formatDistillReport(result: DistillResult): string[] {
   ) {
     lines.push(
       `counterfactual reflections: ${cf.wouldWrite === undefined ? `${cf.written} written` : `${cf.wouldWrite} would be written`}${cf.waiting > 0 ? ` · ${cf.waiting} waiting for their session's appraisal` : ''}${cf.failed ? ' · the write failed, none added' : ''}${cf.storesUnreadable ? ' · a comparison, reflection or appraisal store could not be read: none added' : ''}`,
+    );
+  }
+  const p = report.scoring;
+  if (p !== undefined && (p.scored + p.waiting + p.unknown > 0 || p.problem !== undefined)) {
+    lines.push(
+      `predictions: ${p.scored} answered now (${p.hits} as expected, ${p.surprises} surprises) · ${p.waiting} waiting · ${p.unknown} unknown${p.problem === undefined ? '' : ` · ${p.problem}`}`,
     );
   }
   if (report.partialStores)

@@ -6,7 +6,7 @@ import {
 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { z } from 'zod';
 import type { Episode } from './build-episode.js';
-import type { ReportedCorrection } from './distill-reply.js';
+import type { SentCorrection } from './ground-corrections.js';
 
 /** What became of the corrections one call carried, as the graph counts them. */
 export interface CorrectionCounts {
@@ -47,8 +47,10 @@ export interface GraphConnection {
     readonly source: string;
     readonly source_id: string;
     readonly occurred_at: string;
-    readonly corrections: readonly ReportedCorrection[];
+    readonly corrections: readonly SentCorrection[];
   }): Promise<GraphCall<CorrectionCounts>>;
+  /** Calls any tool the server offers; its structured reply, or why there is none. */
+  call(name: string, input: Record<string, unknown>): Promise<GraphCall<Record<string, unknown>>>;
   /** Whether the server has gone away (exited, killed, or closed its pipe). */
   readonly lost: boolean;
   /** Closes the connection and ends the server process. */
@@ -61,6 +63,8 @@ export interface ConnectOptions {
   readonly timeoutMs?: number;
   /** The client's version, as told to the server. */
   readonly clientVersion?: string;
+  /** Arguments added after the configured ones (`--role owner` for the owner's acts). */
+  readonly extraArgs?: readonly string[];
 }
 
 const stderrKept = 2_000;
@@ -83,7 +87,7 @@ export async function connectGraph(
   const timeout = options.timeoutMs ?? 30_000;
   const transport = new StdioClientTransport({
     command: server.command,
-    args: [...server.args],
+    args: [...server.args, ...(options.extraArgs ?? [])],
     env: { ...getDefaultEnvironment(), ...server.env },
     stderr: 'pipe',
   });
@@ -170,6 +174,7 @@ export async function connectGraph(
         { ...input, corrections: input.corrections.map((correction) => ({ ...correction })) },
         correctionCounts,
       ),
+    call: (name, input) => call(name, input, z.record(z.string(), z.unknown())),
     get lost() {
       return lost;
     },

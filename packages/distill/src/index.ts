@@ -14,6 +14,10 @@ export type {
   DistillStop,
   PrintedSurprise,
 } from './distill/distill-report.js';
+export type { NightlyResult } from './distill/nightly.js';
+export { distillOnSessionEnd, nightly, nightlyLockFile } from './distill/nightly.js';
+export type { ScoringReport } from './distill/score-predictions.js';
+export { scorePredictions } from './distill/score-predictions.js';
 export type { SessionOutcome, SessionResult } from './distill/session-outcome.js';
 export { sessionOutcomes } from './distill/session-outcome.js';
 export type { DistillBounds } from './distill-grammar.js';
@@ -34,6 +38,8 @@ export type {
   UpsertReply,
 } from './graph-client.js';
 export { connectGraph } from './graph-client.js';
+export type { GraphOwnerOptions, GraphOwnerRequest, GraphOwnerResult } from './graph-owner.js';
+export { actOnGraph } from './graph-owner.js';
 export type { GraphServerWrite, McpCapabilities } from './graph-server.js';
 export {
   defaultGraphServer,
@@ -45,6 +51,7 @@ export {
   writeDefaultGraphServer,
 } from './graph-server.js';
 export type { ClaimDropReason } from './ground-claims.js';
+export type { SentCorrection } from './ground-corrections.js';
 export type { EpisodeTaint } from './session-taint.js';
 export { isKnownClean, sessionTaint } from './session-taint.js';
 export type { AppraisalBounds } from './text-appraisal.js';

@@ -116,10 +116,13 @@ describe('buildTextAppraisal', () => {
 
 describe('the follow-up question', () => {
   it('is asked on the episode’s own conversation', () => {
-    const prompt = appraisalPrompt('PROMPT\nAnswer:\n', '{"skip":false,"episode":"e"}');
-    expect(
-      prompt.startsWith('PROMPT\nAnswer:\n{"skip":false,"episode":"e"}\n\nFollow-up question'),
-    ).toBe(true);
+    const prompt = appraisalPrompt(
+      { system: 'SYSTEM', user: 'SESSION' },
+      '{"skip":false,"episode":"e"}',
+    );
+    expect(prompt.system).toBe('SYSTEM');
+    expect(prompt.earlier).toEqual([{ user: 'SESSION', model: '{"skip":false,"episode":"e"}' }]);
+    expect(prompt.user.startsWith('Follow-up question about the same session.')).toBe(true);
   });
 
   it('bounds every string and list of the answer grammar', () => {

@@ -9,7 +9,7 @@ import {
   type TranscriptEvent,
   type textAppraisalRecordSchema,
 } from '@mecha/appraisal-core';
-import type { JsonSchema } from '@mecha/local-model';
+import type { ChatPrompt, JsonSchema } from '@mecha/local-model';
 import { z } from 'zod';
 import {
   type ClaimDropReason,
@@ -113,12 +113,27 @@ Give the act you expect from the owner with this kind of output next time: relea
 
 Answer with one JSON object: {"interpretation": "...", "claims": [{"text": "...", "cite": {"kind": "...", "id": "..."}, "quote": "..."}], "prediction": "...", "expected_act": "...", "goal": null}.`;
 
+/** The follow-up question's own text, for measuring it in tokens. */
+export const followUpQuestion = followUp;
+
 /**
  * The follow-up question, asked on the episode's own conversation: the distiller's prompt and
- * its reply, then the question. Nothing else is added.
+ * its reply as the earlier turn, then the question. Nothing else is added.
  */
-export function appraisalPrompt(distillPrompt: string, distillReply: string): string {
-  return `${distillPrompt}${distillReply}\n\n${followUp}\n\nAnswer:\n`;
+export function appraisalPrompt(
+  distillPrompt: ChatPrompt,
+  distillReply: string,
+  earlierAppraisals: readonly string[] = [],
+): ChatPrompt {
+  const earlier =
+    earlierAppraisals.length === 0
+      ? ''
+      : `\n\nEarlier appraisals of clean sessions in the same situation and toward the same goal, newest first (to compare with; they are not evidence about this session):\n${earlierAppraisals.join('\n')}`;
+  return {
+    system: distillPrompt.system,
+    earlier: [...(distillPrompt.earlier ?? []), { user: distillPrompt.user, model: distillReply }],
+    user: `${followUp}${earlier}`,
+  };
 }
 
 /** A follow-up answer parsed, or why it could not be. */

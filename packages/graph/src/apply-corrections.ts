@@ -24,8 +24,12 @@ type ParsedCorrection = z.output<typeof correctionItemSchema>;
 /** What became of one correction. */
 export type CorrectionOutcome = 'applied' | 'denied' | 'review' | 'duplicate';
 
-/** Why a correction waits for a person instead of being acted on. */
-export type ReviewReason = 'no_match' | 'ambiguous' | 'right_equals_wrong';
+/**
+ * Why a correction waits for a person instead of being acted on: it matched no belief or
+ * several, its replacement is the belief itself, or its reporter said it is not grounded in the
+ * owner's own words (`grounded: false`), so nobody may act on it without a person.
+ */
+export type ReviewReason = 'no_match' | 'ambiguous' | 'right_equals_wrong' | 'ungrounded';
 
 /** One correction's result, in the order they were sent. */
 export interface CorrectionResult {
@@ -241,13 +245,16 @@ export function applyCorrections(
         ? null
         : (replacementDraft(item.right, wrong, about) ?? null);
     let reason: ReviewReason | null = null;
-    if (matches.length === 0) reason = 'no_match';
+    if (item.grounded === false) reason = 'ungrounded';
+    else if (matches.length === 0) reason = 'no_match';
     else if (matches.length > 1) reason = 'ambiguous';
     else if (item.right != null && (replacement === null || replacement.key === wrong?.fact_key))
       reason = 'right_equals_wrong';
     const status = reason !== null ? 'review' : item.right == null ? 'denied' : 'applied';
     const candidates =
-      matches.length > 1 ? matches.slice(0, candidateCap).map((fact) => fact.id) : [];
+      matches.length > 1 || reason === 'ungrounded'
+        ? matches.slice(0, candidateCap).map((fact) => fact.id)
+        : [];
     const inserted = graph
       .sql(
         `INSERT INTO corrections (correction_key, source, source_id, wrong_spec, right_spec, about, status,

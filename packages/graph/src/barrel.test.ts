@@ -11,10 +11,12 @@ describe('the built @mecha/graph', () => {
       'contentHash',
       'createGraphServer',
       'defaultDatabasePath',
+      'episodeExtractor',
       'graphLimits',
       'graphTools',
       'metadataExtractor',
       'openGraphStore',
+      'plainTextExtractor',
       'resolveDatabasePath',
     ]);
   });

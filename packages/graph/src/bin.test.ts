@@ -115,7 +115,7 @@ describe('the built mecha-graph-mcp over stdio', () => {
       name: `Person ${index}`,
       type: 'person',
     }));
-    await callOk(client, 'kg_upsert', { ...episode({ meta: { entities } }) });
+    await callOk(client, 'kg_upsert', { ...episode({ body: 'a quiet day', meta: { entities } }) });
     const first = await callOk<Page<FactItem>>(client, 'kg_search', { limit: 5000 });
     expect(first).toMatchObject({ limit: 100, limit_capped: true, total: 130, next_offset: 100 });
     expect(first.items).toHaveLength(100);

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { BoundedStdioTransport } from './bounded-stdio-transport.js';
 import { createGraphServer } from './create-graph-server.js';
 import { resolveDatabasePath } from './database-path.js';
+import { graphLimits } from './limits.js';
 import { type GraphStore, openGraphStore } from './open-graph-store.js';
 import { parseServerArguments, serverUsage } from './server-arguments.js';
 
@@ -48,9 +49,16 @@ async function main(): Promise<number | undefined> {
   };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
-  process.stdin.once('end', shutdown);
-  // stdout carries the protocol; everything else goes to stderr.
-  await server.connect(new StdioServerTransport());
+  // stdout carries the protocol; everything else goes to stderr. When the transport closes
+  // (stdin ended, or a message it could not answer), the process exits: nobody is left waiting.
+  const transport = new BoundedStdioTransport(graphLimits.stdioMessageBytes);
+  transport.onclose = shutdown;
+  await server.connect(transport);
+  const onError = transport.onerror;
+  transport.onerror = (error) => {
+    process.stderr.write(`mecha-graph-mcp: ${error.message}\n`);
+    onError?.(error);
+  };
   process.stderr.write(`mecha-graph-mcp: serving ${path} as ${parsed.role}\n`);
   return undefined;
 }

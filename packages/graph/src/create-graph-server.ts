@@ -4,11 +4,22 @@ import { GraphInputError } from './graph-input-error.js';
 import { graphLimits } from './limits.js';
 import type { GraphStore } from './open-graph-store.js';
 import {
+  correctOutput,
+  decideOutput,
+  episodesOutput,
+  getOutput,
+  redactOutput,
+  resolveOutput,
+  reviewListOutput,
+  searchOutput,
+  upsertOutput,
+} from './output-schemas.js';
+import {
   correctShape,
   decideShape,
   episodeShape,
   episodesShape,
-  getShape,
+  getToolSchema,
   redactShape,
   resolveCorrectionShape,
   reviewListShape,
@@ -98,8 +109,9 @@ export function createGraphServer(options: GraphServerOptions): McpServer {
     'kg_upsert',
     {
       title: 'Store an episode',
-      description: `Stores one episode keyed on (source, source_id) and reports inserted, updated or unchanged (same content hash: nothing else is done). Candidate facts from meta.entities and meta.relations are staged for review; meta.corrections are applied only when meta.taint is clean. Body at most ${graphLimits.bodyCharacters} characters, meta at most ${graphLimits.metaCharacters} as JSON.`,
+      description: `Stores one episode keyed on (source, source_id) and reports inserted, updated or unchanged (same content hash: nothing else is done). Candidate facts from meta.entities, meta.relations and what the body states plainly (names, and relations such as "X is at Y") are staged for review, never accepted; meta.corrections are applied only when meta.taint is clean. Body at most ${graphLimits.bodyCharacters} characters, meta at most ${graphLimits.metaCharacters} as JSON.`,
       inputSchema: episodeShape,
+      outputSchema: upsertOutput,
       annotations: {
         readOnlyHint: false,
         destructiveHint: false,
@@ -115,6 +127,7 @@ export function createGraphServer(options: GraphServerOptions): McpServer {
       title: 'Correct beliefs',
       description: `Each correction names a wrong belief (its text, {fact_id} or {subject, predicate, object}). Matching exactly one current belief, it is closed in time, the sources behind it lose trust, and the right belief is staged; with right left out the belief is denied and never proposed again. Matching none or several, it goes to the review queue. Returns counts: applied, denied, to_review, duplicate. At most ${graphLimits.correctionsPerCall} per call.`,
       inputSchema: correctShape,
+      outputSchema: correctOutput,
       annotations: {
         readOnlyHint: false,
         destructiveHint: false,
@@ -130,6 +143,7 @@ export function createGraphServer(options: GraphServerOptions): McpServer {
       title: 'Search facts',
       description: `Facts whose text contains the query, newest first. Current (staged or accepted) facts by default, with counts of closed, denied, rejected and retracted ones suppressed. Each fact carries status, trust and provenance. ${paging}`,
       inputSchema: searchShape,
+      outputSchema: searchOutput,
       annotations: readOnly,
     },
     (args) => respond(() => store.search(args)),
@@ -140,7 +154,8 @@ export function createGraphServer(options: GraphServerOptions): McpServer {
       title: 'Get a fact or an episode',
       description:
         'One fact (fact_id) with its full provenance, corrections and successors, or one episode (episode_id, or source with source_id) with its whole body, metadata and the facts it supports.',
-      inputSchema: getShape,
+      inputSchema: getToolSchema,
+      outputSchema: getOutput,
       annotations: readOnly,
     },
     (args) => respond(() => store.get(args)),
@@ -151,6 +166,7 @@ export function createGraphServer(options: GraphServerOptions): McpServer {
       title: 'List episodes',
       description: `Episodes newest first, optionally from one source, with a ${graphLimits.bodyPreviewCharacters}-character body preview (kg_get has the whole body). Redacted ones are counted, and listed only with include_redacted. ${paging}`,
       inputSchema: episodesShape,
+      outputSchema: episodesOutput,
       annotations: readOnly,
     },
     (args) => respond(() => store.episodes(args)),
@@ -161,6 +177,7 @@ export function createGraphServer(options: GraphServerOptions): McpServer {
       title: 'List the review queue',
       description: `Staged candidate facts waiting for a person, most salient first (queue "facts"), or corrections no single belief matched (queue "corrections"). ${paging}`,
       inputSchema: reviewListShape,
+      outputSchema: reviewListOutput,
       annotations: readOnly,
     },
     (args) => respond(() => store.reviewList(args)),
@@ -174,6 +191,7 @@ export function createGraphServer(options: GraphServerOptions): McpServer {
         description:
           'Person-only. accept: the staged fact becomes a current belief. reject: it is closed and a denial is recorded so nothing proposes it again.',
         inputSchema: decideShape,
+        outputSchema: decideOutput,
         annotations: {
           readOnlyHint: false,
           destructiveHint: false,
@@ -190,6 +208,7 @@ export function createGraphServer(options: GraphServerOptions): McpServer {
         description:
           'Person-only. With fact_id, the waiting correction is applied to that belief (closed, sources marked down, replacement staged or denial recorded); without, it is dismissed.',
         inputSchema: resolveCorrectionShape,
+        outputSchema: resolveOutput,
         annotations: {
           readOnlyHint: false,
           destructiveHint: true,
@@ -206,6 +225,7 @@ export function createGraphServer(options: GraphServerOptions): McpServer {
         description:
           'Person-only. Takes every episode and correction of a source (or one source_id) out: support rows are dropped, current facts left unsupported are closed, episode bodies and metadata are blanked to tombstones whose keys are never reused. dry_run reports without changing anything.',
         inputSchema: redactShape,
+        outputSchema: redactOutput,
         annotations: {
           readOnlyHint: false,
           destructiveHint: true,

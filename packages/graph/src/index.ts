@@ -10,6 +10,7 @@ export type { GraphRole, GraphServerOptions } from './create-graph-server.js';
 export { createGraphServer, graphTools } from './create-graph-server.js';
 export { defaultDatabasePath, resolveDatabasePath } from './database-path.js';
 export type { DecisionResult, ResolutionResult } from './decide-review.js';
+export { episodeExtractor, plainTextExtractor } from './episode-extractor.js';
 export type { Taint } from './episode-taint.js';
 export type { FactStatus } from './fact-rows.js';
 export { GraphInputError } from './graph-input-error.js';

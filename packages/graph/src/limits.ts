@@ -35,6 +35,11 @@ export const graphLimits = {
   bodyPreviewCharacters: 500,
   /** How long a write waits for another process holding the database before failing. */
   busyTimeoutMs: 5_000,
+  /**
+   * Bytes of one stdio message (one JSON-RPC line). A longer message is read to its end and
+   * dropped, and a tools/call gets a tool error back; the connection stays open.
+   */
+  stdioMessageBytes: 10 * 1024 * 1024,
   /** Array elements plus object members in one tool call's arguments. */
   toolInputElements: 20_000,
 } as const;

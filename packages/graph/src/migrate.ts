@@ -2,7 +2,7 @@ import { MechaError } from '@mecha/errors';
 import type { Database } from 'better-sqlite3';
 
 /** The schema version this build writes; `PRAGMA user_version` holds the file's. */
-export const schemaVersion = 1;
+export const schemaVersion = 2;
 
 // Described row by row in docs/graph.md; change both together.
 const schema = `
@@ -105,6 +105,25 @@ CREATE TABLE denials (
 CREATE INDEX denials_by_text ON denials (text_key);
 `;
 
+// Version 2: a full-text index over how facts read, so kg_search's substring match uses an
+// index (FTS5's trigram tokenizer answers LIKE '%…%' of three or more characters) instead of
+// scanning every fact. Kept in step with facts by triggers; facts are never deleted, but the
+// triggers would follow if they were.
+const fullText = `
+CREATE VIRTUAL TABLE facts_text USING fts5(text_key, content='facts', content_rowid='id', tokenize='trigram');
+CREATE TRIGGER facts_text_insert AFTER INSERT ON facts BEGIN
+  INSERT INTO facts_text (rowid, text_key) VALUES (new.id, new.text_key);
+END;
+CREATE TRIGGER facts_text_delete AFTER DELETE ON facts BEGIN
+  INSERT INTO facts_text (facts_text, rowid, text_key) VALUES ('delete', old.id, old.text_key);
+END;
+CREATE TRIGGER facts_text_update AFTER UPDATE OF text_key ON facts BEGIN
+  INSERT INTO facts_text (facts_text, rowid, text_key) VALUES ('delete', old.id, old.text_key);
+  INSERT INTO facts_text (rowid, text_key) VALUES (new.id, new.text_key);
+END;
+INSERT INTO facts_text (facts_text) VALUES ('rebuild');
+`;
+
 /**
  * Sets the connection up for several processes sharing one file (WAL, a busy timeout, foreign
  * keys) and creates the schema once, under the write lock so two first openers cannot race.
@@ -119,12 +138,14 @@ export function migrate(db: Database, busyTimeoutMs: number): void {
   db.transaction(() => {
     const current = Number(db.pragma('user_version', { simple: true }));
     if (current === schemaVersion) return;
-    if (current !== 0) {
+    if (current > schemaVersion || current < 0) {
       throw new MechaError(
-        `the graph database has schema version ${current}, and this build knows only ${schemaVersion}: upgrade @mecha/graph or point --db at another file`,
+        `the graph database has schema version ${current}, and this build knows only up to ${schemaVersion}: upgrade @mecha/graph or point --db at another file`,
       );
     }
-    db.exec(schema);
+    // Each step upgrades one version, inside this one write transaction.
+    if (current < 1) db.exec(schema);
+    if (current < 2) db.exec(fullText);
     db.pragma(`user_version = ${schemaVersion}`);
   }).immediate();
 }

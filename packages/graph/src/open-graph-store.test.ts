@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { episode, tempDatabase, tempFolder } from './__fixtures__/temp-graph.js';
 import { GraphInputError } from './graph-input-error.js';
 import { graphLimits } from './limits.js';
-import type { Extractor } from './metadata-extractor.js';
+import { type Extractor, metadataExtractor } from './metadata-extractor.js';
 import { type GraphStore, openGraphStore } from './open-graph-store.js';
 import type { CorrectionItem, EpisodeDetail, FactDetail, FactItem } from './read-graph/items.js';
 import type { Page } from './read-graph/page.js';
@@ -14,7 +14,8 @@ let store: GraphStore;
 
 beforeEach(() => {
   database = tempDatabase();
-  store = openGraphStore({ path: database.path });
+  // These tests are about the store's mechanics, so candidates come from the metadata alone.
+  store = openGraphStore({ path: database.path, extractor: metadataExtractor });
 });
 
 afterEach(() => {
@@ -48,7 +49,7 @@ describe('opening a graph file', () => {
     nested.close();
     const db = new Database(path);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
     db.close();
     const again = openGraphStore({ path });
     expect(again.episodes().total).toBe(1);
@@ -63,9 +64,9 @@ describe('opening a graph file', () => {
     db.close();
     expect(() => openGraphStore({ path: database.path })).toThrow(/schema version 99.*upgrade/);
     const reset = new Database(database.path);
-    reset.pragma('user_version = 1');
+    reset.pragma('user_version = 2');
     reset.close();
-    store = openGraphStore({ path: database.path });
+    store = openGraphStore({ path: database.path, extractor: metadataExtractor });
   });
 });
 
@@ -403,6 +404,34 @@ describe('correcting a belief', () => {
   });
 });
 
+describe('an ungrounded correction', () => {
+  it('waits in review with the belief it matched, closes nothing, and a person can apply it', () => {
+    store.upsert(episode());
+    const wrong = fact('Priya Nair is at Brown');
+    const report = store.correct({
+      source: 'agent:mecha',
+      source_id: 'session-9',
+      corrections: [
+        { wrong: 'Priya Nair is at Brown', right: 'Priya Nair is at Yale', grounded: false },
+      ],
+    });
+    expect(report).toMatchObject({ applied: 0, to_review: 1 });
+    expect(report.results[0]).toMatchObject({
+      review_reason: 'ungrounded',
+      candidates: [wrong.id],
+      sources_marked_down: [],
+    });
+    expect(fact('Priya Nair is at Brown').status).toBe('staged');
+    const waiting = store.reviewList({ queue: 'corrections' }) as Page<CorrectionItem>;
+    expect(waiting.items.map((item) => item.review_reason)).toEqual(['ungrounded']);
+    store.resolveCorrection({
+      correction_id: report.results[0]?.correction_id ?? 0,
+      fact_id: wrong.id,
+    });
+    expect(fact('Priya Nair is at Brown').status).toBe('closed');
+  });
+});
+
 describe('review decisions', () => {
   it('accepts a staged fact, and rejecting one records a denial', () => {
     store.upsert(episode());
@@ -595,5 +624,92 @@ describe('redacting a source set', () => {
     ).toEqual({ n: 0 });
     db.close();
     expect(store.redact({ source: 'agent:mecha' }).episodes_redacted).toBe(0);
+  });
+});
+
+describe('the default extractor', () => {
+  it('stages what the prose states plainly, with the episode as provenance', () => {
+    const made = tempFolder();
+    const prose = openGraphStore({ path: join(made.folder, 'prose.db') });
+    try {
+      const stored = prose.upsert(
+        episode({
+          body: 'Omar Haddad was at Initech until spring.',
+          meta: { taint: { untrusted: false } },
+        }),
+      );
+      expect(stored.facts.staged).toBe(2);
+      const queue = prose.reviewList() as Page<FactItem>;
+      expect(queue.items.map((item) => item.text).sort()).toEqual([
+        'Omar Haddad is a entity',
+        'Omar Haddad is at Initech',
+      ]);
+      expect(queue.items[0]?.provenance.episode_ids).toEqual([stored.episode_id]);
+      expect(queue.items[0]?.provenance.taint).toEqual({ clean: 1, untrusted: 0, unknown: 0 });
+    } finally {
+      prose.close();
+      made.remove();
+    }
+  });
+});
+
+describe('searching by text', () => {
+  it('finds substrings through the full-text index, short and wildcard-looking queries too', () => {
+    const made = tempFolder();
+    const searched = openGraphStore({
+      path: join(made.folder, 'search.db'),
+      extractor: metadataExtractor,
+    });
+    try {
+      searched.upsert(
+        episode({
+          meta: {
+            relations: [
+              { subject: 'Priya Nair', predicate: 'is at', object: 'Brown' },
+              { subject: 'Omar', predicate: 'owns', object: '100% of Initech_2' },
+            ],
+          },
+        }),
+      );
+      const texts = (query: string) =>
+        (searched.search({ query }).items as FactItem[]).map((item) => item.text).sort();
+      expect(texts('NAIR IS AT')).toEqual(['Priya Nair is at Brown']);
+      expect(texts('at')).toEqual(['Priya Nair is at Brown']);
+      expect(texts('100%')).toEqual(['Omar owns 100% of Initech_2']);
+      expect(texts('h_2')).toEqual(['Omar owns 100% of Initech_2']);
+      expect(texts('yale')).toEqual([]);
+    } finally {
+      searched.close();
+      made.remove();
+    }
+  });
+
+  it('upgrades a version 1 file: the index is built from the facts already there', () => {
+    const made = tempFolder();
+    const path = join(made.folder, 'old.db');
+    const first = openGraphStore({ path, extractor: metadataExtractor });
+    first.upsert(episode());
+    first.close();
+    const raw = new Database(path);
+    raw.exec(
+      'DROP TRIGGER facts_text_insert; DROP TRIGGER facts_text_delete; DROP TRIGGER facts_text_update; DROP TABLE facts_text; PRAGMA user_version = 1;',
+    );
+    raw.close();
+    const upgraded = openGraphStore({ path, extractor: metadataExtractor });
+    try {
+      expect(
+        (upgraded.search({ query: 'nair is at' }).items as FactItem[]).map((item) => item.text),
+      ).toEqual(['Priya Nair is at Brown']);
+      upgraded.upsert(
+        episode({
+          source_id: 'session-2',
+          meta: { relations: [{ subject: 'Dana', predicate: 'leads', object: 'Atlas' }] },
+        }),
+      );
+      expect(upgraded.search({ query: 'leads atl' }).total).toBe(1);
+    } finally {
+      upgraded.close();
+      made.remove();
+    }
   });
 });

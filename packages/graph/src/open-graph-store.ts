@@ -8,9 +8,10 @@ import {
   type ResolutionResult,
   resolveCorrection,
 } from './decide-review.js';
+import { episodeExtractor } from './episode-extractor.js';
 import { graphDatabase, writeTransaction } from './graph-database.js';
 import { graphLimits } from './limits.js';
-import { type Extractor, metadataExtractor } from './metadata-extractor.js';
+import type { Extractor } from './metadata-extractor.js';
 import { migrate } from './migrate.js';
 import { parseInput } from './parse-input.js';
 import { getItem } from './read-graph/get-item.js';
@@ -45,7 +46,7 @@ import { type UpsertResult, upsertEpisode } from './upsert-episode.js';
 export interface GraphStoreOptions {
   /** The SQLite file; its folder is created. Several processes may open the same file. */
   readonly path: string;
-  /** Turns episodes into candidate facts (default: metadataExtractor). */
+  /** Turns episodes into candidate facts (default: episodeExtractor, the metadata and the prose). */
   readonly extractor?: Extractor;
   /** How long a write waits for another process's lock (default graphLimits.busyTimeoutMs). */
   readonly busyTimeoutMs?: number;
@@ -96,7 +97,7 @@ export function openGraphStore(options: GraphStoreOptions): GraphStore {
   }
   const graph = graphDatabase(
     db,
-    options.extractor ?? metadataExtractor,
+    options.extractor ?? episodeExtractor,
     options.clock ?? (() => new Date()),
   );
   return {

@@ -11,15 +11,28 @@ const occurredAt = z
     'occurred_at must be a date or date-time such as "2026-08-05 12:00:00" or "2026-08-05T12:00:00Z"',
   );
 
+// One rule for keys on every path: text that UTF-8 cannot hold (a lone UTF-16 surrogate) is
+// refused, never normalised, so a key written is the key read and no two keys collide.
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const wellFormedKey = (name: string) =>
+  [
+    (text: string) => !loneSurrogate.test(text),
+    {
+      error: `${name} holds a lone UTF-16 surrogate, which a key cannot carry: send well-formed Unicode`,
+    },
+  ] as const;
+
 const source = z
   .string()
   .min(1, 'source must name who wrote this, e.g. "agent:mecha"')
-  .max(limits.sourceCharacters, `source is at most ${limits.sourceCharacters} characters`);
+  .max(limits.sourceCharacters, `source is at most ${limits.sourceCharacters} characters`)
+  .refine(...wellFormedKey('source'));
 
 const sourceId = z
   .string()
   .min(1, 'source_id must be the id of the item in its source, e.g. a session id')
-  .max(limits.sourceIdCharacters, `source_id is at most ${limits.sourceIdCharacters} characters`);
+  .max(limits.sourceIdCharacters, `source_id is at most ${limits.sourceIdCharacters} characters`)
+  .refine(...wellFormedKey('source_id'));
 
 const id = z.number().int().positive();
 
@@ -60,14 +73,19 @@ export const episodeShape = {
       limits.bodyCharacters,
       `body is over ${limits.bodyCharacters} characters: shorten the episode (two to eight sentences is the aim) and send it again`,
     ),
+  // Any JSON value, spelled out (an empty `additionalProperties: {}` trips strict inspectors).
   meta: z
-    .record(z.string(), z.unknown())
+    .record(z.string(), z.json())
     .optional()
     .describe(
       'JSON metadata; entities: [{name, type}] and relations: [{subject, predicate, object}] become candidate facts; corrections: [{wrong, right?, about?}] are applied when taint is clean',
     ),
 };
-export const episodeSchema = z.object(episodeShape);
+/** The store's own check: meta is taken as any object and made plain JSON afterwards. */
+export const episodeSchema = z.object({
+  ...episodeShape,
+  meta: z.record(z.string(), z.unknown()).optional(),
+});
 /** An episode as a caller sends it. */
 export type EpisodeInput = z.input<typeof episodeSchema>;
 
@@ -93,6 +111,12 @@ export const correctionItemSchema = z.object({
     .nullish()
     .describe('what is true instead; leave it out to deny the wrong belief outright'),
   about: z.string().max(limits.factPartCharacters).nullish().describe('who or what it is about'),
+  grounded: z
+    .boolean()
+    .optional()
+    .describe(
+      "false: the reporter could not ground it in the owner's own words, so it waits in review (reason ungrounded) and closes nothing",
+    ),
 });
 /** One correction as a caller sends it. */
 export type CorrectionRequest = z.input<typeof correctionItemSchema>;
@@ -150,6 +174,14 @@ export const getShape = {
   source_id: sourceId.optional(),
 };
 export const getSchema = z.object(getShape);
+/** kg_get's schema as tools/list shows it: the "exactly one of" spelled out as `oneOf`. */
+export const getToolSchema = z.object(getShape).meta({
+  oneOf: [
+    { required: ['fact_id'] },
+    { required: ['episode_id'] },
+    { required: ['source', 'source_id'] },
+  ],
+});
 /** What `kg_get` takes: exactly one of fact_id, episode_id or (source, source_id). */
 export type GetInput = z.input<typeof getSchema>;
 

@@ -22,6 +22,8 @@ export type CompletionGrammar = { readonly gbnf: string } | { readonly jsonSchem
  */
 export interface ChatPrompt {
   readonly system: string;
+  /** Earlier turns of the same conversation, oldest first: what was asked and answered. */
+  readonly earlier?: readonly { readonly user: string; readonly model: string }[];
   readonly user: string;
 }
 
@@ -43,6 +45,12 @@ export interface CompletionRequest {
   readonly temperature?: number;
   /** Seeds sampling when `temperature` is above 0. */
   readonly seed?: number;
+  /**
+   * Penalises tokens repeated within the last 64 (1 is none; 1.1 is mild), so a small model does
+   * not loop on a phrase. Tokens that are only punctuation, digits or whitespace are never
+   * penalised: a JSON grammar needs its quotes and braces again and again. Off by default.
+   */
+  readonly repeatPenalty?: number;
 }
 
 /**
@@ -87,6 +95,13 @@ export interface CompletionModel {
   identity(): Promise<ModelIdentity>;
   /** Generates one completion. Calls run one at a time, in order. */
   complete(request: CompletionRequest): Promise<CompletionResult>;
+  /**
+   * Tokens `text` takes in this model (without BOS), so a caller can bound a prompt in the
+   * model's own tokens rather than characters. Optional for other implementations.
+   */
+  countTokens?(text: string): Promise<number>;
+  /** The context window in tokens: prompt and completion together must fit. Optional likewise. */
+  contextSize?(): Promise<number>;
   /** Frees the model; later calls to `complete` reject. */
   dispose(): Promise<void>;
 }

@@ -46,7 +46,11 @@ export interface LocalModelOptions {
    * fit). Ignored on the CPU.
    */
   readonly gpuLayers?: number | 'auto' | 'max';
-  /** Context window in tokens (prompt and completion together). Defaults to the model's training context, at most 8192. */
+  /**
+   * Context window in tokens (prompt and completion together). Defaults to the model's training
+   * context, at most 8192. More than the model was trained with is used as asked, with a
+   * warning in `LocalModelInfo.warnings` (quality falls past the trained length).
+   */
   readonly contextSize?: number;
   /** The least severe llama.cpp log level printed. Defaults to `'error'`. */
   readonly logLevel?: 'disabled' | 'fatal' | 'error' | 'warn' | 'info' | 'log' | 'debug';
@@ -61,6 +65,10 @@ export interface LocalModelInfo {
   readonly contextSize: number;
   /** The context length the model was trained with. */
   readonly trainContextSize: number;
+  /** The chat template prompts go through: the GGUF's own, or node-llama-cpp's match for it. */
+  readonly chatWrapper: string;
+  /** What a person should know about the load (a context past the trained one), in words. */
+  readonly warnings: readonly string[];
 }
 
 /** The real local model: a `CompletionModel` over a GGUF file, loaded on first use. */
@@ -68,6 +76,12 @@ export interface LocalModel extends CompletionModel {
   readonly path: string;
   /** Loads the model now (the first `complete` does so otherwise); calls share one load. */
   load(): Promise<LocalModelInfo>;
+  /** Tokens `text` takes in this model, without BOS. */
+  countTokens(text: string): Promise<number>;
+  /** The context window in use, in tokens. */
+  contextSize(): Promise<number>;
+  /** A chat prompt as the model's template renders it, and how many tokens it takes. */
+  renderChat(prompt: ChatPrompt): Promise<{ readonly text: string; readonly tokens: number }>;
 }
 
 /** The default thread count: the CPUs this process may use. */
@@ -87,6 +101,8 @@ interface Loaded {
   readonly completion: LlamaCompletion;
   /** Renders a chat prompt through the model's chat template into tokens. */
   readonly chatTokens: (prompt: ChatPrompt) => Token[];
+  /** The same rendering as text. */
+  readonly renderChat: (prompt: ChatPrompt) => string;
 }
 
 function emptyResult(stopReason: StopReason, loadMs: number, promptTokens = 0): CompletionResult {
@@ -111,6 +127,23 @@ async function untilAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promi
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
+}
+
+const structuralCache = new WeakMap<LlamaModel, Map<Token, boolean>>();
+
+/** Whether a token is only punctuation, digits or whitespace (never repeat-penalised). */
+function structural(model: LlamaModel, token: Token): boolean {
+  let cache = structuralCache.get(model);
+  if (cache === undefined) {
+    cache = new Map();
+    structuralCache.set(model, cache);
+  }
+  let known = cache.get(token);
+  if (known === undefined) {
+    known = /^[\s\p{P}\p{S}\d]*$/u.test(model.detokenize([token]));
+    cache.set(token, known);
+  }
+  return known;
 }
 
 function grammarKey(grammar: CompletionGrammar): string {
@@ -161,8 +194,15 @@ export function createLocalModel(options: LocalModelOptions): LocalModel {
         ...(options.gpuLayers === undefined ? {} : { gpuLayers: options.gpuLayers }),
       });
       const trainContextSize = model.trainContextSize;
+      const warnings: string[] = [];
+      const contextSize = options.contextSize ?? Math.min(trainContextSize, defaultMaxContext);
+      if (contextSize > trainContextSize) {
+        warnings.push(
+          `the context size asked for (${contextSize} tokens) is more than the model was trained with (${trainContextSize}): it is used, but the model may lose track past ${trainContextSize} tokens`,
+        );
+      }
       const context = await model.createContext({
-        contextSize: options.contextSize ?? Math.min(trainContextSize, defaultMaxContext),
+        contextSize,
         threads,
         sequences: 1,
       });
@@ -170,24 +210,31 @@ export function createLocalModel(options: LocalModelOptions): LocalModel {
       const completion = new LlamaCompletion({ contextSequence: sequence });
       // The GGUF's own template when it has one, else node-llama-cpp's match for the model.
       const wrapper = resolveChatWrapper(model);
+      const chatText = (prompt: ChatPrompt) =>
+        wrapper.generateContextState({
+          chatHistory: [
+            { type: 'system', text: prompt.system },
+            ...(prompt.earlier ?? []).flatMap((turn) => [
+              { type: 'user' as const, text: turn.user },
+              { type: 'model' as const, response: [turn.model] },
+            ]),
+            { type: 'user', text: prompt.user },
+            { type: 'model', response: [] },
+          ],
+        }).contextText;
       const chatTokens = (prompt: ChatPrompt): Token[] =>
-        wrapper
-          .generateContextState({
-            chatHistory: [
-              { type: 'system', text: prompt.system },
-              { type: 'user', text: prompt.user },
-              { type: 'model', response: [] },
-            ],
-          })
-          .contextText.tokenize(model.tokenizer);
+        chatText(prompt).tokenize(model.tokenizer);
+      const renderChat = (prompt: ChatPrompt): string => chatText(prompt).toString();
       const info: LocalModelInfo = {
         loadMs: performance.now() - started,
         gpu: llama.gpu,
         threads: context.currentThreads,
         contextSize: context.contextSize,
         trainContextSize,
+        chatWrapper: wrapper.wrapperName,
+        warnings,
       };
-      return { info, llama, model, context, sequence, completion, chatTokens };
+      return { info, llama, model, context, sequence, completion, chatTokens, renderChat };
     } catch (cause) {
       await llama.dispose().catch(() => {});
       throw new ModelLoadError(path, { cause });
@@ -297,8 +344,18 @@ export function createLocalModel(options: LocalModelOptions): LocalModel {
         temperature: request.temperature ?? 0,
         ...(request.seed === undefined ? {} : { seed: request.seed }),
         disableContextShift: true,
-        // No repeat penalty: it would penalize the quotes and braces a JSON grammar needs.
-        repeatPenalty: false,
+        // A repeat penalty, when asked for, spares structural tokens: a JSON grammar needs its
+        // quotes, braces and commas again and again, and penalising them breaks the reply.
+        repeatPenalty:
+          request.repeatPenalty === undefined || request.repeatPenalty === 1
+            ? false
+            : {
+                penalty: request.repeatPenalty,
+                lastTokens: 64,
+                penalizeNewLine: false,
+                punishTokensFilter: (tokens: Token[]) =>
+                  tokens.filter((token) => !structural(model, token)),
+              },
         onToken: (tokens) => {
           firstToken ??= performance.now();
           completionTokens += tokens.length;
@@ -331,6 +388,12 @@ export function createLocalModel(options: LocalModelOptions): LocalModel {
   return {
     path,
     load: async () => (await loaded()).info,
+    countTokens: async (text) => (await loaded()).model.tokenize(text, false).length,
+    contextSize: async () => (await loaded()).info.contextSize,
+    renderChat: async (prompt) => {
+      const parts = await loaded();
+      return { text: parts.renderChat(prompt), tokens: parts.chatTokens(prompt).length };
+    },
     identity: (): Promise<ModelIdentity> => modelIdentity(path),
     complete,
     async dispose() {

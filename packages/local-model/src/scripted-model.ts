@@ -27,6 +27,8 @@ export interface ScriptedModelOptions {
    * request's signal here to stop generation at an exact token, with no timing involved.
    */
   readonly onToken?: (emitted: number, request: RecordedRequest) => void;
+  /** The context window it reports, in pseudo-tokens. Defaults to 32,768. */
+  readonly contextSize?: number;
 }
 
 /** A request as the scripted model recorded it (the signal left out). */
@@ -48,7 +50,10 @@ export interface ScriptedModel extends CompletionModel {
  */
 export function renderScriptedChat(prompt: string | ChatPrompt): string {
   if (typeof prompt === 'string') return prompt;
-  return `<system>\n${prompt.system}\n<user>\n${prompt.user}\n<assistant>\n`;
+  const earlier = (prompt.earlier ?? [])
+    .map((turn) => `<user>\n${turn.user}\n<assistant>\n${turn.model}\n`)
+    .join('');
+  return `<system>\n${prompt.system}\n${earlier}<user>\n${prompt.user}\n<assistant>\n`;
 }
 
 /** Characters per pseudo-token: roughly what a real tokenizer averages on English. */
@@ -178,6 +183,8 @@ export function createScriptedModel(
     },
     identity: async () => identity,
     complete,
+    countTokens: async (text) => pseudoTokens(text).length,
+    contextSize: async () => options.contextSize ?? 32_768,
     async dispose() {
       disposed = true;
     },

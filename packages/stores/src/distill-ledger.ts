@@ -22,8 +22,17 @@ export interface DistillLedger {
    * and the graph's `(source, source_id)` key turns such a re-push into an update).
    */
   isDistilled(sessionId: string): boolean | undefined;
-  /** Marks a session done with (pushed, skipped, too short), durably, before the lock is let go. */
-  mark(sessionId: string, outcome: DistilledOutcome): Promise<E.Either<WriteFailure, void>>;
+  /** How many `failed` tries the ledger holds for a session (0 when it cannot be read). */
+  failures(sessionId: string): number;
+  /**
+   * Marks a session done with (pushed, skipped, too short, given up), or one failed try, durably,
+   * before the lock is let go. `reason` goes with `failed` and `given_up`.
+   */
+  mark(
+    sessionId: string,
+    outcome: DistilledOutcome,
+    reason?: string,
+  ): Promise<E.Either<WriteFailure, void>>;
 }
 
 const ledgerFile = homeLayout.distilled;
@@ -43,14 +52,27 @@ export async function withDistillLedger<T>(
   return underLock(context, learningLock, async () => {
     const read = readStore(context, ledgerFile, distilledReader);
     const marked = new Set<string>();
-    if (read.state !== 'unreadable')
-      for (const record of read.records) marked.add(record.session_id);
+    const failed = new Map<string, number>();
+    if (read.state !== 'unreadable') {
+      for (const record of read.records) {
+        if (record.outcome === 'failed') {
+          failed.set(record.session_id, (failed.get(record.session_id) ?? 0) + 1);
+        } else marked.add(record.session_id);
+      }
+    }
     const ledger: DistillLedger = {
       read,
       isDistilled: (sessionId) => (read.state === 'unreadable' ? undefined : marked.has(sessionId)),
-      mark: async (sessionId, outcome) => {
+      failures: (sessionId) => failed.get(sessionId) ?? 0,
+      mark: async (sessionId, outcome, reason) => {
         const rendered = renderRecords(distilledRecordSchema, [
-          { v: 1, at: context.clock().toISOString(), session_id: sessionId, outcome },
+          {
+            v: 1,
+            at: context.clock().toISOString(),
+            session_id: sessionId,
+            outcome,
+            ...(reason === undefined ? {} : { reason: reason.slice(0, 1_000) }),
+          },
         ]);
         if (E.isLeft(rendered)) return rendered;
         const written = await appendHeld(context, {
@@ -60,7 +82,10 @@ export async function withDistillLedger<T>(
           payload: rendered.right,
           isWholeRecord: isWholeMark,
         });
-        if (E.isRight(written)) marked.add(sessionId);
+        if (E.isRight(written)) {
+          if (outcome === 'failed') failed.set(sessionId, (failed.get(sessionId) ?? 0) + 1);
+          else marked.add(sessionId);
+        }
         return written;
       },
     };

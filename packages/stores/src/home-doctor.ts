@@ -51,6 +51,13 @@ export interface HomeCheck {
   readonly model: { readonly path: string; readonly exists: boolean } | null;
   /** The `[[mcp]] graph` server distillation writes to, or `null` when none is configured. */
   readonly graph: { readonly command: string } | null;
+  /**
+   * Sessions distillation gave up on after a failure that repeated on every try (from the distill
+   * ledger), each with why; `null` when the ledger could not be read.
+   */
+  readonly distillGivenUp:
+    | readonly { readonly sessionId: string; readonly reason: string }[]
+    | null;
   readonly locks: readonly LockCheck[];
   /** Whether anything above needs the owner: a store not read whole, a bad config, a stale lock. */
   readonly healthy: boolean;
@@ -149,6 +156,7 @@ export async function checkHome(home: MechaHome): Promise<HomeCheck> {
       charter: { state: 'unreadable', reason: 'the home does not exist' },
       model: null,
       graph: null,
+      distillGivenUp: null,
       locks: [],
       healthy: false,
     };
@@ -190,6 +198,13 @@ export async function checkHome(home: MechaHome): Promise<HomeCheck> {
     const server = configRead.right.mcp.find((entry) => entry.name === 'graph');
     if (server !== undefined) graph = { command: server.command };
   }
+  const ledger = await home.learning.distilled.read();
+  const distillGivenUp =
+    ledger.state === 'unreadable'
+      ? null
+      : ledger.records
+          .filter((record) => record.outcome === 'given_up')
+          .map((record) => ({ sessionId: record.session_id, reason: record.reason ?? '' }));
   const locks = lockChecks(path);
   const healthy =
     manifest.state !== 'unreadable' &&
@@ -211,6 +226,7 @@ export async function checkHome(home: MechaHome): Promise<HomeCheck> {
     charter,
     model,
     graph,
+    distillGivenUp,
     locks,
     healthy,
   };

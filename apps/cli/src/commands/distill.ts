@@ -2,7 +2,14 @@ import { join } from 'node:path';
 import { stripControl, stripControlDeep } from '@mecha/appraisal-core';
 import type { DistillProgress, DistillResult, ModelSource } from '@mecha/distill';
 import { configIssueText } from '@mecha/stores';
-import { type Command, type CommandGroup, exitCodes, failure, usageError } from '../command.js';
+import {
+  type Command,
+  type CommandGroup,
+  type CommandInput,
+  exitCodes,
+  failure,
+  usageError,
+} from '../command.js';
 import { homePath } from '../home.js';
 import { flag, stringOption, wholeNumber } from '../parse-command.js';
 import { progressBar } from '../progress.js';
@@ -43,7 +50,7 @@ const distill: Command = {
   path: 'distill',
   summary: 'carry finished sessions into long-term memory',
   help: [
-    'Usage: mecha distill [--dry-run] [--limit N] [--server NAME] [--json]',
+    'Usage: mecha distill [--dry-run] [--limit N] [--session ID] [--server NAME] [--json]',
     '',
     'Distils every finished session not yet distilled into one episode in the knowledge graph',
     '(through the [[mcp]] server of config.toml) and keeps a text appraisal of it. One local',
@@ -53,21 +60,38 @@ const distill: Command = {
     'Options:',
     '  --dry-run       say what would be distilled: no model, no server, nothing written',
     '  --limit N       look at no more than N sessions, oldest first',
+    '  --session ID    only this session (what a session_end hook runs)',
     "  --server NAME   the [[mcp]] server holding the graph (default 'graph')",
     '  --json          the report as JSON',
     '  --home DIR      the mecha home',
     '',
-    'The model is [model] path in config.toml (a GGUF file).',
+    'The model is [model] path in config.toml (a GGUF file, ideally a small instruct model: its',
+    'own chat template is used); [model] threads, gpu_layers and context_size say how it loads.',
+    'A failure that repeats (prompt too long, reply over budget) is given up after 3 tries.',
     '',
   ].join('\n'),
   options: {
     'dry-run': { type: 'boolean' },
     limit: { type: 'string' },
+    session: { type: 'string' },
     server: { type: 'string' },
     json: { type: 'boolean' },
   },
-  async run({ values, positionals, context }) {
-    const path = this.path;
+  run(input) {
+    return runDistill(this.path, input, 'distill');
+  },
+};
+
+/**
+ * `mecha distill` and `mecha nightly`: parse, load the model from `[model]`, run @mecha/distill's
+ * `distill` (or `nightly`, the same under the home's nightly lock), and render the report.
+ */
+export async function runDistill(
+  path: string,
+  { values, positionals, context }: CommandInput,
+  mode: 'distill' | 'nightly',
+): Promise<number> {
+  {
     if (positionals.length > 0)
       return usageError(context, path, `unexpected argument '${positionals[0]}'`);
     const limitText = stringOption(values, 'limit');
@@ -79,6 +103,8 @@ const distill: Command = {
     }
     const server = stringOption(values, 'server');
     if (server === '') return usageError(context, path, '--server needs a name');
+    const session = stringOption(values, 'session');
+    if (session === '') return usageError(context, path, '--session needs a session id');
     const dryRun = flag(values, 'dry-run');
     const asJson = flag(values, 'json');
     // Loaded here only: @mecha/distill brings the MCP client, local-model the model runtime.
@@ -112,8 +138,29 @@ const distill: Command = {
         context.stderr(modelHowTo(configFile, modelProblem(modelPath.error.problem)));
         return exitCodes.failure;
       }
-      model = () =>
-        localModel.createLocalModel({ path: modelPath.path, contextSize: distillContextSize });
+      const settings = localModel.resolveModelSettings(config.right.model);
+      if (!settings.ok) {
+        return failure(
+          context,
+          path,
+          settings.problems
+            .map((problem) => `[model] ${problem.key} ${problem.message}`)
+            .join('; '),
+        );
+      }
+      // [model] context_size wins; otherwise the distiller asks for 16,384 tokens (transcripts
+      // are bounded in the model's own tokens to whatever the context turns out to be).
+      const options = {
+        path: modelPath.path,
+        contextSize: distillContextSize,
+        ...settings.settings,
+      };
+      model = async () => {
+        const created = localModel.createLocalModel(options);
+        const info = await created.load();
+        for (const warning of info.warnings) context.stderr(`mecha distill: warning: ${warning}\n`);
+        return created;
+      };
     }
 
     const progress = progressBar({
@@ -126,18 +173,28 @@ const distill: Command = {
     process.once('SIGINT', interrupt);
     let result: DistillResult;
     try {
-      result = await distillModule.distill({
+      const options = {
         home,
         model,
         dryRun,
         signal: controller.signal,
         ...(server === undefined ? {} : { server }),
         ...(limit === undefined ? {} : { limit }),
+        ...(session === undefined ? {} : { sessions: [session] }),
         onProgress: (step: DistillProgress) => {
           progress.total(step.total);
           if (step.step === 'finished') progress.tick();
         },
-      });
+      };
+      if (mode === 'nightly') {
+        const ran = await distillModule.nightly(options);
+        if (ran.state === 'busy') {
+          if (asJson) context.stdout(`${JSON.stringify(ran)}\n`);
+          else context.stderr(`mecha ${path}: ${stripControl(ran.message)}\n`);
+          return exitCodes.failure;
+        }
+        result = ran;
+      } else result = await distillModule.distill(options);
     } finally {
       process.removeListener('SIGINT', interrupt);
       progress.done();
@@ -148,13 +205,13 @@ const distill: Command = {
     } else {
       const lines = distillModule.formatDistillReport(result).map((line) => stripControl(line));
       const out = result.state === 'cannot_run' ? context.stderr : context.stdout;
-      out(`${result.state === 'cannot_run' ? 'mecha distill: ' : ''}${lines.join('\n')}\n`);
+      out(`${result.state === 'cannot_run' ? `mecha ${path}: ` : ''}${lines.join('\n')}\n`);
     }
     if (result.state === 'cannot_run') return exitCodes.failure;
     // The report already says why a run stopped early (Ctrl-C, no graph, no model).
     return result.report.stopped === undefined ? exitCodes.ok : exitCodes.failure;
-  },
-};
+  }
+}
 
 /** `mecha distill`: @mecha/distill's use-case, loaded only when this command runs. */
 export const distillGroup: CommandGroup = {

@@ -43,6 +43,16 @@ function render(check: HomeCheck, repairs: readonly RepairOutcome[] | undefined)
     `  charter     ${check.charter.state === 'read' ? `${check.charter.lines} line(s)` : `unreadable: ${check.charter.reason}`}`,
     `  model       ${check.model === null ? 'none configured ([model] path)' : `${check.model.path}${check.model.exists ? '' : ' (missing)'}`}`,
     `  graph       ${check.graph === null ? 'no [[mcp]] graph server configured' : check.graph.command}`,
+    `  distill     ${
+      check.distillGivenUp === null
+        ? 'the ledger cannot be read'
+        : check.distillGivenUp.length === 0
+          ? 'no session given up'
+          : `${check.distillGivenUp.length} session(s) given up after a failure that repeated on every try (not retried):`
+    }`,
+    ...(check.distillGivenUp ?? []).map(
+      (given) => `                ${given.sessionId}: ${given.reason}`,
+    ),
     '',
     'Stores:',
     ...check.stores.flatMap(storeLine),

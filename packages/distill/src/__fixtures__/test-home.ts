@@ -20,6 +20,8 @@ export interface TestHome {
   ledger(): { session_id: string; outcome: string }[];
   /** The text appraisals on record, parsed. */
   appraisals(): Record<string, unknown>[];
+  /** The expectation scores on record, parsed. */
+  scores(): Record<string, unknown>[];
   /** Rewrites `config.toml`'s graph entry. */
   configure(options: GraphConfigOptions): void;
   /** A home handle with the test clock. */
@@ -76,6 +78,7 @@ export function testHome(options: GraphConfigOptions = {}): TestHome {
         outcome: String(record.outcome),
       })),
     appraisals: () => jsonLines(join(path, 'appraisals', 'appraisals.jsonl')),
+    scores: () => jsonLines(join(path, 'appraisals', 'scores.jsonl')),
     configure: (next) => writeGraphConfig(path, db, next),
     open: () => openHome(path, { clock: () => testNow }),
   };

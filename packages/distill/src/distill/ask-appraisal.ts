@@ -1,4 +1,5 @@
 import type { TranscriptEvent } from '@mecha/appraisal-core';
+import type { ChatPrompt } from '@mecha/local-model';
 import { type sessionTaint, taintWord } from '../session-taint.js';
 import {
   appraisalPrompt,
@@ -24,10 +25,12 @@ export async function askAppraisal(
   index: number,
   session: {
     readonly sessionId: string;
-    readonly prompt: string;
+    readonly prompt: ChatPrompt;
     readonly reply: string;
     readonly taint: ReturnType<typeof sessionTaint>;
     readonly events: readonly TranscriptEvent[];
+    /** Up to three earlier clean appraisals of the same situation and goal, as lines. */
+    readonly earlier: readonly string[];
   },
   work: WorkContext,
 ): Promise<AppraisalStep> {
@@ -43,10 +46,13 @@ export async function askAppraisal(
     return { state: 'appraised', appraisal: undefined };
   }
   run.progress(index, sessionId, 'appraising');
-  const asked = await run.model.complete(appraisalPrompt(session.prompt, session.reply), {
-    grammar: run.appraisalGrammar,
-    maxTokens: run.options.appraisalMaxTokens ?? 2_048,
-  });
+  const asked = await run.model.complete(
+    appraisalPrompt(session.prompt, session.reply, session.earlier),
+    {
+      grammar: run.appraisalGrammar,
+      maxTokens: run.options.appraisalMaxTokens ?? 2_048,
+    },
+  );
   if (!asked.ok) {
     if (asked.stop !== undefined) {
       run.stop.note(asked.stop);

@@ -21,6 +21,10 @@ export interface DistillOptions {
   readonly dryRun?: boolean;
   /** Ask the follow-up question and keep a text appraisal; on by default. */
   readonly appraise?: boolean;
+  /** Check the text appraisals' predictions into `appraisals/scores.jsonl` after; on by default. */
+  readonly score?: boolean;
+  /** Only these sessions (a session_end hook names the one that closed). */
+  readonly sessions?: readonly string[];
   /** Ctrl-C: stops between steps and inside a model call; the ledger stays consistent. */
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: DistillProgress) => void;
@@ -36,6 +40,12 @@ export interface DistillOptions {
   readonly appraisalBounds?: AppraisalBounds;
   readonly transcriptBounds?: TranscriptBounds;
   readonly classify?: Partial<Omit<ClassifyOptions, 'now'>>;
+  /**
+   * Tries a session gets when its failure repeats on every try (prompt too long for the model's
+   * context, reply over its token budget, a reply that does not parse); then it is given up and
+   * marked, and no later run calls the model for it. 3 by default.
+   */
+  readonly maxAttempts?: number;
   /** How long one graph call may take; 30 seconds by default. */
   readonly graphTimeoutMs?: number;
 }

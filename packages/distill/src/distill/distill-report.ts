@@ -1,3 +1,4 @@
+import type { ScoringReport } from './score-predictions.js';
 import type { SessionOutcome, SessionResult } from './session-outcome.js';
 
 /** A surprise as printed: control characters stripped, and whether it went to the graph. */
@@ -52,6 +53,8 @@ export interface DistillReport {
   readonly corrections: {
     readonly reported: number;
     readonly sent: number;
+    /** Sent, but not found in the owner's own words: they wait in review and close nothing. */
+    readonly ungrounded: number;
     /** Not sent: the session's timeline was third-party or unknown. */
     readonly withheld: number;
     readonly applied: number;
@@ -92,6 +95,8 @@ export interface DistillReport {
   readonly graphCalls: number;
   readonly ledgerReads: number;
   readonly sessions: readonly SessionResult[];
+  /** The predictions checked after the sessions (absent on a dry run, a run stopped early, or `score: false`). */
+  readonly scoring?: ScoringReport;
   readonly stopped?: DistillStop;
 }
 

@@ -1,10 +1,11 @@
-import type { QuestionRecord, SourceRead } from '@mecha/appraisal-core';
+import type { QuestionRecord, SourceRead, TextAppraisalRecord } from '@mecha/appraisal-core';
 import type { CompletionGrammar } from '@mecha/local-model';
 import type { MechaHome } from '@mecha/stores';
 import type { ClassifyOptions } from '../classify-session.js';
 import type { DistillBounds } from '../distill-grammar.js';
 import type { DistillOptions } from './distill-options.js';
 import type { DistillProgress, DistillStop } from './distill-report.js';
+import type { Situation } from './earlier-appraisals.js';
 import type { GraphAccess } from './graph-access.js';
 import type { LedgerSteps } from './ledger-steps.js';
 import type { ModelAccess } from './model-access.js';
@@ -46,4 +47,8 @@ export interface DistillRun {
   questions: SourceRead<QuestionRecord> | undefined;
   /** Read when the first session turns out to need distilling. */
   context: WorkContext | undefined;
+  /** Each earlier appraised session's situation, once read. */
+  readonly situations: Map<string, Situation | undefined>;
+  /** Text appraisals this run wrote, so a later session of the run can be shown them. */
+  readonly appraisedNow: TextAppraisalRecord[];
 }

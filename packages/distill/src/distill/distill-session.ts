@@ -1,15 +1,22 @@
 import { join } from 'node:path';
 import { readSession, type SessionListing, type TranscriptEvent } from '@mecha/appraisal-core';
-import { boundTranscript, defaultTranscriptBounds } from '../bound-transcript.js';
+import {
+  boundTranscript,
+  boundTranscriptInTokens,
+  defaultTranscriptBounds,
+} from '../bound-transcript.js';
 import { buildEpisode, type Episode } from '../build-episode.js';
 import { classifySession } from '../classify-session.js';
-import { distillPrompt } from '../distill-prompt.js';
+import { distillInstructions, distillPrompt } from '../distill-prompt.js';
 import { type DistillReply, parseDistillReply } from '../distill-reply.js';
+import { groundCorrections } from '../ground-corrections.js';
 import { renderTranscript } from '../render-transcript.js';
 import { isKnownClean, sessionTaint } from '../session-taint.js';
+import { followUpQuestion } from '../text-appraisal.js';
 import { askAppraisal } from './ask-appraisal.js';
 import type { DistillRun } from './distill-run.js';
-import { markSession } from './ledger-steps.js';
+import { earlierAppraisals } from './earlier-appraisals.js';
+import { markSession, recordFailure } from './ledger-steps.js';
 import { pushEpisode } from './push-episode.js';
 import { pushSkip } from './push-skip.js';
 import type { SessionResult } from './session-outcome.js';
@@ -59,37 +66,75 @@ export async function distillSession(
     renderTranscript(events),
     run.options.transcriptBounds ?? defaultTranscriptBounds,
   );
-  const prompt = distillPrompt({
-    sessionId,
-    startedAt: entry.startedAt,
-    endedAt: standing.endedAt,
-    transcript: bounded.text,
-  });
+  const maxTokens = run.options.maxTokens ?? 2_048;
+  // The appraiser is shown up to three earlier clean appraisals of the same situation and goal.
+  const earlier =
+    run.options.appraise === false
+      ? []
+      : await earlierAppraisals(
+          home,
+          [...work.appraisals, ...run.appraisedNow],
+          sessionId,
+          events,
+          run.situations,
+        );
+  const header = { sessionId, startedAt: entry.startedAt, endedAt: standing.endedAt };
+  // Bounded again in the loaded model's own tokens, so the distiller's prompt and the follow-up
+  // (the same conversation, the reply and the question) fit its context whatever the script.
+  let shown = bounded.text;
+  const measure = await run.model.measure();
+  if (measure !== undefined) {
+    const { countTokens, contextSize } = measure;
+    const appraising = run.options.appraise !== false;
+    const around = distillPrompt({ ...header, transcript: '' });
+    const fixed =
+      (await countTokens(distillInstructions)) +
+      (await countTokens(around.user)) +
+      maxTokens +
+      (appraising
+        ? (await countTokens(`${followUpQuestion}\n${earlier.join('\n')}`)) +
+          48 +
+          (run.options.appraisalMaxTokens ?? 2_048)
+        : 0) +
+      // The chat template's own markers around up to four turns.
+      128;
+    const budget = contextSize - fixed;
+    if (budget < 64) {
+      return recordFailure(
+        run,
+        sessionId,
+        `the model's context (${contextSize} tokens) leaves no room for the transcript after the instructions and the replies' budgets (${fixed} tokens): raise [model] context_size`,
+      );
+    }
+    shown = (await boundTranscriptInTokens(shown, budget, countTokens)).text;
+  }
+  const prompt = distillPrompt({ ...header, transcript: shown });
   run.progress(index, sessionId, 'distilling');
-  const completion = await run.model.complete(prompt, {
-    grammar: run.grammar,
-    maxTokens: run.options.maxTokens ?? 2_048,
-  });
+  const completion = await run.model.complete(prompt, { grammar: run.grammar, maxTokens });
   if (!completion.ok) {
     if (completion.stop !== undefined) run.stop.note(completion.stop);
+    if (completion.repeats === true) return recordFailure(run, sessionId, completion.reason);
     return { sessionId, outcome: 'model_failed', reason: completion.reason };
   }
   const parsed = parseDistillReply(completion.result.text, run.bounds);
-  if (!parsed.ok) return { sessionId, outcome: 'model_failed', reason: parsed.reason };
+  // Decoding is greedy, so the same transcript gets the same reply: this failure repeats.
+  if (!parsed.ok) return recordFailure(run, sessionId, parsed.reason);
   const reply: DistillReply = parsed.reply;
   run.tally.reported(reply);
-  const settle = (result: SessionResult) => run.tally.settle(reply, sessionId, clean, result);
+  const corrections = groundCorrections(reply.corrections, events);
+  const settle = (result: SessionResult) =>
+    run.tally.settle(reply, sessionId, clean, result, corrections);
 
   if (reply.skip) {
     return settle(
-      await pushSkip(run, index, { sessionId, endedAt: standing.endedAt, clean }, reply),
+      await pushSkip(run, index, { sessionId, endedAt: standing.endedAt, clean }, corrections),
     );
   }
 
   const appraised = await askAppraisal(
     run,
     index,
-    { sessionId, prompt, reply: completion.result.text, taint, events },
+    { sessionId, prompt, reply: completion.result.text, taint, events, earlier },
     work,
   );
   if (appraised.state === 'aborted') {
@@ -115,7 +160,7 @@ export async function distillSession(
       ? { goal: firstStart.goal }
       : {}),
     directory: work.directory,
-    corrections: reply.corrections,
+    corrections,
     surprises: reply.surprises,
   });
   return settle(await pushEpisode(run, index, sessionId, episode, appraised.appraisal));

@@ -12,6 +12,7 @@ import { GraphAccess } from './graph-access.js';
 import { LedgerSteps } from './ledger-steps.js';
 import { ModelAccess } from './model-access.js';
 import { planRun } from './plan-run.js';
+import { type ScoringReport, scorePredictions } from './score-predictions.js';
 import type { SessionResult } from './session-outcome.js';
 import { Tally } from './tally.js';
 
@@ -32,6 +33,7 @@ export async function distill(options: DistillOptions): Promise<DistillResult> {
     serverName,
     options.limit,
     options.dryRun === true && options.server === undefined,
+    options.sessions,
   );
   if ('state' in plan) return plan;
   const { considered } = plan;
@@ -62,6 +64,8 @@ export async function distill(options: DistillOptions): Promise<DistillResult> {
       }),
     questions: undefined,
     context: undefined,
+    situations: new Map(),
+    appraisedNow: [],
   };
 
   const results: SessionResult[] = [];
@@ -86,6 +90,12 @@ export async function distill(options: DistillOptions): Promise<DistillResult> {
       ? await addCounterfactuals(home, run.clock(), run.dryRun)
       : undefined;
 
+  // Then the predictions: each text appraisal's expected act against what the owner did.
+  let scoring: ScoringReport | undefined;
+  // A run that stopped early (Ctrl-C, no model, no graph) does nothing more.
+  if (!run.dryRun && run.stop.stopped === undefined && options.score !== false) {
+    scoring = await scorePredictions(home, run.clock());
+  }
   const { tally, stop } = run;
   return {
     state: 'done',
@@ -109,6 +119,7 @@ export async function distill(options: DistillOptions): Promise<DistillResult> {
       graphCalls: run.graph.calls,
       ledgerReads: run.ledger.reads,
       sessions: results,
+      ...(scoring === undefined ? {} : { scoring }),
       ...(stop.stopped === undefined ? {} : { stopped: stop.stopped }),
     },
   };

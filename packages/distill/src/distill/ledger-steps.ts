@@ -39,6 +39,34 @@ export class LedgerSteps {
   }
 }
 
+/** Tries a session gets by default when its failure repeats. */
+export const defaultMaxAttempts = 3;
+
+/**
+ * A failure that will repeat on every try: counted in the ledger as one `failed` try, and once
+ * the session has had `maxAttempts` of them, marked `given_up` so no later run asks the model
+ * about it again.
+ */
+export function recordFailure(
+  run: { readonly ledger: LedgerSteps; readonly options: { readonly maxAttempts?: number } },
+  sessionId: string,
+  reason: string,
+): Promise<SessionResult> {
+  const most = Math.max(1, run.options.maxAttempts ?? defaultMaxAttempts);
+  return run.ledger.under(sessionId, async (ledger) => {
+    const tries = ledger.failures(sessionId) + 1;
+    if (tries >= most) {
+      const given = `given up after ${tries} ${tries === 1 ? 'try' : 'tries'}: ${reason}`;
+      const written = await ledger.mark(sessionId, 'given_up', given);
+      return written._tag === 'Left'
+        ? { sessionId, outcome: 'not_marked', reason: `${given}, but the ledger mark failed` }
+        : { sessionId, outcome: 'given_up', reason: given };
+    }
+    await ledger.mark(sessionId, 'failed', reason);
+    return { sessionId, outcome: 'model_failed', reason: `${reason} (try ${tries} of ${most})` };
+  });
+}
+
 /** Marks a session in the ledger; `result` when the mark is written, `not_marked` when not. */
 export async function markSession(
   ledger: DistillLedger,

@@ -1,10 +1,12 @@
 import {
+  type ChatPrompt,
   type CompletionModel,
   type CompletionRequest,
   type CompletionResult,
   ModelConfigError,
   ModelDisposedError,
   ModelLoadError,
+  PromptTooLongError,
 } from '@mecha/local-model';
 import type { DistillOptions, ModelSource } from './distill-options.js';
 import type { DistillStop } from './distill-report.js';
@@ -12,7 +14,13 @@ import type { DistillStop } from './distill-report.js';
 /** A completion, or why there is none and whether the run must stop. */
 export type Completion =
   | { readonly ok: true; readonly result: CompletionResult }
-  | { readonly ok: false; readonly reason: string; readonly stop?: DistillStop };
+  | {
+      readonly ok: false;
+      readonly reason: string;
+      readonly stop?: DistillStop;
+      /** Set when the same call would fail the same way on every try. */
+      readonly repeats?: boolean;
+    };
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -55,8 +63,23 @@ export class ModelAccess {
     }
   }
 
+  /**
+   * How the loaded model measures text: its context window and a token counter, or undefined
+   * when the model offers neither (then transcripts are bounded in characters alone).
+   */
+  async measure(): Promise<
+    | { readonly contextSize: number; readonly countTokens: (text: string) => Promise<number> }
+    | undefined
+  > {
+    const ready = await this.ready();
+    if ('reason' in ready) return undefined;
+    if (ready.countTokens === undefined || ready.contextSize === undefined) return undefined;
+    const count = ready.countTokens.bind(ready);
+    return { contextSize: await ready.contextSize(), countTokens: (text) => count(text) };
+  }
+
   async complete(
-    prompt: string,
+    prompt: string | ChatPrompt,
     request: Required<Pick<CompletionRequest, 'grammar' | 'maxTokens'>>,
   ): Promise<Completion> {
     const ready = await this.ready();
@@ -68,6 +91,8 @@ export class ModelAccess {
         prompt,
         grammar: request.grammar,
         maxTokens: request.maxTokens,
+        // Mild, and never on punctuation: enough that a small model does not loop on a phrase.
+        repeatPenalty: 1.1,
         ...(signal === undefined ? {} : { signal }),
       });
       if (result.stopReason === 'aborted') {
@@ -78,7 +103,11 @@ export class ModelAccess {
         };
       }
       if (result.stopReason === 'maxTokens') {
-        return { ok: false, reason: `the reply ran past ${request.maxTokens} tokens` };
+        return {
+          ok: false,
+          reason: `the reply ran past ${request.maxTokens} tokens`,
+          repeats: true,
+        };
       }
       return { ok: true, result };
     } catch (error) {
@@ -89,6 +118,7 @@ export class ModelAccess {
       return {
         ok: false,
         reason: messageOf(error),
+        ...(PromptTooLongError.isInstance(error) ? { repeats: true } : {}),
         ...(fatal
           ? {
               stop: {

@@ -32,6 +32,7 @@ export async function planRun(
   serverName: string,
   limit: number | undefined,
   dryRun = false,
+  only?: readonly string[],
 ): Promise<RunPlan | DistillRefusal> {
   const config = home.readConfig();
   if (config._tag === 'Left') {
@@ -65,11 +66,18 @@ export async function planRun(
       message: `the session store cannot be read: ${listing.reason}`,
     };
   }
-  const done = new Set(ledger.records.map((record) => record.session_id));
+  // A `failed` line counts one try and leaves the session for a later run.
+  const done = new Set(
+    ledger.records
+      .filter((record) => record.outcome !== 'failed')
+      .map((record) => record.session_id),
+  );
   let alreadyDistilled = 0;
   let excluded = 0;
   const waiting: SessionListing[] = [];
+  const wanted = only === undefined ? undefined : new Set(only);
   for (const entry of listing.records) {
+    if (wanted !== undefined && !wanted.has(entry.sessionId)) continue;
     if (done.has(entry.sessionId)) alreadyDistilled += 1;
     else if (entry.kind !== undefined && excludedKinds.has(entry.kind)) excluded += 1;
     else waiting.push(entry);

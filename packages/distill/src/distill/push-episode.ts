@@ -1,3 +1,4 @@
+import { textAppraisalRecordSchema } from '@mecha/appraisal-core';
 import type { Episode } from '../build-episode.js';
 import type { TextAppraisal } from '../text-appraisal.js';
 import { connectForPush, pushFailed } from './connect-for-push.js';
@@ -20,7 +21,11 @@ export function pushEpisode(
     if (appraisal !== undefined) {
       const stored = await run.home.appraisals.textAppraisals.append([appraisal.record]);
       if (stored._tag === 'Left') run.tally.appraisals.failed += 1;
-      else run.tally.appraisalWritten(appraisal);
+      else {
+        run.tally.appraisalWritten(appraisal);
+        const kept = textAppraisalRecordSchema.safeParse(appraisal.record);
+        if (kept.success) run.appraisedNow.push(kept.data);
+      }
     }
     const connected = await connectForPush(run, index, sessionId);
     if ('outcome' in connected) return connected;

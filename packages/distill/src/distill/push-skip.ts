@@ -1,5 +1,5 @@
 import { episodeSource } from '../build-episode.js';
-import type { DistillReply } from '../distill-reply.js';
+import type { SentCorrection } from '../ground-corrections.js';
 import { connectForPush, pushFailed } from './connect-for-push.js';
 import type { DistillRun } from './distill-run.js';
 import { markSession } from './ledger-steps.js';
@@ -13,11 +13,11 @@ export function pushSkip(
   run: DistillRun,
   index: number,
   session: { readonly sessionId: string; readonly endedAt: string; readonly clean: boolean },
-  reply: DistillReply,
+  corrections: readonly SentCorrection[],
 ): Promise<SessionResult> {
   const { sessionId, endedAt, clean } = session;
   return run.ledger.under(sessionId, async (ledger) => {
-    if (clean && reply.corrections.length > 0) {
+    if (clean && corrections.length > 0) {
       const connected = await connectForPush(run, index, sessionId);
       if ('outcome' in connected) return connected;
       run.graph.calls += 1;
@@ -25,7 +25,7 @@ export function pushSkip(
         source: episodeSource,
         source_id: sessionId,
         occurred_at: endedAt,
-        corrections: reply.corrections,
+        corrections,
       });
       if (!answered.ok) return pushFailed(run, sessionId, answered);
       run.tally.landed(answered.value);

@@ -1,10 +1,14 @@
-/** What one session came to in a run. Only `pushed`, `skipped` and `too_short` are marked. */
+/**
+ * What one session came to in a run. `pushed`, `skipped`, `too_short` and `given_up` are marked
+ * done in the ledger; a `model_failed` whose failure repeats on every try is counted there too.
+ */
 export type SessionOutcome =
   | 'pushed'
   | 'skipped'
   | 'too_short'
   | 'push_failed'
   | 'model_failed'
+  | 'given_up'
   | 'unreadable'
   | 'running'
   | 'parked'
@@ -21,6 +25,7 @@ export const sessionOutcomes: readonly SessionOutcome[] = [
   'too_short',
   'push_failed',
   'model_failed',
+  'given_up',
   'unreadable',
   'running',
   'parked',

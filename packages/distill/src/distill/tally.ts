@@ -1,6 +1,7 @@
 import { stripControl } from '@mecha/appraisal-core';
 import type { DistillReply } from '../distill-reply.js';
 import type { CorrectionCounts } from '../graph-client.js';
+import type { SentCorrection } from '../ground-corrections.js';
 import type { TextAppraisal } from '../text-appraisal.js';
 import type { DistillReport, PrintedSurprise } from './distill-report.js';
 import type { SessionOutcome, SessionResult } from './session-outcome.js';
@@ -15,6 +16,7 @@ export class Tally {
     too_short: 0,
     push_failed: 0,
     model_failed: 0,
+    given_up: 0,
     unreadable: 0,
     running: 0,
     parked: 0,
@@ -28,6 +30,7 @@ export class Tally {
   readonly corrections: Mutable<DistillReport['corrections']> = {
     reported: 0,
     sent: 0,
+    ungrounded: 0,
     withheld: 0,
     applied: 0,
     denied: 0,
@@ -73,12 +76,15 @@ export class Tally {
     sessionId: string,
     clean: boolean,
     result: SessionResult,
+    sent: readonly SentCorrection[] = [],
   ): SessionResult {
     const landed = result.outcome === 'pushed' || result.outcome === 'not_marked';
     const finished = landed || result.outcome === 'skipped';
     if (finished) {
-      if (clean) this.corrections.sent += reply.corrections.length;
-      else this.corrections.withheld += reply.corrections.length;
+      if (clean) {
+        this.corrections.sent += reply.corrections.length;
+        this.corrections.ungrounded += sent.filter((item) => item.grounded === false).length;
+      } else this.corrections.withheld += reply.corrections.length;
       if (clean && landed) this.surprises.sent += reply.surprises.length;
       else this.surprises.withheld += reply.surprises.length;
     }

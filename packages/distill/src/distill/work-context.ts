@@ -3,6 +3,7 @@ import {
   readSessionStores,
   type SessionStoreIndex,
   type SourceRead,
+  type TextAppraisalRecord,
 } from '@mecha/appraisal-core';
 import type { CharterLine } from '@mecha/charter';
 import { homePorts, type MechaHome } from '@mecha/stores';
@@ -15,6 +16,8 @@ export interface WorkContext {
   readonly directory: GoalDirectory;
   /** The sessions that already have a text appraisal; undefined when the store is unreadable. */
   readonly appraised: ReadonlySet<string> | undefined;
+  /** The text appraisals on record (none when the store is unreadable). */
+  readonly appraisals: readonly TextAppraisalRecord[];
 }
 
 /** Reads the stores every distilled session's episode and appraisal draw on. */
@@ -30,6 +33,7 @@ export async function loadWorkContext(home: MechaHome): Promise<WorkContext> {
     index: indexSessionStores(stores),
     charter,
     directory: goalDirectory(charter, board, stores.requests),
+    appraisals: appraisals.state === 'unreadable' ? [] : appraisals.records,
     appraised:
       appraisals.state === 'unreadable'
         ? undefined

@@ -22,11 +22,20 @@ export function searchFacts(graph: GraphDatabase, input: SearchInput): Page<Fact
   const subject = parsed.subject === undefined ? '' : nameKey(parsed.subject);
   const clauses = ['1 = 1'];
   const parameters: string[] = [];
+  let from = 'facts f';
+  if (Array.from(query).length >= 3) {
+    // The trigram index answers a substring of three or more characters without a scan: a
+    // quoted phrase of trigrams is the substring itself (quotes doubled; % and _ are literal).
+    // CROSS JOIN makes the matches drive the query, so only they are read and sorted.
+    from =
+      '(SELECT rowid AS matched FROM facts_text WHERE facts_text MATCH ?) m CROSS JOIN facts f ON f.id = m.matched';
+    parameters.push(`"${query.replace(/"/g, '""')}"`);
+  }
   if (subject !== '') {
     clauses.push('f.subject_key = ?');
     parameters.push(subject);
   }
-  if (query !== '') {
+  if (query !== '' && from === 'facts f') {
     clauses.push(`f.text_key LIKE ? ESCAPE '\\'`);
     parameters.push(`%${escapeLike(query)}%`);
   }
@@ -35,7 +44,7 @@ export function searchFacts(graph: GraphDatabase, input: SearchInput): Page<Fact
     (
       graph
         .sql(
-          `SELECT f.status AS status, count(*) AS n FROM facts f WHERE ${where} GROUP BY f.status`,
+          `SELECT f.status AS status, count(*) AS n FROM ${from} WHERE ${where} GROUP BY f.status`,
         )
         .all(...parameters) as { status: FactStatus; n: number }[]
     ).map((row) => [row.status, row.n]),
@@ -53,7 +62,7 @@ export function searchFacts(graph: GraphDatabase, input: SearchInput): Page<Fact
   }
   const rows = graph
     .sql(
-      `SELECT ${factSelect} FROM facts f WHERE ${where} AND f.status IN (${placeholders(included.length)})
+      `SELECT ${factSelect} FROM ${from} WHERE ${where} AND f.status IN (${placeholders(included.length)})
        ORDER BY f.id DESC LIMIT ? OFFSET ?`,
     )
     .all(...parameters, ...included, at.limit, at.offset) as FactRecord[];

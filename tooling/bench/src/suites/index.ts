@@ -3,6 +3,7 @@ import { appraisalSuite } from './appraisal.js';
 import { appraiserSuite } from './appraiser.js';
 import { cliSuite } from './cli.js';
 import { distillSuite } from './distill.js';
+import { graphSuite } from './graph.js';
 import { storesSuite } from './stores.js';
 import { verdictsSuite } from './verdicts.js';
 import { webSuite } from './web.js';
@@ -20,6 +21,7 @@ export const suites: readonly Suite[] = [
   storesSuite,
   cliSuite,
   distillSuite,
+  graphSuite,
   appraiserSuite,
   verdictsSuite,
   webSuite,

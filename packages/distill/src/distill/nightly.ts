@@ -1,0 +1,46 @@
+import { join } from 'node:path';
+import { withLock } from '@mecha/stores';
+import { distill } from './distill.js';
+import type { DistillOptions } from './distill-options.js';
+import type { DistillResult } from './distill-report.js';
+
+/** What a nightly pass did: distill's result, or that another pass holds the lock. */
+export type NightlyResult = DistillResult | { readonly state: 'busy'; readonly message: string };
+
+/** The lock file two nightly passes share, in the home's folder. */
+export const nightlyLockFile = 'nightly.lock';
+
+/**
+ * The nightly pass: distill every finished session not yet in the ledger, then check the text
+ * appraisals' predictions into `appraisals/scores.jsonl` (both are `distill`), under the home's
+ * nightly lock so two passes (a timer and a person, or two timers) never overlap. A pass that
+ * finds the lock held returns `busy` at once (or after `lockTimeoutMs`) and does nothing.
+ */
+export async function nightly(
+  options: DistillOptions & { readonly lockTimeoutMs?: number },
+): Promise<NightlyResult> {
+  const { lockTimeoutMs, ...rest } = options;
+  const held = await withLock(join(options.home.path, nightlyLockFile), () => distill(rest), {
+    timeoutMs: lockTimeoutMs ?? 0,
+  });
+  if (held._tag === 'Right') return held.right;
+  return {
+    state: 'busy',
+    message:
+      held.left.kind === 'lock_timeout'
+        ? `another nightly pass is running, so this one did nothing (${held.left.message})`
+        : held.left.message,
+  };
+}
+
+/**
+ * What a harness's `session_end` hook calls: distill the one session that just closed (and
+ * score what is due). Idempotent like every run: the ledger says what is done, so a hook fired
+ * twice, or a nightly pass after it, costs one ledger read for that session.
+ */
+export function distillOnSessionEnd(
+  options: Omit<DistillOptions, 'sessions' | 'limit'> & { readonly sessionId: string },
+): Promise<DistillResult> {
+  const { sessionId, ...rest } = options;
+  return distill({ ...rest, sessions: [sessionId] });
+}

@@ -1,0 +1,88 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { episodeExtractor, plainTextExtractor } from './episode-extractor.js';
+
+const base = {
+  kind: 'episode',
+  source: 'agent:mecha',
+  source_id: 's',
+  occurred_at: '2026-08-05',
+  meta: {},
+};
+
+const triples = (body: string, meta: Record<string, never> | object = {}) =>
+  episodeExtractor
+    .extract({ ...base, body, meta: meta as never })
+    .map((fact) => [fact.subject, fact.predicate, fact.object]);
+
+describe('plainTextExtractor', () => {
+  it('proposes the names and the relations a sentence states plainly', () => {
+    expect(
+      triples(
+        'Met Priya Nair about the grant. Priya Nair is at Brown and leads the Atlas Project. The deadline moved.',
+      ),
+    ).toEqual([
+      ['Priya Nair', 'is a', 'entity'],
+      ['Atlas Project', 'is a', 'entity'],
+      ['Priya Nair', 'is at', 'Brown'],
+    ]);
+  });
+
+  it('reads past tense as what held then, in the present form a correction names', () => {
+    expect(triples('Omar Haddad worked at Initech. Dana Lee was at Yale.')).toEqual([
+      ['Omar Haddad', 'is a', 'entity'],
+      ['Dana Lee', 'is a', 'entity'],
+      ['Omar Haddad', 'works at', 'Initech'],
+      ['Dana Lee', 'is at', 'Yale'],
+    ]);
+  });
+
+  it('does not guess: pronouns, lower-case words and sentence openers are never names', () => {
+    expect(triples('She is at Brown. The report is at risk. Today we met.')).toEqual([]);
+  });
+
+  it('leaves names the metadata already types to the metadata', () => {
+    expect(
+      triples('Priya Nair is at Brown.', {
+        entities: [{ name: 'Priya Nair', type: 'person' }],
+      }),
+    ).toEqual([
+      ['Priya Nair', 'is a', 'person'],
+      ['Priya Nair', 'is at', 'Brown'],
+    ]);
+  });
+
+  it('is total and deterministic, and every name it proposes is in the text', () => {
+    const words = fc.constantFrom(
+      'Priya',
+      'Nair',
+      'is',
+      'at',
+      'was',
+      'Brown',
+      'the',
+      'The',
+      '.',
+      ',',
+      'and',
+      'works',
+      'for',
+      'Ünal',
+      '\n',
+    );
+    const text = fc.oneof(
+      fc.string({ maxLength: 300 }),
+      fc.array(words, { maxLength: 40 }).map((parts) => parts.join(' ')),
+    );
+    fc.assert(
+      fc.property(text, (body) => {
+        const first = plainTextExtractor.extract({ ...base, body });
+        expect(plainTextExtractor.extract({ ...base, body })).toEqual(first);
+        for (const fact of first) {
+          expect(body).toContain(fact.subject);
+          if (fact.kind === 'relation') expect(body).toContain(fact.object);
+        }
+      }),
+    );
+  });
+});
