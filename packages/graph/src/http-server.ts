@@ -41,7 +41,7 @@ export function isLoopback(host: string): boolean {
 
 /** Compares a presented bearer token with the expected one in constant time. */
 export function bearerMatches(header: string | undefined, token: string): boolean {
-  const match = /^Bearer (.+)$/i.exec(header ?? '');
+  const match = /^Bearer (.+)$/is.exec(header ?? '');
   const presented = match?.[1] ?? '';
   // Hash both sides so the comparison neither leaks the length nor needs equal lengths.
   const a = createHash('sha256').update(presented, 'utf8').digest();
