@@ -14,6 +14,7 @@ import {
 } from './__fixtures__/spawn-http-graph-server.js';
 import { episode, tempFolder } from './__fixtures__/temp-graph.js';
 import { graphTools } from './create-graph-server.js';
+import { graphLimits } from './limits.js';
 import type { EpisodeItem, FactItem } from './read-graph/items.js';
 import type { Page } from './read-graph/page.js';
 import type { UpsertResult } from './upsert-episode.js';
@@ -166,7 +167,7 @@ describe('mecha-graph-mcp --http with the SDK client over Streamable HTTP', () =
     expect(local.headers['mcp-session-id']).toEqual(expect.any(String));
   });
 
-  it('answers an unknown session with 404 and a request without one with 400', async () => {
+  it('answers an unknown session 404, no session 400, another path 404, an oversized body 413', async () => {
     const graph = await server(['--db', databasePath()]);
     const list = { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} };
     expect((await rawPost(graph.url, { 'mcp-session-id': 'no-such-session' }, list)).status).toBe(
@@ -175,6 +176,15 @@ describe('mecha-graph-mcp --http with the SDK client over Streamable HTTP', () =
     expect((await rawPost(graph.url, {}, list)).status).toBe(400);
     const elsewhere = await rawPost(graph.url.replace(/\/mcp$/, '/other'), {}, initializeRequest);
     expect(elsewhere.status).toBe(404);
+    const oversized = await fetch(graph.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: `{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"x":"${'a'.repeat(graphLimits.httpBodyBytes)}"}}`,
+    });
+    expect(oversized.status).toBe(413);
   });
 
   it('will not bind beyond loopback without a token, and explains bad flags', () => {
