@@ -150,6 +150,12 @@ describe('mecha-graph-mcp --http with the SDK client over Streamable HTTP', () =
       initializeRequest,
     );
     expect(foreignHost.status).toBe(403);
+    const smuggled = await rawPost(
+      graph.url,
+      { host: `evil.example@127.0.0.1:${port}` },
+      initializeRequest,
+    );
+    expect(smuggled.status).toBe(403);
     expect(foreignHost.headers['mcp-session-id']).toBeUndefined();
     const foreignOrigin = await rawPost(
       graph.url,

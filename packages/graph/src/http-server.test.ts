@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bearerMatches, isLoopback } from './http-server.js';
+import { bearerMatches, hostnameOf, isLoopback } from './http-server.js';
 
 describe('isLoopback', () => {
   it('knows the names and addresses only this machine can reach', () => {
@@ -9,6 +9,17 @@ describe('isLoopback', () => {
     }
     for (const host of ['0.0.0.0', '10.0.0.1', 'evil.example', 'localhost.evil.example', '::']) {
       expect(isLoopback(host)).toBe(false);
+    }
+  });
+});
+
+describe('hostnameOf', () => {
+  it('reads the name of a Host header and nothing that merely contains one', () => {
+    expect(hostnameOf('localhost')).toBe('localhost');
+    expect(hostnameOf('127.0.0.1:7411')).toBe('127.0.0.1');
+    expect(hostnameOf('[::1]:7411')).toBe('[::1]');
+    for (const header of ['evil.example@127.0.0.1', '127.0.0.1/x', '', 'a b', 'localhost:port']) {
+      expect(hostnameOf(header)).toBeUndefined();
     }
   });
 });

@@ -49,12 +49,10 @@ export function bearerMatches(header: string | undefined, token: string): boolea
   return timingSafeEqual(a, b) && match !== null;
 }
 
-function hostnameOf(value: string): string | undefined {
-  try {
-    return new URL(`http://${value}`).hostname;
-  } catch {
-    return undefined;
-  }
+/** The name in a Host header (`name`, `name:port`, `[v6]:port`), or undefined when it is not one. */
+export function hostnameOf(value: string): string | undefined {
+  const match = /^(\[[0-9A-Fa-f:.]+\]|[^\s:@/?#[\]]+)(?::\d{1,5})?$/.exec(value);
+  return match?.[1];
 }
 
 function originHostname(value: string): string | undefined {
