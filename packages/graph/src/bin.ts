@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { BoundedStdioTransport } from './bounded-stdio-transport.js';
 import { createGraphServer } from './create-graph-server.js';
 import { resolveDatabasePath } from './database-path.js';
+import { isLoopback, startGraphHttpServer } from './http-server.js';
 import { graphLimits } from './limits.js';
 import { type GraphStore, openGraphStore } from './open-graph-store.js';
 import { parseServerArguments, serverUsage } from './server-arguments.js';
@@ -29,6 +30,13 @@ async function main(): Promise<number | undefined> {
       process.stderr.write(`mecha-graph-mcp: ${parsed.message}\n\n${serverUsage}`);
       return 2;
   }
+  const token = process.env.MECHA_GRAPH_TOKEN || undefined;
+  if (parsed.http !== undefined && token === undefined && !isLoopback(parsed.http.host)) {
+    process.stderr.write(
+      `mecha-graph-mcp: --host ${parsed.http.host} is not loopback: set MECHA_GRAPH_TOKEN to a secret bearer token first (clients then send "Authorization: Bearer <token>")\n`,
+    );
+    return 2;
+  }
   const path = resolveDatabasePath(parsed.db);
   let store: GraphStore;
   try {
@@ -36,6 +44,41 @@ async function main(): Promise<number | undefined> {
   } catch (error) {
     process.stderr.write(`mecha-graph-mcp: cannot open ${path}: ${(error as Error).message}\n`);
     return 1;
+  }
+  if (parsed.http !== undefined) {
+    const role = parsed.role;
+    const version = packageVersion();
+    let http: Awaited<ReturnType<typeof startGraphHttpServer>>;
+    try {
+      http = await startGraphHttpServer({
+        host: parsed.http.host,
+        port: parsed.http.port,
+        token,
+        createServer: () => createGraphServer({ store, role, version }),
+        log: (line) => process.stderr.write(`mecha-graph-mcp: ${line}\n`),
+      });
+    } catch (error) {
+      store.close();
+      process.stderr.write(
+        `mecha-graph-mcp: cannot listen on ${parsed.http.host}:${parsed.http.port}: ${(error as Error).message}\n`,
+      );
+      return 1;
+    }
+    let stopping = false;
+    const stop = () => {
+      if (stopping) return;
+      stopping = true;
+      void http.close().finally(() => {
+        store.close();
+        process.exit(0);
+      });
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    process.stderr.write(
+      `mecha-graph-mcp: serving ${path} as ${role} on ${http.url}${token === undefined ? ' (no token)' : ' (bearer token required)'}\n`,
+    );
+    return undefined;
   }
   const server = createGraphServer({ store, role: parsed.role, version: packageVersion() });
   let closed = false;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultDatabasePath, resolveDatabasePath } from './database-path.js';
-import { parseServerArguments } from './server-arguments.js';
+import { defaultHttpPort, parseServerArguments } from './server-arguments.js';
 
 describe('parseServerArguments', () => {
   it('serves as the distiller on the default file when given nothing', () => {
@@ -23,6 +23,47 @@ describe('parseServerArguments', () => {
       message: '--db needs a file path',
     });
     expect(parseServerArguments(['stray'])).toMatchObject({ kind: 'error' });
+  });
+
+  it('reads --http with its defaults, --port and --host', () => {
+    expect(parseServerArguments(['--http'])).toEqual({
+      kind: 'serve',
+      db: undefined,
+      role: 'distiller',
+      http: { host: '127.0.0.1', port: defaultHttpPort, hostGiven: false },
+    });
+    expect(
+      parseServerArguments(['--http', '--port', '0', '--host', '0.0.0.0', '--role', 'owner']),
+    ).toEqual({
+      kind: 'serve',
+      db: undefined,
+      role: 'owner',
+      http: { host: '0.0.0.0', port: 0, hostGiven: true },
+    });
+    expect(parseServerArguments(['--http', '--port=65535'])).toMatchObject({
+      http: { port: 65_535 },
+    });
+  });
+
+  it('refuses a bad port, an empty host, and --port or --host without --http', () => {
+    for (const port of ['65536', '-1', '80a', '', '1.5', '999999']) {
+      expect(parseServerArguments(['--http', `--port=${port}`])).toEqual({
+        kind: 'error',
+        message: `--port must be a whole number from 0 to 65535, not "${port}"`,
+      });
+    }
+    expect(parseServerArguments(['--http', '--host='])).toEqual({
+      kind: 'error',
+      message: '--host needs an address',
+    });
+    expect(parseServerArguments(['--port', '80'])).toEqual({
+      kind: 'error',
+      message: '--port needs --http',
+    });
+    expect(parseServerArguments(['--host', 'localhost'])).toEqual({
+      kind: 'error',
+      message: '--host needs --http',
+    });
   });
 
   it('answers --help and --version', () => {

@@ -1,21 +1,45 @@
 import { parseArgs } from 'node:util';
 import type { GraphRole } from './create-graph-server.js';
 
+/** Where `--http` listens: the host it binds and whether the person named it. */
+export interface HttpListen {
+  readonly host: string;
+  readonly port: number;
+  /** True when `--host` was given; the Host/Origin check then no longer pins loopback names. */
+  readonly hostGiven: boolean;
+}
+
 /** What the `mecha-graph-mcp` command line asked for. */
 export type ServerArguments =
-  | { readonly kind: 'serve'; readonly db: string | undefined; readonly role: GraphRole }
+  | {
+      readonly kind: 'serve';
+      readonly db: string | undefined;
+      readonly role: GraphRole;
+      /** Absent: stdio. */
+      readonly http?: HttpListen;
+    }
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
   | { readonly kind: 'error'; readonly message: string };
 
+/** The port `--http` uses when `--port` is not given. */
+export const defaultHttpPort = 7411;
+
 /** The command's usage text. */
 export const serverUsage = `usage: mecha-graph-mcp [--db PATH] [--role distiller|owner]
+       mecha-graph-mcp --http [--port N] [--host H] [--db PATH] [--role distiller|owner]
 
-Serves the mecha knowledge graph over MCP on stdin/stdout.
+Serves the mecha knowledge graph over MCP: on stdin/stdout, or with --http over
+Streamable HTTP at http://HOST:PORT/mcp.
 
   --db PATH     the SQLite file (default: $MECHA_GRAPH_DB, else ~/.mecha-graph/graph.db)
   --role ROLE   distiller (default): episodes, corrections and reads;
                 owner: also review decisions and redaction, for a person
+  --http        serve over Streamable HTTP instead of stdio
+  --port N      the TCP port (default ${defaultHttpPort}; 0 picks a free one)
+  --host H      the address to bind (default 127.0.0.1). Any address but loopback
+                needs a bearer token in $MECHA_GRAPH_TOKEN. With a token set, every
+                request must carry "Authorization: Bearer <token>".
   --help        this text
   --version     the package version
 `;
@@ -25,6 +49,9 @@ export function parseServerArguments(argv: readonly string[]): ServerArguments {
   let values: {
     db?: string | undefined;
     role?: string | undefined;
+    http?: boolean | undefined;
+    port?: string | undefined;
+    host?: string | undefined;
     help?: boolean | undefined;
     version?: boolean | undefined;
   };
@@ -34,6 +61,9 @@ export function parseServerArguments(argv: readonly string[]): ServerArguments {
       options: {
         db: { type: 'string' },
         role: { type: 'string' },
+        http: { type: 'boolean' },
+        port: { type: 'string' },
+        host: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -50,5 +80,29 @@ export function parseServerArguments(argv: readonly string[]): ServerArguments {
   if (role !== 'distiller' && role !== 'owner') {
     return { kind: 'error', message: `--role must be distiller or owner, not "${role}"` };
   }
-  return { kind: 'serve', db: values.db, role };
+  if (!values.http) {
+    if (values.port !== undefined) return { kind: 'error', message: '--port needs --http' };
+    if (values.host !== undefined) return { kind: 'error', message: '--host needs --http' };
+    return { kind: 'serve', db: values.db, role };
+  }
+  let port = defaultHttpPort;
+  if (values.port !== undefined) {
+    if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65_535) {
+      return {
+        kind: 'error',
+        message: `--port must be a whole number from 0 to 65535, not "${values.port}"`,
+      };
+    }
+    port = Number(values.port);
+  }
+  if (values.host !== undefined && values.host.trim() === '') {
+    return { kind: 'error', message: '--host needs an address' };
+  }
+  const host = values.host ?? '127.0.0.1';
+  return {
+    kind: 'serve',
+    db: values.db,
+    role,
+    http: { host, port, hostGiven: values.host !== undefined },
+  };
 }
