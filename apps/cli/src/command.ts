@@ -23,6 +23,8 @@ export interface Command {
    * `doctor` reports it). Every other command refuses a missing home: absent is not empty.
    */
   readonly homeMayBeMissing?: boolean;
+  /** Takes options only: `runCommand` refuses any argument as a usage error, for every command alike. */
+  readonly takesNoArguments?: boolean;
   /** Returns the exit code: 0 ok, 1 failure, 2 usage. */
   run(input: CommandInput): Promise<number>;
 }
@@ -97,6 +99,9 @@ export async function runCommand(
       command.path,
       `--home needs a folder, but got the option ${JSON.stringify(home)} (write --home DIR, or --home ./${home} for a folder named so)`,
     );
+  }
+  if (command.takesNoArguments === true && parsed.positionals.length > 0) {
+    return usageError(context, command.path, `unexpected argument '${parsed.positionals[0]}'`);
   }
   const commandContext: CommandContext = {
     ...context,

@@ -72,9 +72,8 @@ function setting(path: string, summary: string, which: 'on' | 'off'): Command {
       '',
     ].join('\n'),
     options: { background: { type: 'boolean' }, json: { type: 'boolean' } },
-    async run({ values, positionals, context }) {
-      if (positionals.length > 0)
-        return usageError(context, path, `unexpected argument '${positionals[0]}'`);
+    takesNoArguments: true,
+    async run({ values, context }) {
       const appraiser = await open(context);
       try {
         const background = flag(values, 'background');
@@ -109,9 +108,8 @@ const status: Command = {
     '',
   ].join('\n'),
   options: { json: { type: 'boolean' } },
-  async run({ values, positionals, context }) {
-    if (positionals.length > 0)
-      return usageError(context, this.path, `unexpected argument '${positionals[0]}'`);
+  takesNoArguments: true,
+  async run({ values, context }) {
     const appraiser = await open(context);
     try {
       const current = appraiser.status();
@@ -150,10 +148,9 @@ const add: Command = {
     descriptor: { type: 'string' },
     json: { type: 'boolean' },
   },
-  async run({ values, positionals, context }) {
+  takesNoArguments: true,
+  async run({ values, context }) {
     const path = this.path;
-    if (positionals.length > 0)
-      return usageError(context, path, `unexpected argument '${positionals[0]}'`);
     const owner = stringOption(values, 'owner');
     const scope = stringOption(values, 'scope');
     if (!owner || !scope) return usageError(context, path, '--owner and --scope are required');
@@ -223,10 +220,9 @@ const run: Command = {
     threads: { type: 'string' },
     json: { type: 'boolean' },
   },
-  async run({ values, positionals, context }) {
+  takesNoArguments: true,
+  async run({ values, context }) {
     const path = this.path;
-    if (positionals.length > 0)
-      return usageError(context, path, `unexpected argument '${positionals[0]}'`);
     const threadsText = stringOption(values, 'threads');
     const threads = threadsText === undefined ? undefined : wholeNumber(threadsText, '--threads');
     if (threads !== undefined && !threads.ok) return usageError(context, path, threads.message);
@@ -346,10 +342,9 @@ const recall: Command = {
     revision: { type: 'string' },
     json: { type: 'boolean' },
   },
-  async run({ values, positionals, context }) {
+  takesNoArguments: true,
+  async run({ values, context }) {
     const path = this.path;
-    if (positionals.length > 0)
-      return usageError(context, path, `unexpected argument '${positionals[0]}'`);
     const owner = stringOption(values, 'owner');
     const scope = stringOption(values, 'scope');
     const query = stringOption(values, 'query');

@@ -120,10 +120,8 @@ const show: Command = {
     '',
   ].join('\n'),
   options: { json: { type: 'boolean' } },
-  async run({ values, positionals, context }) {
-    if (positionals.length > 0) {
-      return usageError(context, 'charter', `unexpected argument '${positionals[0]}'`);
-    }
+  takesNoArguments: true,
+  async run({ values, context }) {
     const read = openCommandHome(context).readCharter();
     if (read.state === 'unreadable') return failure(context, 'charter', read.reason);
     context.stdout(

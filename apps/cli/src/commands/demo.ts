@@ -98,9 +98,8 @@ const demo: Command = {
   ].join('\n'),
   options: { sessions: { type: 'string' }, seed: { type: 'string' } },
   homeMayBeMissing: true,
-  async run({ values, positionals, context }) {
-    if (positionals.length > 0)
-      return usageError(context, 'demo', `unexpected argument '${positionals[0]}'`);
+  takesNoArguments: true,
+  async run({ values, context }) {
     let sessions = 300;
     const sessionsText = stringOption(values, 'sessions');
     if (sessionsText !== undefined) {

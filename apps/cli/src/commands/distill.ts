@@ -77,6 +77,7 @@ const distill: Command = {
     server: { type: 'string' },
     json: { type: 'boolean' },
   },
+  takesNoArguments: true,
   run(input) {
     return runDistill(this.path, input, 'distill');
   },
@@ -88,12 +89,10 @@ const distill: Command = {
  */
 export async function runDistill(
   path: string,
-  { values, positionals, context }: CommandInput,
+  { values, context }: CommandInput,
   mode: 'distill' | 'nightly',
 ): Promise<number> {
   {
-    if (positionals.length > 0)
-      return usageError(context, path, `unexpected argument '${positionals[0]}'`);
     const limitText = stringOption(values, 'limit');
     let limit: number | undefined;
     if (limitText !== undefined) {

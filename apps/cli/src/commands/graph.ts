@@ -70,11 +70,8 @@ const review: Command = {
     '',
   ].join('\n'),
   options: { ...serverOption, limit: { type: 'string' } },
-  run({ values, positionals, context }) {
-    if (positionals.length > 0)
-      return Promise.resolve(
-        usageError(context, this.path, `unexpected argument '${positionals[0]}'`),
-      );
+  takesNoArguments: true,
+  run({ values, context }) {
     const limit = limitOf(values);
     if (!limit.ok) return Promise.resolve(usageError(context, this.path, limit.message));
     return act(this.path, values, context, {
@@ -235,12 +232,8 @@ const gossip: Command = {
     '',
   ].join('\n'),
   options: { ...serverOption, entity: { type: 'string' } },
-  run({ values, positionals, context }) {
-    if (positionals.length > 0) {
-      return Promise.resolve(
-        usageError(context, this.path, `unexpected argument '${positionals[0]}'`),
-      );
-    }
+  takesNoArguments: true,
+  run({ values, context }) {
     const entity = stringOption(values, 'entity')?.trim();
     if (entity === undefined || entity === '') {
       return Promise.resolve(usageError(context, this.path, 'name who to probe with --entity WHO'));

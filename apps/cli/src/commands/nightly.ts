@@ -39,6 +39,7 @@ const nightly: Command = {
     server: { type: 'string' },
     json: { type: 'boolean' },
   },
+  takesNoArguments: true,
   run(input) {
     return runDistill(this.path, input, 'nightly');
   },

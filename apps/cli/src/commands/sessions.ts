@@ -359,9 +359,8 @@ const healthCommand: Command = {
     'include-tests': { type: 'boolean' },
     json: { type: 'boolean' },
   },
-  async run({ values, positionals, context }) {
-    if (positionals.length > 0)
-      return usageError(context, this.path, `unexpected argument '${positionals[0]}'`);
+  takesNoArguments: true,
+  async run({ values, context }) {
     const now = readoutNow(context);
     if (!now.ok) return usageError(context, this.path, now.message);
     const population = populationOf(values, now.now);
@@ -413,9 +412,8 @@ const successesCommand: Command = {
     json: { type: 'boolean' },
     number: { type: 'string', short: 'n' },
   },
-  async run({ values, positionals, context }) {
-    if (positionals.length > 0)
-      return usageError(context, this.path, `unexpected argument '${positionals[0]}'`);
+  takesNoArguments: true,
+  async run({ values, context }) {
     const exemplars = flag(values, 'exemplars');
     const examples = flag(values, 'examples');
     if (exemplars && examples)
@@ -508,9 +506,8 @@ const listCommand: Command = {
     number: { type: 'string', short: 'n' },
     json: { type: 'boolean' },
   },
-  async run({ values, positionals, context }) {
-    if (positionals.length > 0)
-      return usageError(context, this.path, `unexpected argument '${positionals[0]}'`);
+  takesNoArguments: true,
+  async run({ values, context }) {
     const now = readoutNow(context);
     if (!now.ok) return usageError(context, this.path, now.message);
     const population = populationOf(values, now.now);

@@ -1,6 +1,6 @@
 import { isLeft } from '@mecha/errors';
 import type { CommandContext } from '../cli-io.js';
-import { type Command, type CommandGroup, exitCodes, failure, usageError } from '../command.js';
+import { type Command, type CommandGroup, exitCodes, failure } from '../command.js';
 import { openCommandHome } from '../home.js';
 import { flag } from '../parse-command.js';
 
@@ -96,10 +96,8 @@ const slack: Command = {
   summary: 'run the Slack app: run-end lines, Done/Drop, drafts and /mecha charter',
   help,
   options: { check: { type: 'boolean' } },
-  async run({ values, positionals, context }) {
-    if (positionals.length > 0) {
-      return usageError(context, 'slack', `unexpected argument '${positionals[0]}'`);
-    }
+  takesNoArguments: true,
+  async run({ values, context }) {
     return runSlack(flag(values, 'check'), context);
   },
 };

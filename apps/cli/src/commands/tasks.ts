@@ -66,9 +66,8 @@ const list: Command = {
     status: { type: 'string' },
     json: { type: 'boolean' },
   },
-  async run({ values, positionals, context }) {
-    if (positionals.length > 0)
-      return usageError(context, this.path, `unexpected argument '${positionals[0]}'`);
+  takesNoArguments: true,
+  async run({ values, context }) {
     const statusText = stringOption(values, 'status');
     const status = statusText === undefined ? undefined : taskStatusSchema.safeParse(statusText);
     if (status !== undefined && !status.success) {

@@ -117,9 +117,8 @@ const audit: Command = {
   options: { json: { type: 'boolean' } },
   // Grading reads task folders and banks, never a mecha home.
   homeMayBeMissing: true,
-  async run({ values, positionals, context }) {
-    if (positionals.length > 0)
-      return usageError(context, this.path, `unexpected argument '${positionals[0]}'`);
+  takesNoArguments: true,
+  async run({ values, context }) {
     const { auditGraders, builtinGraders } = await verdictsModule();
     const report = auditGraders(Object.values(builtinGraders).map((entry) => entry.declaration));
     if (flag(values, 'json')) json(context, report);
@@ -147,9 +146,8 @@ const meta: Command = {
   options: { bank: { type: 'string' }, json: { type: 'boolean' } },
   // Grading reads task folders and banks, never a mecha home.
   homeMayBeMissing: true,
-  async run({ values, positionals, context }) {
-    if (positionals.length > 0)
-      return usageError(context, this.path, `unexpected argument '${positionals[0]}'`);
+  takesNoArguments: true,
+  async run({ values, context }) {
     return guarded(context, this.path, async () => {
       const { runMeta, bundledBankDir, formatExpectation } = await verdictsModule();
       const report = await runMeta(bankDir(context, values) ?? bundledBankDir());
@@ -181,9 +179,8 @@ const freeze: Command = {
   options: { bank: { type: 'string' }, json: { type: 'boolean' } },
   // Grading reads task folders and banks, never a mecha home.
   homeMayBeMissing: true,
-  async run({ values, positionals, context }) {
-    if (positionals.length > 0)
-      return usageError(context, this.path, `unexpected argument '${positionals[0]}'`);
+  takesNoArguments: true,
+  async run({ values, context }) {
     return guarded(context, this.path, async () => {
       const { freezeBank, bundledBankDir, formatExpectation } = await verdictsModule();
       const result = await freezeBank(bankDir(context, values) ?? bundledBankDir(), {
@@ -225,9 +222,8 @@ const check: Command = {
   options: { bank: { type: 'string' }, json: { type: 'boolean' } },
   // Grading reads task folders and banks, never a mecha home.
   homeMayBeMissing: true,
-  async run({ values, positionals, context }) {
-    if (positionals.length > 0)
-      return usageError(context, this.path, `unexpected argument '${positionals[0]}'`);
+  takesNoArguments: true,
+  async run({ values, context }) {
     return guarded(context, this.path, async () => {
       const { checkBank, bundledBankDir } = await verdictsModule();
       const report = await checkBank(bankDir(context, values) ?? bundledBankDir(), {
@@ -261,9 +257,8 @@ const verify: Command = {
   options: { bank: { type: 'string' }, json: { type: 'boolean' } },
   // Grading reads task folders and banks, never a mecha home.
   homeMayBeMissing: true,
-  async run({ values, positionals, context }) {
-    if (positionals.length > 0)
-      return usageError(context, this.path, `unexpected argument '${positionals[0]}'`);
+  takesNoArguments: true,
+  async run({ values, context }) {
     return guarded(context, this.path, async () => {
       const { verifyGraders, formatExpectation } = await verdictsModule();
       const dir = bankDir(context, values);

@@ -104,10 +104,9 @@ const web: Command = {
     open: { type: 'boolean' },
     'graph-server': { type: 'string' },
   },
-  async run({ values, positionals, context }) {
+  takesNoArguments: true,
+  async run({ values, context }) {
     const path = this.path;
-    if (positionals.length > 0)
-      return usageError(context, path, `unexpected argument '${positionals[0]}'`);
     let port = 4380;
     const portText = stringOption(values, 'port');
     if (portText !== undefined) {
