@@ -48,9 +48,10 @@ const said = {
 
 /**
  * Records the owner's verdict on a draft still waiting in the outbox: sent as written, sent
- * edited (with the edited words, kept on the outcome), or rejected. The sender is `owner` only when no run's shell started the request (a
- * run's approval is recorded as `run_shell`, which no success counts). A draft that was never
- * staged, or already has a verdict, is refused and nothing is written.
+ * edited (the edited words kept on the outcome), or rejected. The sender is `owner` only when
+ * no run's shell started the request (a run's approval is recorded as `run_shell`, which no
+ * success counts). A draft that was never staged, or already has a verdict, is refused and
+ * nothing is written.
  */
 export async function decideDraft(
   home: MechaHome,
