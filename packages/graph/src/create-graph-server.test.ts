@@ -1,25 +1,26 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { episode, tempDatabase } from './__fixtures__/temp-graph.js';
+import { type TestGraph, testEngines } from './__fixtures__/graph-backends.js';
+import { episode } from './__fixtures__/temp-graph.js';
 import { createGraphServer, type GraphRole, graphTools } from './create-graph-server.js';
 import { type GraphStore, openGraphStore } from './open-graph-store.js';
 
-let database: ReturnType<typeof tempDatabase>;
+describe.each(testEngines)('createGraphServer on $name', (engine) => {
+let graph: TestGraph;
 let store: GraphStore;
 const clients: Client[] = [];
 
-beforeEach(() => {
-  database = tempDatabase();
-  store = openGraphStore({ path: database.path, busyTimeoutMs: 100 });
+beforeEach(async () => {
+  graph = await engine.create();
+  store = await openGraphStore({ path: graph.path, busyTimeoutMs: 100 });
 });
 
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close();
-  store.close();
-  database.remove();
+  await store.close();
+  await graph.remove();
 });
 
 async function connect(role?: GraphRole): Promise<Client> {
@@ -45,7 +46,7 @@ function text(result: CallToolResult): string {
   return first?.type === 'text' ? first.text : '';
 }
 
-describe('createGraphServer', () => {
+describe('its tools', () => {
   it('gives a distiller no review or redaction tools', async () => {
     const client = await connect();
     const { tools } = await client.listTools();
@@ -54,7 +55,7 @@ describe('createGraphServer', () => {
     expect(tools.map((tool) => tool.name)).not.toContain('kg_redact');
     const refused = await call(client, 'kg_redact', { source: 'agent:mecha' });
     expect(refused.isError).toBe(true);
-    expect(store.episodes().total).toBe(0);
+    expect((await store.episodes()).total).toBe(0);
   });
 
   it('gives the owner the person-only tools as well', async () => {
@@ -87,11 +88,9 @@ describe('createGraphServer', () => {
 
   it('reports a database held by another writer as a retryable tool error', async () => {
     const client = await connect();
-    const holder = new Database(database.path);
-    holder.exec('BEGIN IMMEDIATE');
+    const release = await graph.holdWriteLock();
     const blocked = await call(client, 'kg_upsert', { ...episode() });
-    holder.exec('COMMIT');
-    holder.close();
+    await release();
     expect(blocked.isError).toBe(true);
     expect(text(blocked)).toMatch(/locked by another process .* retry the call/);
     const retried = await call(client, 'kg_upsert', { ...episode() });
@@ -100,10 +99,11 @@ describe('createGraphServer', () => {
 
   it('reports an unexpected failure as a tool error instead of crashing', async () => {
     const client = await connect();
-    store.close();
+    await store.close();
     const failed = await call(client, 'kg_search', {});
     expect(failed.isError).toBe(true);
     expect(text(failed)).toMatch(/internal error in the graph server .*nothing was written/);
-    store = openGraphStore({ path: database.path });
+    store = await openGraphStore({ path: graph.path });
   });
+});
 });

@@ -140,13 +140,13 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
     },
   });
   async function transaction<T>(
-    begin: readonly string[],
+    begin: string,
     work: (graph: GraphDatabase) => Promise<T>,
   ): Promise<T> {
     const client = await pool.connect();
     let broken = false;
     try {
-      for (const statement of begin) await client.query(statement);
+      await client.query(begin);
       const result = await work(connection(client));
       await client.query('COMMIT');
       return result;
@@ -164,15 +164,12 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
     dialect: 'postgres',
     location: redactedUrl(options.url),
     write: (work) =>
+      // One round trip: the transaction, how long to wait for the lock, and the lock.
       transaction(
-        [
-          'BEGIN',
-          `SET LOCAL lock_timeout = ${Math.max(1, Math.trunc(options.busyTimeoutMs))}`,
-          `SELECT pg_advisory_xact_lock(${writeLockKey})`,
-        ],
+        `BEGIN; SET LOCAL lock_timeout = ${Math.max(1, Math.trunc(options.busyTimeoutMs))}; SELECT pg_advisory_xact_lock(${writeLockKey})`,
         work,
       ),
-    read: (work) => transaction(['BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'], work),
+    read: (work) => transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work),
     async close() {
       if (closed) return;
       closed = true;

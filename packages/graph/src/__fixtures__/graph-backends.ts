@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { SqlValue } from '../graph-database.js';
+import { writeLockKey } from '../migrate-postgres.js';
 import { templateDatabase } from './postgres-global-setup.js';
 import { tempDatabase } from './temp-graph.js';
 
@@ -19,6 +20,8 @@ export interface TestGraph {
   setSchemaVersion(version: number): Promise<void>;
   /** Takes the version 2 step (the text index) out again, as a version 1 database was. */
   downgradeToVersion1(): Promise<void>;
+  /** Holds the graph's write lock from another connection until the returned function runs. */
+  holdWriteLock(): Promise<() => Promise<void>>;
   remove(): Promise<void>;
 }
 
@@ -46,13 +49,10 @@ const sqlite: TestEngine = {
   name: 'sqlite',
   async create() {
     const made = tempDatabase();
+    let reader: Database.Database | undefined;
     const rows = async <T>(text: string, ...parameters: readonly SqlValue[]) => {
-      const db = new Database(made.path, { readonly: true });
-      try {
-        return db.prepare(text).all(...parameters) as T[];
-      } finally {
-        db.close();
-      }
+      reader ??= new Database(made.path, { readonly: true });
+      return reader.prepare(text).all(...parameters) as T[];
     };
     const write = (work: (db: Database.Database) => void) => {
       const db = new Database(made.path);
@@ -85,7 +85,18 @@ const sqlite: TestEngine = {
       rows,
       row: async <T>(text: string, ...parameters: readonly SqlValue[]) =>
         (await rows<T>(text, ...parameters))[0] as T,
-      remove: async () => made.remove(),
+      holdWriteLock: async () => {
+        const holder = new Database(made.path);
+        holder.exec('BEGIN IMMEDIATE');
+        return async () => {
+          holder.exec('COMMIT');
+          holder.close();
+        };
+      },
+      remove: async () => {
+        reader?.close();
+        made.remove();
+      },
     };
   },
 };
@@ -106,14 +117,14 @@ const postgres: TestEngine = {
       await admin.end();
     }
     const url = `${base}/${name}`;
+    let reader: Promise<pg.Client> | undefined;
     const rows = async <T>(text: string, ...parameters: readonly SqlValue[]) => {
-      const client = new pg.Client({ connectionString: url, types: numbers });
-      await client.connect();
-      try {
-        return (await client.query(numbered(text), [...parameters])).rows as T[];
-      } finally {
-        await client.end();
-      }
+      reader ??= (async () => {
+        const client = new pg.Client({ connectionString: url, types: numbers });
+        await client.connect();
+        return client;
+      })();
+      return (await (await reader).query(numbered(text), [...parameters])).rows as T[];
     };
     const write = async (text: string) => {
       const client = new pg.Client({ connectionString: url });
@@ -139,8 +150,19 @@ const postgres: TestEngine = {
       rows,
       row: async <T>(text: string, ...parameters: readonly SqlValue[]) =>
         (await rows<T>(text, ...parameters))[0] as T,
+      holdWriteLock: async () => {
+        const holder = new pg.Client({ connectionString: url });
+        await holder.connect();
+        await holder.query('SELECT pg_advisory_lock($1)', [writeLockKey]);
+        return async () => {
+          await holder.query('SELECT pg_advisory_unlock($1)', [writeLockKey]);
+          await holder.end();
+        };
+      },
       // The server and its data folder go at the end of the run; a test's database needs no drop.
-      remove: async () => undefined,
+      remove: async () => {
+        await (await reader)?.end();
+      },
     };
   },
 };
