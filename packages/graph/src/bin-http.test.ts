@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { testEngines } from './__fixtures__/graph-backends.js';
 import { binPath, callOk } from './__fixtures__/spawn-graph-server.js';
 import {
   connectHttpClient,
@@ -219,5 +220,28 @@ describe('mecha-graph-mcp --http with the SDK client over Streamable HTTP', () =
       expect(bad.stderr).toContain(message);
       expect(bad.stderr).toContain('usage: mecha-graph-mcp');
     }
+  });
+});
+
+describe('mecha-graph-mcp --http on PostgreSQL', () => {
+  it('serves a team database named by URL, and never prints its password', async () => {
+    const postgres = testEngines.find((engine) => engine.name === 'postgres');
+    if (postgres === undefined) throw new Error('no PostgreSQL engine');
+    const made = await postgres.create();
+    cleanups.push(made.remove);
+    // The test server trusts loopback, so any password gets in; it must still never be shown.
+    const url = made.path.replace('postgres://mecha@', 'postgres://mecha:s3cret-pw@');
+    const graph = await server(['--db', url, '--role', 'owner']);
+    expect(graph.stderr()).toContain(
+      `serving ${made.path.replace('mecha@', 'mecha:***@')} as owner`,
+    );
+    expect(graph.stderr()).not.toContain('s3cret-pw');
+    const mcp = await client(graph.url);
+    expect(await callOk<UpsertResult>(mcp, 'kg_upsert', { ...episode() })).toMatchObject({
+      outcome: 'inserted',
+    });
+    await mcp.close();
+    expect(await graph.stop()).toBe(0);
+    expect(await made.row('SELECT count(*) AS n FROM episodes')).toEqual({ n: 1 });
   });
 });

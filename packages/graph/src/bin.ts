@@ -58,6 +58,7 @@ async function main(): Promise<number | undefined> {
         port: parsed.http.port,
         token,
         createServer: () => createGraphServer({ store, role, version }),
+        sessionIdleMs: parsed.http.sessionIdleMs,
         log: (line) => process.stderr.write(`mecha-graph-mcp: ${line}\n`),
       });
     } catch (error) {

@@ -636,6 +636,55 @@ describe.each(testEngines)('the graph store on $name', (engine) => {
     });
   });
 
+  describe('a team, each member writing under their own source', () => {
+    const member = (name: string, sourceId: string, entities: { name: string }[]) =>
+      episode({
+        source: `member:${name}`,
+        source_id: sourceId,
+        source_ref: `${name}@laptop:/home/${name}/.mecha/sessions/${sourceId}.jsonl`,
+        meta: { taint: { untrusted: false }, entities },
+      });
+
+    it('redacts one member and leaves the others episodes, support and facts as they were', async () => {
+      await store.upsert(member('ana', 's1', [{ name: 'Shared Project' }, { name: 'Ana Only' }]));
+      await store.upsert(member('ben', 's1', [{ name: 'Shared Project' }, { name: 'Ben Only' }]));
+      const report = await store.redact({ source: 'member:ana' });
+      expect(report).toMatchObject({ episodes_redacted: 1, facts_closed: 1 });
+      expect((await fact('Ana Only is a entity')).status).toBe('retracted');
+      const shared = await fact('Shared Project is a entity');
+      expect(shared.status).toBe('staged');
+      expect(shared.provenance.sources.map((each) => each.source)).toEqual(['member:ben']);
+      expect((await fact('Ben Only is a entity')).status).toBe('staged');
+      const ben = (await store.get({ source: 'member:ben', source_id: 's1' })) as EpisodeDetail;
+      expect(ben).toMatchObject({
+        status: 'current',
+        source_ref: 'ben@laptop:/home/ben/.mecha/sessions/s1.jsonl',
+      });
+      // The same source_id under another member is another episode: ana's s1 is gone, ben's is not.
+      expect(
+        ((await store.get({ source: 'member:ana', source_id: 's1' })) as EpisodeDetail).status,
+      ).toBe('redacted');
+    });
+
+    it('marks down only the member whose episodes backed a corrected belief', async () => {
+      await store.upsert(member('ana', 's1', [{ name: 'Ana Claim' }]));
+      await store.upsert(member('ben', 's1', [{ name: 'Ben Claim' }]));
+      const report = await store.correct({
+        source: 'owner',
+        corrections: [{ wrong: 'Ana Claim is a entity' }],
+      });
+      expect(report.results[0]?.sources_marked_down).toEqual(['member:ana']);
+      expect(
+        await graph.rows('SELECT source, corrections_against FROM sources ORDER BY source'),
+      ).toEqual([
+        { source: 'member:ana', corrections_against: 1 },
+        { source: 'member:ben', corrections_against: 0 },
+        { source: 'owner', corrections_against: 0 },
+      ]);
+      expect((await fact('Ben Claim is a entity')).trust).toBe(1);
+    });
+  });
+
   describe('the default extractor', () => {
     it('stages what the prose states plainly, with the episode as provenance', async () => {
       await withOtherStore({}, async (prose) => {
