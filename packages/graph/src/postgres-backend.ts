@@ -36,11 +36,9 @@ export function redactedUrl(url: string): string {
 // stored length minus the U+FFFF count is the real length).
 const escapeMark = '\uFFFF';
 export function escapeText(text: string): string {
-  return /[\u0000\uFFFF]/.test(text)
-    ? text.replace(/[\u0000\uFFFF]/g, (char) =>
-        char === '\u0000' ? `${escapeMark}0` : `${escapeMark}1`,
-      )
-    : text;
+  if (!text.includes('\u0000') && !text.includes(escapeMark)) return text;
+  // The mark first, so the marks the NULs become are not escaped again.
+  return text.split(escapeMark).join(`${escapeMark}1`).split('\u0000').join(`${escapeMark}0`);
 }
 export function unescapeText(text: string): string {
   return text.includes(escapeMark)
