@@ -210,6 +210,7 @@ if (mode === 'test') {
   install();
   process.exit(runPnpm(['turbo', 'run', 'build'], { cwd: root }));
 } else if (mode === 'bench') {
+  ensurePostgres();
   install();
   process.exit(runPnpm(['turbo', 'run', 'bench', '--filter=@mecha/bench'], { cwd: root }));
 } else {
