@@ -245,3 +245,48 @@ describe('mecha-graph-mcp --http on PostgreSQL', () => {
     expect(await made.row('SELECT count(*) AS n FROM episodes')).toEqual({ n: 1 });
   });
 });
+
+describe.each(testEngines)('eight HTTP clients upserting at once on $name', (engine) => {
+  it('keeps every episode exactly once, and a resend of all of them changes nothing', async () => {
+    const made = await engine.create();
+    cleanups.push(made.remove);
+    const graph = await server(['--db', made.path]);
+    const clients = await Promise.all(Array.from({ length: 8 }, () => client(graph.url)));
+    const perClient = 25;
+    const push = () =>
+      Promise.all(
+        clients.flatMap((mcp, c) =>
+          Array.from({ length: perClient }, (_, k) =>
+            callOk<UpsertResult>(mcp, 'kg_upsert', {
+              ...episode({
+                source: `member:${c % 4}`,
+                source_id: `session-${c}-${k}`,
+                body: `client ${c} episode ${k}`,
+                meta: { entities: [{ name: 'Team Project' }, { name: `Person ${c}-${k}` }] },
+              }),
+            }),
+          ),
+        ),
+      );
+    // Warm the server's connections first (concurrent reads), so the burst below really runs
+    // side by side: on a cold pool the first write can finish before a second connection opens.
+    await Promise.all(
+      clients.flatMap((mcp) =>
+        Array.from({ length: 4 }, () => callOk(mcp, 'kg_search', { query: 'warm' })),
+      ),
+    );
+    const first = await push();
+    expect(first.filter((result) => result.outcome === 'inserted')).toHaveLength(8 * perClient);
+    const again = await push();
+    expect(again.filter((result) => result.outcome === 'unchanged')).toHaveLength(8 * perClient);
+    expect(
+      await made.row(
+        `SELECT (SELECT count(*) FROM episodes) AS episodes,
+           (SELECT count(*) FROM facts WHERE subject = 'Team Project') AS shared,
+           (SELECT count(*) FROM support s JOIN facts f ON f.id = s.fact_id
+              WHERE f.subject = 'Team Project') AS support,
+           (SELECT count(*) FROM facts) AS facts`,
+      ),
+    ).toEqual({ episodes: 200, shared: 1, support: 200, facts: 201 });
+  });
+});

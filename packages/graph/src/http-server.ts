@@ -102,9 +102,10 @@ async function readBody(request: IncomingMessage): Promise<string> {
 /**
  * Serves MCP over Streamable HTTP on `/mcp`. Each client session gets its own MCP server (the
  * SDK's `mcp-session-id` header names it); every server writes through the one shared store, so
- * concurrent clients' writes land in the same database. Sessions idle past sessionIdleMs are closed. Before anything reaches the MCP layer,
- * a request must pass the DNS-rebinding guard (Host and Origin must be loopback names when the
- * listener is on loopback) and, when a token is set, the bearer check.
+ * concurrent clients' writes land in the same database, and a session idle past sessionIdleMs is
+ * closed. Before anything reaches the MCP layer, a request must pass the DNS-rebinding guard
+ * (Host and Origin must be loopback names when the listener is on loopback) and, when a token is
+ * set, the bearer check.
  */
 export async function startGraphHttpServer(options: GraphHttpOptions): Promise<GraphHttpServer> {
   const pinLoopback = isLoopback(options.host);

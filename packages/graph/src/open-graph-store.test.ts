@@ -87,6 +87,24 @@ describe.each(testEngines)('the graph store on $name', (engine) => {
       expect(await graph.row('SELECT count(*) AS n FROM facts')).toEqual({ n: 2 });
     });
 
+    it('keeps one fact for a new name that many concurrent upserts propose at once', async () => {
+      await store.upsert(episode({ source_id: 'first', meta: {} }));
+      // Concurrent reads first, so a pooled store has its connections open and the writes below
+      // really run side by side (a cold pool finishes the first before a second connection opens).
+      await Promise.all(Array.from({ length: 30 }, () => store.search({ query: 'warm' })));
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, k) =>
+          store.upsert(episode({ source_id: `s${k}`, meta: { entities: [{ name: 'Team' }] } })),
+        ),
+      );
+      expect(results.every((result) => result.outcome === 'inserted')).toBe(true);
+      expect(
+        await graph.row(
+          `SELECT count(*) AS facts, (SELECT count(*) FROM support) AS support FROM facts WHERE subject = 'Team'`,
+        ),
+      ).toEqual({ facts: 1, support: 50 });
+    });
+
     it('retracts staged facts only the old version supported, and keeps shared ones current', async () => {
       await store.upsert(episode());
       await store.upsert(
