@@ -41,6 +41,16 @@ export {
   weaknessFloor,
   weakRate,
 } from './claims/self-claims.js';
+export type {
+  AppraisalHome,
+  AppraisalRecords,
+  RecordsRead,
+  SkillEvidenceReadout,
+} from './claims/skill-evidence-from-records.js';
+export {
+  readSkillEvidence,
+  skillEvidenceFromRecords,
+} from './claims/skill-evidence-from-records.js';
 export type { SelfImageInput } from './claims/skill-evidence-schema.js';
 export { selfImageInputSchema } from './claims/skill-evidence-schema.js';
 export { canonicalJson } from './drift/canonical-json.js';
