@@ -387,4 +387,31 @@ describe('mecha verdicts claims and prune', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('there is no graph file');
   });
+  it("grades mecha's own self-claims from a home's records, and grades nothing from a damaged one", async () => {
+    const { generateHome } = await import('@mecha/stores/testing');
+    const { unlinkSync } = await import('node:fs');
+    const home = join(tempDir('mecha-verdicts-claims-home-'), 'home');
+    generateHome({ path: home, seed: 'claims-cli', sessions: 600, tornRate: 0 });
+    const { run, json } = mechaJson<{
+      grades: { skill: string; attempts: number }[];
+      records: { skills: { skill: string; attempts: number }[]; partial: boolean };
+    }>(['verdicts', 'claims', '--home', home, '--json']);
+    expect([0, 1]).toContain(run.code);
+    expect(json.records.partial).toBe(false);
+    expect(json.records.skills.length).toBeGreaterThan(0);
+    expect(json.grades.map((grade) => [grade.skill, grade.attempts])).toEqual(
+      json.records.skills.map((skill) => [skill.skill, skill.attempts]),
+    );
+    const text = mecha(['verdicts', 'claims', '--home', home]);
+    expect(text.stdout).toContain("from the home's records");
+    expect(text.stdout).toMatch(/believes \d+% · behaves \d+% · \d+ tries/);
+
+    unlinkSync(join(home, 'appraisals', 'scores.jsonl'));
+    const damaged = mecha(['verdicts', 'claims', '--home', home]);
+    expect(damaged.code).toBe(1);
+    expect(damaged.stderr).toContain("the home's scores cannot be read: no self-claim is graded");
+    const missing = mecha(['verdicts', 'claims', '--home', join(home, 'nowhere')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('there is no mecha home');
+  });
 });
