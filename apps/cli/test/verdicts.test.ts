@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -376,6 +376,24 @@ describe('mecha verdicts claims and prune', () => {
     expect(
       mecha(['verdicts', 'prune', '--graph', graph, '--bank', bankFile, '--apply', signed]).code,
     ).toBe(2);
+    const badBank = join(dir, 'bad-bank.json');
+    writeFileSync(badBank, JSON.stringify({ v: 1, queries: [{ id: 'q', subject: 'a' }] }));
+    const malformed = mecha(['verdicts', 'prune', '--graph', graph, '--bank', badBank]);
+    expect(malformed.code).toBe(1);
+    expect(malformed.stderr).toContain('is not a bank of held-out queries');
+    const notAKey = mecha([
+      'verdicts',
+      'prune',
+      '--sign',
+      planFile,
+      '--private-key',
+      ownerPub,
+      '--out',
+      join(dir, 'x.json'),
+    ]);
+    expect(notAKey.code).toBe(1);
+    expect(notAKey.stderr).toContain('is not an Ed25519 private key');
+    expect(existsSync(join(dir, 'x.json'))).toBe(false);
     const missing = mecha([
       'verdicts',
       'prune',
