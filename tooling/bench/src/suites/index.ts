@@ -4,6 +4,7 @@ import { appraiserSuite } from './appraiser.js';
 import { cliSuite } from './cli.js';
 import { distillSuite } from './distill.js';
 import { graphSuite } from './graph.js';
+import { pruneSuite } from './prune.js';
 import { storesSuite } from './stores.js';
 import { verdictsSuite } from './verdicts.js';
 import { webSuite } from './web.js';
@@ -24,5 +25,6 @@ export const suites: readonly Suite[] = [
   graphSuite,
   appraiserSuite,
   verdictsSuite,
+  pruneSuite,
   webSuite,
 ];
