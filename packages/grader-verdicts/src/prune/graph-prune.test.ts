@@ -236,15 +236,10 @@ describe('applying a signed graph plan', () => {
     });
     expect(bytes(path)).toBe(before);
 
+    // The owner took s2 out after the plan: s1 is now Priya's only witness, so removing it
+    // would cost a query. The changed graph is refused before anything is measured on it.
     const store = openGraphStore({ path });
-    store.upsert({
-      kind: 'session',
-      source: 'agent:mecha',
-      source_id: 's8',
-      occurred_at: '2026-11-02',
-      body: 'a later session',
-      meta: { relations: [{ subject: 'Priya Nair', predicate: 'is at', object: 'Brown' }] },
-    });
+    store.redact({ source: 'agent:mecha', source_id: 's2' });
     store.close();
     const changed = bytes(path);
     expect(await applyGraphPrune(path, signed, owner.publicKey, bank)).toEqual({

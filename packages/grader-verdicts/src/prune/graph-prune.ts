@@ -9,6 +9,7 @@ import {
 } from '../oracles/memory-ablation.js';
 import {
   type GraphSnapshot,
+  graphDigest,
   graphEvaluator,
   plantGraphPoison,
   snapshotGraph,
@@ -155,8 +156,8 @@ export type GraphApplyResult =
  * graph has not changed since the proof); and a fresh measurement on a new snapshot: every
  * memory of the plan must still be redundant or harmful, and removing them all must still turn
  * no query from right to wrong. Only then is each episode taken out with the graph's own
- * redaction. The checks and the removals are not one transaction: a write that lands in the
- * graph between them is not re-proved.
+ * redaction. The graph's digest is read once more on the real file just before; the
+ * redactions themselves are not one transaction with it.
  */
 export async function applyGraphPrune(
   graphPath: string,
@@ -224,6 +225,14 @@ export async function applyGraphPrune(
   const store = openGraphStore({ path: graphPath });
   const removed: Extract<GraphApplyResult, { ok: true }>['removed'][number][] = [];
   try {
+    // Measuring again took a while: a write that landed meanwhile is caught here, leaving only
+    // the moments between this read and the redactions unguarded.
+    if (graphDigest(store) !== target.digest) {
+      return {
+        ok: false,
+        reason: 'the graph has changed since the plan was proved: plan again and sign the new plan',
+      };
+    }
     const applied = await applyPrunePlan(signed, ownerPublicKey, async (memory) => {
       const removal = removals.get(memory);
       if (removal === undefined) return;
