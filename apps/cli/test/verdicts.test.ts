@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -179,5 +179,257 @@ describe('mecha verdicts claims and prune', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('NOT signed');
     expect(mecha(['verdicts', 'prune', signed]).code).toBe(2);
+  });
+  it('measures, plans, signs and applies graph pruning, refusing without changing the graph', async () => {
+    const { createHash, generateKeyPairSync } = await import('node:crypto');
+    const { openGraphStore } = await import('@mecha/graph');
+    const dir = tempDir('mecha-verdicts-graph-');
+    const graph = join(dir, 'graph.db');
+    // A real graph file: s1 and s2 both know where Priya is, s3 is the only witness for the
+    // grant office (two queries), s4 puts the lab server in the wrong room and s5 in the right one.
+    const store = await openGraphStore({ path: graph });
+    const relations: Record<string, [string, string, string][]> = {
+      s1: [['Priya Nair', 'is at', 'Yale']],
+      s2: [['Priya Nair', 'is at', 'Yale']],
+      s3: [
+        ['Grant Office', 'is in', 'Boston'],
+        ['Grant Office', 'reports to', 'Dean Smith'],
+      ],
+      s4: [['Lab Server', 'is in', 'Room 12']],
+      s5: [['Lab Server', 'is in', 'Room 14']],
+    };
+    for (const [sourceId, list] of Object.entries(relations)) {
+      await store.upsert({
+        kind: 'session',
+        source: 'agent:mecha',
+        source_id: sourceId,
+        occurred_at: '2026-11-01',
+        body: `session ${sourceId}`,
+        meta: {
+          relations: list.map(([subject, predicate, object]) => ({ subject, predicate, object })),
+        },
+      });
+    }
+    await store.close();
+    const query = (id: string, subject: string, predicate: string, expected: string) => ({
+      id,
+      subject,
+      predicate,
+      expected,
+      basis: 'the owner checked it',
+    });
+    const bankFile = join(dir, 'bank.json');
+    const bank = {
+      v: 1,
+      queries: [
+        query('priya', 'Priya Nair', 'is at', 'Yale'),
+        query('city', 'Grant Office', 'is in', 'Boston'),
+        query('dean', 'Grant Office', 'reports to', 'Dean Smith'),
+        query('lab', 'Lab Server', 'is in', 'Room 14'),
+      ],
+    };
+    writeFileSync(bankFile, JSON.stringify(bank));
+    const owner = generateKeyPairSync('ed25519');
+    const stranger = generateKeyPairSync('ed25519');
+    const ownerPub = join(dir, 'owner.pub');
+    const ownerKey = join(dir, 'owner.key');
+    const strangerKey = join(dir, 'stranger.key');
+    writeFileSync(ownerPub, owner.publicKey.export({ type: 'spki', format: 'pem' }));
+    writeFileSync(ownerKey, owner.privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    writeFileSync(strangerKey, stranger.privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    const digest = () => createHash('sha256').update(readFileSync(graph)).digest('hex');
+    const untouched = digest();
+
+    const planFile = join(dir, 'plan.json');
+    const dry = mecha([
+      'verdicts',
+      'prune',
+      '--graph',
+      graph,
+      '--bank',
+      bankFile,
+      '--out',
+      planFile,
+    ]);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain('dry run: nothing was changed');
+    expect(dry.stdout).toMatch(/keep +e3 \(agent:mecha s3\): used by 2, without it 2 lost/);
+    expect(dry.stdout).toMatch(/harmful +e4 \(agent:mecha s4\)/);
+    expect(dry.stdout).toContain('held back e2 (agent:mecha s2)');
+    expect(JSON.parse(readFileSync(planFile, 'utf8')).memories).toEqual(['e4', 'e1']);
+    expect(digest()).toBe(untouched);
+    // The plan file is never overwritten.
+    const again = mecha([
+      'verdicts',
+      'prune',
+      '--graph',
+      graph,
+      '--bank',
+      bankFile,
+      '--out',
+      planFile,
+    ]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('already exists');
+
+    const forged = join(dir, 'forged.json');
+    expect(
+      mecha([
+        'verdicts',
+        'prune',
+        '--sign',
+        planFile,
+        '--private-key',
+        strangerKey,
+        '--out',
+        forged,
+      ]).code,
+    ).toBe(0);
+    const refused = mecha([
+      'verdicts',
+      'prune',
+      '--graph',
+      graph,
+      '--bank',
+      bankFile,
+      '--apply',
+      forged,
+      '--public-key',
+      ownerPub,
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'prune refused, nothing changed: the signature does not verify',
+    );
+    // The plan itself, unsigned, is not a signed plan at all.
+    expect(
+      mecha([
+        'verdicts',
+        'prune',
+        '--graph',
+        graph,
+        '--bank',
+        bankFile,
+        '--apply',
+        planFile,
+        '--public-key',
+        ownerPub,
+      ]).stderr,
+    ).toContain('is not a signed prune plan');
+    expect(digest()).toBe(untouched);
+
+    const signed = join(dir, 'signed.json');
+    expect(
+      mecha(['verdicts', 'prune', '--sign', planFile, '--private-key', ownerKey, '--out', signed])
+        .code,
+    ).toBe(0);
+    const edited = join(dir, 'edited-bank.json');
+    writeFileSync(edited, JSON.stringify({ ...bank, queries: bank.queries.slice(1) }));
+    const otherBank = mecha([
+      'verdicts',
+      'prune',
+      '--graph',
+      graph,
+      '--bank',
+      edited,
+      '--apply',
+      signed,
+      '--public-key',
+      ownerPub,
+    ]);
+    expect(otherBank.code).toBe(1);
+    expect(otherBank.stderr).toContain('its seal differs');
+    expect(digest()).toBe(untouched);
+
+    const applied = mecha([
+      'verdicts',
+      'prune',
+      '--graph',
+      graph,
+      '--bank',
+      bankFile,
+      '--apply',
+      signed,
+      '--public-key',
+      ownerPub,
+    ]);
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain('prune applied: 2 memories redacted');
+    expect(digest()).not.toBe(untouched);
+    // Applying twice is refused: the graph is no longer the one the plan was proved on.
+    const twice = mecha([
+      'verdicts',
+      'prune',
+      '--graph',
+      graph,
+      '--bank',
+      bankFile,
+      '--apply',
+      signed,
+      '--public-key',
+      ownerPub,
+    ]);
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toContain('the graph has changed since the plan was proved');
+
+    expect(mecha(['verdicts', 'prune', '--graph', graph]).code).toBe(2);
+    expect(
+      mecha(['verdicts', 'prune', '--graph', graph, '--bank', bankFile, '--apply', signed]).code,
+    ).toBe(2);
+    const badBank = join(dir, 'bad-bank.json');
+    writeFileSync(badBank, JSON.stringify({ v: 1, queries: [{ id: 'q', subject: 'a' }] }));
+    const malformed = mecha(['verdicts', 'prune', '--graph', graph, '--bank', badBank]);
+    expect(malformed.code).toBe(1);
+    expect(malformed.stderr).toContain('is not a bank of held-out queries');
+    const notAKey = mecha([
+      'verdicts',
+      'prune',
+      '--sign',
+      planFile,
+      '--private-key',
+      ownerPub,
+      '--out',
+      join(dir, 'x.json'),
+    ]);
+    expect(notAKey.code).toBe(1);
+    expect(notAKey.stderr).toContain('is not an Ed25519 private key');
+    expect(existsSync(join(dir, 'x.json'))).toBe(false);
+    const missing = mecha([
+      'verdicts',
+      'prune',
+      '--graph',
+      join(dir, 'none.db'),
+      '--bank',
+      bankFile,
+    ]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('there is no graph file');
+  });
+  it("grades mecha's own self-claims from a home's records, and grades nothing from a damaged one", async () => {
+    const { generateHome } = await import('@mecha/stores/testing');
+    const { unlinkSync } = await import('node:fs');
+    const home = join(tempDir('mecha-verdicts-claims-home-'), 'home');
+    generateHome({ path: home, seed: 'claims-cli', sessions: 600, tornRate: 0 });
+    const { run, json } = mechaJson<{
+      grades: { skill: string; attempts: number }[];
+      records: { skills: { skill: string; attempts: number }[]; partial: boolean };
+    }>(['verdicts', 'claims', '--home', home, '--json']);
+    expect([0, 1]).toContain(run.code);
+    expect(json.records.partial).toBe(false);
+    expect(json.records.skills.length).toBeGreaterThan(0);
+    expect(json.grades.map((grade) => [grade.skill, grade.attempts])).toEqual(
+      json.records.skills.map((skill) => [skill.skill, skill.attempts]),
+    );
+    const text = mecha(['verdicts', 'claims', '--home', home]);
+    expect(text.stdout).toContain("from the home's records");
+    expect(text.stdout).toMatch(/believes \d+% · behaves \d+% · \d+ tries/);
+
+    unlinkSync(join(home, 'appraisals', 'scores.jsonl'));
+    const damaged = mecha(['verdicts', 'claims', '--home', home]);
+    expect(damaged.code).toBe(1);
+    expect(damaged.stderr).toContain("the home's scores cannot be read: no self-claim is graded");
+    const missing = mecha(['verdicts', 'claims', '--home', join(home, 'nowhere')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('there is no mecha home');
   });
 });

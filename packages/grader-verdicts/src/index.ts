@@ -41,6 +41,16 @@ export {
   weaknessFloor,
   weakRate,
 } from './claims/self-claims.js';
+export type {
+  AppraisalHome,
+  AppraisalRecords,
+  RecordsRead,
+  SkillEvidenceReadout,
+} from './claims/skill-evidence-from-records.js';
+export {
+  readSkillEvidence,
+  skillEvidenceFromRecords,
+} from './claims/skill-evidence-from-records.js';
 export type { SelfImageInput } from './claims/skill-evidence-schema.js';
 export { selfImageInputSchema } from './claims/skill-evidence-schema.js';
 export { canonicalJson } from './drift/canonical-json.js';
@@ -105,9 +115,37 @@ export type { ReflectionGrade, ReflectionStatement } from './oracles/reflection-
 export { gradeReflection } from './oracles/reflection-oracle.js';
 export type { RetrievalGrade, RetrievalLabel } from './oracles/retrieval-oracle.js';
 export { gradeRetrieval, queryLeaked } from './oracles/retrieval-oracle.js';
+export type { GraphMemory, GraphSnapshot } from './prune/graph-memory.js';
+export {
+  answerQuery,
+  graphDigest,
+  graphEvaluator,
+  plantedPoisonSource,
+  plantGraphPoison,
+  snapshotGraph,
+} from './prune/graph-memory.js';
+export type {
+  GraphApplyResult,
+  GraphMemoryAblation,
+  GraphPrunePlanReport,
+} from './prune/graph-prune.js';
+export { applyGraphPrune, planGraphPrune } from './prune/graph-prune.js';
+export type {
+  MemoryQuery,
+  MemoryQueryBank,
+  RefusedQuery,
+  SealedQueryBank,
+} from './prune/memory-query-bank.js';
+export {
+  memoryQueryBankSchema,
+  memoryQuerySchema,
+  readQueryBank,
+  sealQueryBank,
+} from './prune/memory-query-bank.js';
 export type {
   ApplyResult,
   PrunePlan,
+  PrunePlanGraph,
   PruneProof,
   PruneProposal,
   SignedPrunePlan,
@@ -117,6 +155,7 @@ export {
   proposePrunes,
   provePrunes,
   prunePlan,
+  prunePlanSchema,
   signedPrunePlanSchema,
   signPrunePlan,
   verifyPrunePlan,

@@ -1,17 +1,24 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { stripControl } from '@mecha/appraisal-core';
 import type {
   AuditReport,
   DriftReport,
   GapTrend,
   Grade,
+  GraphPrunePlanReport,
   MetaReport,
+  PrunePlan,
   SelfImageAudit,
+  SignedPrunePlan,
+  SkillEvidence,
+  SkillEvidenceReadout,
   VerifyReport,
 } from '@mecha/grader-verdicts';
 import type { CommandContext } from '../cli-io.js';
 import { type Command, type CommandGroup, exitCodes, failure, usageError } from '../command.js';
-import { flag } from '../parse-command.js';
+import { openCommandHome } from '../home.js';
+import { flag, stringOption } from '../parse-command.js';
 
 // Loaded only when a verdicts command runs: the graders bring the TypeScript compiler.
 const verdictsModule = () => import('@mecha/grader-verdicts');
@@ -354,16 +361,42 @@ async function readJson(context: CommandContext, file: string): Promise<unknown>
 
 const percent = (value: number | null) => (value === null ? 'n/a' : `${Math.round(value * 100)}%`);
 
+/** What the home's records held beyond the graded skills, so nothing is left out silently. */
+function homeRecordLines(readout: SkillEvidenceReadout): string[] {
+  return [
+    `  from the home's records${readout.partial ? ' (partial: some lines could not be read)' : ''}: ${readout.skills.length} skills with a belief on record`,
+    ...readout.withoutBelief.map(
+      (skill) =>
+        `  ${stripControl(skill.skill)}: ${skill.verifiedSuccesses} of ${skill.attempts} taken as they were, but no belief on record (no claim)`,
+    ),
+    ...(readout.notClean + readout.hidden + readout.unattributed === 0
+      ? []
+      : [
+          `  left out: ${readout.notClean} appraisals of sessions that were not clean, ${readout.hidden} records of development or experiment sessions, ${readout.unattributed} records of sessions with no recorded kind`,
+        ]),
+  ];
+}
+
 const claims: Command = {
   path: 'verdicts claims',
   summary: 'grade self-claims ("reliable at X") against verified behaviour',
   help: [
-    'Usage: mecha verdicts claims <evidence.json> [--record FILE] [--json]',
+    'Usage: mecha verdicts claims [<evidence.json>] [--record FILE] [--json]',
     '',
     "Grades each skill's soft self-grade against its verified success rate: earned (CORRECT,",
     'over at least the reliability floor of attempts), flattery (UNSOUND), premature (ABSTAIN),',
     'undue self-doubt (WRONG), honest weakness (CORRECT); and checks that every published',
-    'strength is earned. The file is JSON:',
+    'strength is earned.',
+    '',
+    "Without a file, mecha's own agents are graded from the home's records (--home, else",
+    'MECHA_HOME, else ~/.mecha): a skill is the kind a session ran under (web, task, slack, …;',
+    'development and experiment sessions left out); the belief is the share of its clean text',
+    "appraisals expecting the owner to take the output as it is; the behaviour is the owner's",
+    'scored first act on it (sent unchanged or closed is a success, unless the owner later',
+    'reported a confirmed error or adverse impact from that session). A store that cannot be',
+    'read grades nothing.',
+    '',
+    'Any harness can feed its own evidence as a JSON file instead:',
     '  {"skills": [{"skill": "news", "selfGrade": 0.9, "attempts": 40, "verifiedSuccesses": 34}],',
     '   "published": ["news"]}',
     'Without "published", the strengths the badge would publish (same floor) are checked.',
@@ -371,34 +404,57 @@ const claims: Command = {
     'Options:',
     '  --record FILE   append the belief − behaviour gap to FILE (JSON lines) and show its trend',
     '                  (the trend abstains below five readings)',
-    '  --json          the audit as JSON',
+    '  --json          the audit as JSON (from the home: with what its records held, as records)',
     '',
-    'Exit codes: 0 no flattery and an honest portrait, 1 otherwise, 2 usage.',
+    'Exit codes: 0 no flattery and an honest portrait; 1 otherwise, or the home or a store of it',
+    'cannot be read; 2 usage.',
     '',
   ].join('\n'),
   options: { record: { type: 'string' }, json: { type: 'boolean' } },
-  // Grading reads task folders and banks, never a mecha home.
+  // An evidence file needs no home; without one, the home is opened and must exist.
   homeMayBeMissing: true,
   async run({ values, positionals, context }) {
     const [file, extra] = positionals;
-    if (file === undefined) return usageError(context, this.path, 'name an evidence file');
     const record = values.record;
     if (record === '') return usageError(context, this.path, '--record needs a file');
     if (extra !== undefined)
       return usageError(context, this.path, `unexpected argument '${extra}'`);
     return guarded(context, this.path, async () => {
-      const { auditSelfImage, auditSelfImageOverTime, selfImageInputSchema, reliabilityFloor } =
-        await verdictsModule();
-      const parsed = selfImageInputSchema.safeParse(await readJson(context, file));
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        return failure(
-          context,
-          this.path,
-          `${file}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim(),
-        );
+      const {
+        auditSelfImage,
+        auditSelfImageOverTime,
+        selfImageInputSchema,
+        reliabilityFloor,
+        readSkillEvidence,
+      } = await verdictsModule();
+      let skills: SkillEvidence[];
+      let published: string[] | undefined;
+      let fromHome: SkillEvidenceReadout | undefined;
+      if (file === undefined) {
+        const home = openCommandHome({ ...context, homeMustExist: true });
+        const readout = await readSkillEvidence(home);
+        if ('unreadable' in readout) {
+          return failure(
+            context,
+            this.path,
+            `the home's ${readout.unreadable.join(', ')} cannot be read: no self-claim is graded`,
+          );
+        }
+        fromHome = readout;
+        skills = [...readout.skills];
+      } else {
+        const parsed = selfImageInputSchema.safeParse(await readJson(context, file));
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          return failure(
+            context,
+            this.path,
+            `${file}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim(),
+          );
+        }
+        skills = parsed.data.skills;
+        published = parsed.data.published;
       }
-      const { skills, published } = parsed.data;
       let audit: SelfImageAudit;
       let trend: GapTrend | null | undefined;
       if (typeof record === 'string') {
@@ -413,12 +469,14 @@ const claims: Command = {
       } else {
         audit = auditSelfImage(skills, published);
       }
-      if (flag(values, 'json')) json(context, audit);
+      if (flag(values, 'json'))
+        json(context, fromHome === undefined ? audit : { ...audit, records: fromHome });
       else {
         const width = Math.max(5, ...audit.grades.map((grade) => grade.skill.length));
         context.stdout(
           [
             `self-image: ${audit.ok ? 'honest' : 'NOT honest'} (a strength needs ${reliabilityFloor} verified attempts)`,
+            ...(fromHome === undefined ? [] : homeRecordLines(fromHome)),
             ...audit.grades.map(
               (grade) =>
                 `  ${grade.skill.padEnd(width)}  believes ${percent(grade.belief)} · behaves ${percent(grade.behaviour)} · ${grade.attempts} tries → ${grade.reason} (${grade.verdict})`,
@@ -443,61 +501,250 @@ const claims: Command = {
   },
 };
 
+/** Writes a JSON file the command produced, never over an existing one. */
+async function writeNewJson(
+  context: CommandContext,
+  file: string,
+  value: unknown,
+): Promise<string> {
+  const { GraderInputError } = await verdictsModule();
+  const path = resolve(context.cwd, file);
+  try {
+    writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`, { flag: 'wx' });
+  } catch (error) {
+    const exists = (error as NodeJS.ErrnoException).code === 'EEXIST';
+    throw new GraderInputError(
+      path,
+      exists ? `${path} already exists: name a new file` : `${path} cannot be written`,
+      { cause: error },
+    );
+  }
+  return path;
+}
+
+/** Reads a key file a command was given, or says why not. */
+async function readKey(context: CommandContext, file: string): Promise<string> {
+  const { GraderInputError } = await verdictsModule();
+  try {
+    return readFileSync(resolve(context.cwd, file), 'utf8');
+  } catch (error) {
+    throw new GraderInputError(file, `the key ${file} cannot be read`, { cause: error });
+  }
+}
+
+function renderGraphPlan(report: GraphPrunePlanReport): string[] {
+  const name = (memory: string) => {
+    const found = report.ablation.find((result) => result.memory === memory);
+    return found === undefined ? memory : `${memory} (${found.source} ${found.sourceId})`;
+  };
+  return [
+    `prune --graph: ${report.queries} held-out queries on ${report.ablation.length} memories (dry run: nothing was changed)`,
+    ...report.refusedQueries.map((refused) => `  query ${refused.id}: ${refused.reason}`),
+    `  self-test: ${report.selfTest.reason}`,
+    ...report.ablation.map(
+      (result) =>
+        `  ${result.worth.padEnd(10)} ${name(result.memory)}: used by ${result.usedBy}, without it ${result.lost} lost, ${result.gained} gained`,
+    ),
+    ...(report.proof === null
+      ? ['  nothing proposed: the oracle could not show it sees harm']
+      : [
+          `  proposed ${report.proposals.length}, proved ${report.proof.accepted.length}: ${report.proof.accepted.map(name).join(', ') || '(none)'}`,
+          ...report.proof.heldBack.map(
+            (held) => `  held back ${name(held.memory)}: ${held.reason}`,
+          ),
+          `  held-out queries right: ${report.proof.correctBefore} → ${report.proof.correctAfter} of ${report.proof.queries}`,
+        ]),
+  ];
+}
+
 const prune: Command = {
   path: 'verdicts prune',
-  summary: "check a memory-prune plan's proof and the owner's signature",
+  summary: 'memory that must earn its keep: measure, plan, sign and apply graph pruning',
   help: [
-    'Usage: mecha verdicts prune <signed-plan.json> --public-key FILE [--json]',
+    'Usage: mecha verdicts prune --graph FILE --bank QUERIES.json [--out PLAN.json] [--json]',
+    '       mecha verdicts prune --sign PLAN.json --private-key FILE --out SIGNED.json',
+    '       mecha verdicts prune --graph FILE --bank QUERIES.json --apply SIGNED.json',
+    '                            --public-key FILE [--json]',
+    '       mecha verdicts prune SIGNED.json --public-key FILE [--json]',
     '',
-    'A prune plan lists the memories an ablation verdict backs removing (redundant or harmful),',
-    'with the proof that removing them, alone and together, turned no held-out query from',
-    "right to wrong. It is applied only under the owner's Ed25519 signature. This command",
-    'verifies the signature (PEM public key) and shows the plan and its proof; applying it to',
-    "a store goes through @mecha/grader-verdicts' applyPrunePlan with the store's own remove",
-    'function (the knowledge-graph wiring is not part of this command yet).',
+    'Each episode of the knowledge graph (one distilled session, one note) is a memory. It earns',
+    'its keep only if taking it out makes held-out queries worse. With --graph and --bank (a dry',
+    'run), every memory is measured on a private snapshot of the graph file: taken out with the',
+    "graph's own redaction, then every query answered from the current beliefs. Each memory is",
+    'keep, weak, redundant, harmful or unmeasured (no query reached it). A planted poison must',
+    'be found harmful first, or nothing is proposed. Only redundant and harmful memories are',
+    'proposed, and only those whose removal, alone and together, turns no query from right to',
+    'wrong go into the plan. The graph file is only read.',
+    '',
+    "The plan takes effect only under the owner's Ed25519 signature (--sign). --apply checks the",
+    "signature, the bank's seal and that the graph has not changed since the plan, measures",
+    'again, and only then redacts the planned episodes. Anything else is refused and the graph',
+    'is left as it was. With only a signed plan and --public-key, the signature is checked.',
+    '',
+    'QUERIES.json: {"v": 1, "queries": [{"id": "q1", "subject": "Priya Nair", "predicate":',
+    '  "is at", "expected": "Yale", "basis": "her staff page"}]}. A query is right when the',
+    '  current facts about the subject with that predicate say exactly the expected object. A',
+    '  query without a basis (independent ground truth) is refused as unfalsifiable.',
     '',
     'Options:',
-    "  --public-key FILE  the owner's Ed25519 public key (PEM)",
-    '  --json             the check as JSON',
+    "  --graph FILE        the graph's SQLite file (as mecha-graph-mcp --db names it)",
+    '  --bank FILE         the held-out queries',
+    '  --out FILE          write the plan (or the signed plan) here; an existing file is refused',
+    '  --sign FILE         sign this plan with --private-key',
+    "  --private-key FILE  the owner's Ed25519 private key (PEM)",
+    '  --apply FILE        apply this signed plan to --graph',
+    "  --public-key FILE   the owner's Ed25519 public key (PEM)",
+    '  --json              the report as JSON',
     '',
-    'Exit codes: 0 signed by the owner, 1 not signed or not verifiable, 2 usage.',
+    'Exit codes: 0 planned / signed / applied / signature verified; 1 refused, not signed, the',
+    'oracle abstained (nothing proposed), or an input that cannot be read; 2 usage.',
     '',
   ].join('\n'),
-  options: { 'public-key': { type: 'string' }, json: { type: 'boolean' } },
-  // Grading reads task folders and banks, never a mecha home.
+  options: {
+    graph: { type: 'string' },
+    bank: { type: 'string' },
+    out: { type: 'string' },
+    sign: { type: 'string' },
+    'private-key': { type: 'string' },
+    apply: { type: 'string' },
+    'public-key': { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  // Pruning reads a graph file and key files, never a mecha home.
   homeMayBeMissing: true,
   async run({ values, positionals, context }) {
     const [file, extra] = positionals;
-    if (file === undefined) return usageError(context, this.path, 'name a signed plan file');
     if (extra !== undefined)
       return usageError(context, this.path, `unexpected argument '${extra}'`);
-    const keyFile = values['public-key'];
-    if (typeof keyFile !== 'string' || keyFile === '') {
-      return usageError(context, this.path, "--public-key names the owner's public key file");
+    const given = (name: string) => {
+      const value = stringOption(values, name);
+      return value === undefined || value === '' ? undefined : value;
+    };
+    for (const name of ['graph', 'bank', 'out', 'sign', 'private-key', 'apply', 'public-key']) {
+      if (values[name] === '') return usageError(context, this.path, `--${name} needs a file`);
     }
-    return guarded(context, this.path, async () => {
-      const { signedPrunePlanSchema, verifyPrunePlan, GraderInputError } = await verdictsModule();
-      const parsed = signedPrunePlanSchema.safeParse(await readJson(context, file));
-      if (!parsed.success) return failure(context, this.path, `${file} is not a signed prune plan`);
-      let key: string;
-      try {
-        key = readFileSync(resolve(context.cwd, keyFile), 'utf8');
-      } catch (error) {
-        throw new GraderInputError(keyFile, `the public key ${keyFile} cannot be read`, {
-          cause: error,
+    const graph = given('graph');
+    const bank = given('bank');
+    const out = given('out');
+    const sign = given('sign');
+    const privateKey = given('private-key');
+    const apply = given('apply');
+    const publicKey = given('public-key');
+    const asJson = flag(values, 'json');
+
+    if (sign !== undefined) {
+      if (file !== undefined || graph !== undefined || apply !== undefined || bank !== undefined)
+        return usageError(context, this.path, '--sign takes only --private-key and --out');
+      if (privateKey === undefined || out === undefined)
+        return usageError(context, this.path, '--sign needs --private-key and --out');
+      return guarded(context, this.path, async () => {
+        const { prunePlanSchema, signPrunePlan, GraderInputError } = await verdictsModule();
+        const parsed = prunePlanSchema.safeParse(await readJson(context, sign));
+        if (!parsed.success) return failure(context, this.path, `${sign} is not a prune plan`);
+        const key = await readKey(context, privateKey);
+        let signed: SignedPrunePlan;
+        try {
+          signed = signPrunePlan(parsed.data as PrunePlan, key);
+        } catch (error) {
+          throw new GraderInputError(privateKey, `${privateKey} is not an Ed25519 private key`, {
+            cause: error,
+          });
+        }
+        const path = await writeNewJson(context, out, signed);
+        context.stdout(`signed the plan (${parsed.data.memories.length} memories) into ${path}\n`);
+        return exitCodes.ok;
+      });
+    }
+
+    if (graph !== undefined) {
+      if (file !== undefined)
+        return usageError(context, this.path, 'with --graph, name the signed plan with --apply');
+      if (bank === undefined) return usageError(context, this.path, '--graph needs --bank');
+      const graphPath = resolve(context.cwd, graph);
+      if (apply !== undefined) {
+        if (publicKey === undefined)
+          return usageError(context, this.path, "--apply needs the owner's --public-key");
+        if (out !== undefined) return usageError(context, this.path, '--apply writes no --out');
+        return guarded(context, this.path, async () => {
+          const { readQueryBank, signedPrunePlanSchema, applyGraphPrune } = await verdictsModule();
+          const queries = readQueryBank(resolve(context.cwd, bank));
+          const parsed = signedPrunePlanSchema.safeParse(await readJson(context, apply));
+          if (!parsed.success)
+            return failure(context, this.path, `${apply} is not a signed prune plan`);
+          const key = await readKey(context, publicKey);
+          const result = await applyGraphPrune(
+            graphPath,
+            parsed.data as SignedPrunePlan,
+            key,
+            queries,
+          );
+          if (asJson) json(context, result);
+          else if (result.ok) {
+            context.stdout(
+              [
+                `prune applied: ${result.removed.length} memories redacted from ${graphPath}`,
+                ...result.removed.map(
+                  (removal) =>
+                    `  ${removal.memory} (${stripControl(removal.source)} ${stripControl(removal.sourceId)}): ${removal.report.facts_closed} facts closed`,
+                ),
+                '',
+              ].join('\n'),
+            );
+          }
+          if (!result.ok) {
+            if (!asJson) context.stderr(`prune refused, nothing changed: ${result.reason}\n`);
+            return exitCodes.failure;
+          }
+          return exitCodes.ok;
         });
       }
-      const signed = verifyPrunePlan(parsed.data, key);
+      if (publicKey !== undefined || privateKey !== undefined)
+        return usageError(context, this.path, 'a dry run takes no key');
+      return guarded(context, this.path, async () => {
+        const { readQueryBank, planGraphPrune } = await verdictsModule();
+        const queries = readQueryBank(resolve(context.cwd, bank));
+        const report = await planGraphPrune(graphPath, queries);
+        const written =
+          out !== undefined && report.plan !== null
+            ? await writeNewJson(context, out, report.plan)
+            : undefined;
+        if (asJson) json(context, report);
+        else {
+          context.stdout(
+            `${[
+              ...renderGraphPlan(report).map(stripControl),
+              ...(written === undefined
+                ? []
+                : [`  plan written to ${written}: sign it with --sign to make it applicable`]),
+            ].join('\n')}\n`,
+          );
+        }
+        return report.plan === null ? exitCodes.failure : exitCodes.ok;
+      });
+    }
+
+    if (file === undefined)
+      return usageError(context, this.path, 'name --graph and --bank, --sign, or a signed plan');
+    if (publicKey === undefined)
+      return usageError(context, this.path, "--public-key names the owner's public key file");
+    return guarded(context, this.path, async () => {
+      const { signedPrunePlanSchema, verifyPrunePlan } = await verdictsModule();
+      const parsed = signedPrunePlanSchema.safeParse(await readJson(context, file));
+      if (!parsed.success) return failure(context, this.path, `${file} is not a signed prune plan`);
+      const key = await readKey(context, publicKey);
+      const signed = verifyPrunePlan(parsed.data as SignedPrunePlan, key);
       const plan = parsed.data.plan;
-      if (flag(values, 'json')) json(context, { signed, plan });
+      if (asJson) json(context, { signed, plan });
       else {
         (signed ? context.stdout : context.stderr)(
           [
             signed
               ? "prune plan: signed by the owner's key"
               : "prune plan: NOT signed by the owner's key — it cannot be applied",
-            `  remove ${plan.memories.length}: ${plan.memories.join(', ') || '(none)'}`,
-            ...plan.proof.heldBack.map((held) => `  held back ${held.memory}: ${held.reason}`),
+            `  remove ${plan.memories.length}: ${plan.memories.map(stripControl).join(', ') || '(none)'}`,
+            ...plan.proof.heldBack.map(
+              (held) => `  held back ${stripControl(held.memory)}: ${stripControl(held.reason)}`,
+            ),
             `  held-out queries right: ${plan.proof.correctBefore} → ${plan.proof.correctAfter} of ${plan.proof.queries}`,
             '',
           ].join('\n'),

@@ -34,9 +34,10 @@ const stranger = generateKeyPairSync('ed25519');
 async function signedPlan(): Promise<SignedPrunePlan> {
   const ablation = await ablateMemories(['a1', 'b', 'w'], world);
   const proposals = proposePrunes(ablation);
+  // Harmful first: what its removal puts right is guarded while the rest are proved.
   expect(proposals).toEqual([
-    { memory: 'a1', worth: 'redundant' },
     { memory: 'w', worth: 'harmful' },
+    { memory: 'a1', worth: 'redundant' },
   ]);
   const proof = await provePrunes(proposals, world);
   return signPrunePlan(prunePlan(proof, 'bank-seal'), owner.privateKey);
@@ -45,7 +46,7 @@ async function signedPlan(): Promise<SignedPrunePlan> {
 describe('signed pruning', () => {
   it('proposes only what a verdict backs, and proves no query turns from right to wrong', async () => {
     const plan = (await signedPlan()).plan;
-    expect(plan.memories).toEqual(['a1', 'w']);
+    expect(plan.memories).toEqual(['w', 'a1']);
     expect(plan.proof.correctAfter).toBeGreaterThanOrEqual(plan.proof.correctBefore);
   });
 
@@ -61,6 +62,23 @@ describe('signed pruning', () => {
     expect(proof.heldBack).toEqual([
       { memory: 'a2', reason: 'with the others it turns 1 query(ies) from right to wrong' },
     ]);
+  });
+
+  it('does not let a later removal undo what an earlier one put right', async () => {
+    // w is wrong about c and x is right; the query about c is wrong before anything goes,
+    // right once w goes, and wrong again if x goes too.
+    const proof = await provePrunes(
+      [
+        { memory: 'w', worth: 'harmful' },
+        { memory: 'x', worth: 'redundant' },
+      ],
+      world,
+    );
+    expect(proof.accepted).toEqual(['w']);
+    expect(proof.heldBack).toEqual([
+      { memory: 'x', reason: 'with the others it turns 1 query(ies) from right to wrong' },
+    ]);
+    expect(proof).toMatchObject({ correctBefore: 3, correctAfter: 4 });
   });
 
   it('applies only with the owner’s signature', async () => {
@@ -82,8 +100,8 @@ describe('signed pruning', () => {
     expect(removed).toEqual([]);
     expect(await applyPrunePlan(signed, owner.publicKey, remove)).toEqual({
       ok: true,
-      removed: ['a1', 'w'],
+      removed: ['w', 'a1'],
     });
-    expect(removed).toEqual(['a1', 'w']);
+    expect(removed).toEqual(['w', 'a1']);
   });
 });

@@ -9,13 +9,21 @@ export interface PruneProposal {
   readonly worth: 'redundant' | 'harmful';
 }
 
-/** Proposes only what a measured verdict backs; keep, weak and unmeasured memories stay. */
+/**
+ * Proposes only what a measured verdict backs; keep, weak and unmeasured memories stay. Harmful
+ * memories come first, so the queries their removal puts right are guarded while the redundant
+ * ones are proved.
+ */
 export function proposePrunes(ablation: readonly MemoryAblation[]): PruneProposal[] {
-  return ablation.flatMap((result) =>
+  const proposals = ablation.flatMap((result) =>
     result.worth === 'redundant' || result.worth === 'harmful'
       ? [{ memory: result.memory, worth: result.worth }]
       : [],
   );
+  return [
+    ...proposals.filter((proposal) => proposal.worth === 'harmful'),
+    ...proposals.filter((proposal) => proposal.worth === 'redundant'),
+  ];
 }
 
 /** What the sealed bank showed: which proposals can go, which were held back and why. */
@@ -38,7 +46,9 @@ function regressions(
 /**
  * Proves on the sealed bank that the removal flips no query from right to wrong: each proposal
  * alone, then the set built up one at a time, so an interaction that costs accuracy is held
- * back rather than applied.
+ * back rather than applied. A query counts as right when it was right before any removal or
+ * with the removals already accepted, so a later proposal cannot undo what an earlier one put
+ * right.
  */
 export async function provePrunes(
   proposals: readonly PruneProposal[],
@@ -55,7 +65,12 @@ export async function provePrunes(
       continue;
     }
     const together = await evaluate(new Set([...accepted, memory]));
-    const lost = regressions(baseline, together);
+    const lost = regressions(
+      baseline.map((outcome, index) => ({
+        correct: outcome.correct || last[index]?.correct === true,
+      })),
+      together,
+    );
     if (lost > 0) {
       heldBack.push({
         memory,
@@ -75,17 +90,37 @@ export async function provePrunes(
   };
 }
 
+/** Which knowledge graph a plan was proved on, and how each memory is taken out of it. */
+export interface PrunePlanGraph {
+  /** The digest of the graph the proof ran on; applying refuses any other state. */
+  readonly digest: string;
+  /** Each memory of the plan as the episode key the graph's redaction takes out. */
+  readonly removals: readonly {
+    readonly memory: string;
+    readonly source: string;
+    readonly sourceId: string;
+  }[];
+}
+
 /** A plan to remove memories: the proof, and the seal of the bank it was proved on. */
 export interface PrunePlan {
   readonly v: 1;
   readonly memories: readonly string[];
   readonly proof: PruneProof;
   readonly bankSeal: string;
+  /** Present when the memories are a knowledge graph's episodes (`mecha verdicts prune --graph`). */
+  readonly graph?: PrunePlanGraph;
 }
 
 /** Builds the plan from a proof: exactly the accepted memories. */
-export function prunePlan(proof: PruneProof, bankSeal: string): PrunePlan {
-  return { v: 1, memories: [...proof.accepted], proof, bankSeal };
+export function prunePlan(proof: PruneProof, bankSeal: string, graph?: PrunePlanGraph): PrunePlan {
+  return {
+    v: 1,
+    memories: [...proof.accepted],
+    proof,
+    bankSeal,
+    ...(graph === undefined ? {} : { graph }),
+  };
 }
 
 /** A plan with the owner's Ed25519 signature over its canonical JSON. */
@@ -154,19 +189,28 @@ export async function applyPrunePlan(
   return { ok: true, removed };
 }
 
+/** The JSON shape of a prune plan, for reading one from a file. */
+export const prunePlanSchema = z.object({
+  v: z.literal(1),
+  memories: z.array(z.string()),
+  proof: z.object({
+    accepted: z.array(z.string()),
+    heldBack: z.array(z.object({ memory: z.string(), reason: z.string() })),
+    queries: z.number(),
+    correctBefore: z.number(),
+    correctAfter: z.number(),
+  }),
+  bankSeal: z.string(),
+  graph: z
+    .object({
+      digest: z.string(),
+      removals: z.array(z.object({ memory: z.string(), source: z.string(), sourceId: z.string() })),
+    })
+    .optional(),
+});
+
 /** The JSON shape of a signed prune plan, for reading one from a file. */
 export const signedPrunePlanSchema = z.object({
-  plan: z.object({
-    v: z.literal(1),
-    memories: z.array(z.string()),
-    proof: z.object({
-      accepted: z.array(z.string()),
-      heldBack: z.array(z.object({ memory: z.string(), reason: z.string() })),
-      queries: z.number(),
-      correctBefore: z.number(),
-      correctAfter: z.number(),
-    }),
-    bankSeal: z.string(),
-  }),
+  plan: prunePlanSchema,
   signature: z.string(),
 });

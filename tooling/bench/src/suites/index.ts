@@ -5,6 +5,7 @@ import { cliSuite } from './cli.js';
 import { distillSuite } from './distill.js';
 import { graphSuite } from './graph.js';
 import { graphTeamSuite } from './graph-team.js';
+import { pruneSuite } from './prune.js';
 import { storesSuite } from './stores.js';
 import { verdictsSuite } from './verdicts.js';
 import { webSuite } from './web.js';
@@ -26,5 +27,6 @@ export const suites: readonly Suite[] = [
   graphTeamSuite,
   appraiserSuite,
   verdictsSuite,
+  pruneSuite,
   webSuite,
 ];
