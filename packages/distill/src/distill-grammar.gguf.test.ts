@@ -23,9 +23,9 @@ const lengths: number[] = [];
 beforeAll(async () => {
   folder = tempFolder('mecha-distill-gguf-');
   const path = join(folder.folder, 'tiny.gguf');
-  await writeTinyLlamaGguf({ path, seed: 7 });
+  await writeTinyLlamaGguf({ path, seed: 7, contextLength: 16_384 });
   // The tiny vocabulary spends about a token per character, so the distiller's instructions, a
-  // reply and the follow-up need a context well past the 2,048 the model was made with.
+  // reply and the follow-up need a context well past 2,048: the model is made saying it has one.
   model = createLocalModel({ path, threads, gpu: false, contextSize: 16_384 });
 });
 

@@ -147,11 +147,12 @@ export async function runDistill(
             .join('; '),
         );
       }
-      // [model] context_size wins; otherwise the distiller asks for 16,384 tokens (transcripts
-      // are bounded in the model's own tokens to whatever the context turns out to be).
+      // [model] context_size wins (capped at what the model supports, with a warning);
+      // otherwise the distiller asks for 16,384 tokens, quietly capped likewise (transcripts are
+      // bounded in the model's own tokens to whatever the context turns out to be).
       const options = {
         path: modelPath.path,
-        contextSize: distillContextSize,
+        defaultContextSize: distillContextSize,
         ...settings.settings,
       };
       model = async () => {
