@@ -186,6 +186,11 @@ describe('distill', () => {
       claims_kept: 1,
       claims_dropped: { no_such_referent: 1 },
       goal_unresolved: true,
+      // The judgment's goal (a charter line this home does not have) is kept as none, counted.
+      judgments: [{ outcome: 'went_well', text: 'The reply went out as asked.' }],
+      judgment_goals_unresolved: 1,
+      owner_wants: 'Replies drafted promptly.',
+      lessons: ['Draft the reply before the deadline.'],
     });
     expect(parsed.claims?.[0]).toMatchObject({
       cite: { kind: 'owner_message', id: 'msg-1' },
@@ -195,7 +200,7 @@ describe('distill', () => {
       written: 1,
       claimsKept: 1,
       claimsDropped: { no_such_referent: 1 },
-      goalsUnresolved: 1,
+      goalsUnresolved: 2,
     });
   });
 

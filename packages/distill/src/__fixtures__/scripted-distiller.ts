@@ -82,6 +82,15 @@ export function groundedAnswer(prompt: string): string {
   return JSON.stringify({
     interpretation: 'The run did what it was asked; the owner reacted to the outcome.',
     claims,
+    judgments: [
+      {
+        goal: { kind: 'charter', id: 'replies' },
+        outcome: 'went_well',
+        text: 'The reply went out as asked.',
+      },
+    ],
+    owner_wants: 'Replies drafted promptly.',
+    lessons: ['Draft the reply before the deadline.'],
     prediction: 'The owner will accept this kind of output.',
     expected_act: 'no_act',
     goal: { kind: 'charter', id: 'replies' },

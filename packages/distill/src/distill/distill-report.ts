@@ -76,6 +76,7 @@ export interface DistillReport {
     readonly failed: number;
     readonly claimsKept: number;
     readonly claimsDropped: Readonly<Record<string, number>>;
+    /** Goals named (the session's, or a per-goal judgment's) that mecha does not hold: recorded as none. */
     readonly goalsUnresolved: number;
     /** The appraisal store could not be read, so no appraisal was asked for. */
     readonly storeUnreadable: boolean;

@@ -123,5 +123,7 @@ export class Tally {
       this.appraisals.claimsDropped[reason] = (this.appraisals.claimsDropped[reason] ?? 0) + count;
     }
     if (appraisal.goalUnresolved) this.appraisals.goalsUnresolved += 1;
+    // A per-goal judgment naming a goal mecha does not hold is recorded as none and counted too.
+    this.appraisals.goalsUnresolved += appraisal.record.judgment_goals_unresolved ?? 0;
   }
 }
