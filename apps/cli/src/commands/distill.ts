@@ -27,8 +27,9 @@ export function modelHowTo(configFile: string, problem: string): string {
     '  [model]',
     '  path = "models/qwen2.5-3b-instruct-q4_k_m.gguf"',
     '',
-    'A relative path is read from the home folder, ~ from your home. `mecha distill --dry-run`',
-    'works without a model.',
+    'A relative path is read from the home folder, ~ from your home. A model URI works too',
+    '(path = "hf:<user>/<repo>:<quant>" or an https:// URL of a GGUF): it is fetched once into',
+    'models/ in the home. `mecha distill --dry-run` works without a model.',
     '',
   ].join('\n');
 }
@@ -41,6 +42,8 @@ function modelProblem(problem: string): string {
       return 'the model file that [model] path names does not exist';
     case 'not_a_file':
       return '[model] path names a folder, not a GGUF file';
+    case 'invalid_uri':
+      return '[model] path is a model URI mecha cannot fetch (use hf:<user>/<repo>:<quant>, hf:<user>/<repo>/<file>.gguf or an https:// URL)';
     default:
       return '[model] path is not a file path';
   }
@@ -134,7 +137,11 @@ export async function runDistill(
       const localModel = await runtime.loadLocalModel();
       const modelPath = await localModel.resolveModelPath(config.right.model, { configFile });
       if (!modelPath.ok) {
-        context.stderr(modelHowTo(configFile, modelProblem(modelPath.error.problem)));
+        const problem =
+          modelPath.error.problem === 'fetch_failed'
+            ? stripControl(modelPath.error.message)
+            : modelProblem(modelPath.error.problem);
+        context.stderr(modelHowTo(configFile, problem));
         return exitCodes.failure;
       }
       const settings = localModel.resolveModelSettings(config.right.model);
