@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
@@ -275,6 +275,7 @@ export const distillSuite: Suite = {
       ],
       rows: throughput,
       notes: [
+        `Load average (1 min) when the runs ended: ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores. Other work shares the machine, so compare the rows of one run (the last column), not figures across runs.`,
         'Extracted facts are what the scripted extractor proposed and the episode’s words carry (entities and relations, sent as meta.entities/meta.relations); the graph queues each as a candidate for review.',
         'The whole use-case: config, session list, ledger, each transcript read and rendered, the scripted model, a real `mecha-graph-mcp` process over stdio (its start-up included), and a ledger mark (fsync) under the learning lock per session. The model is instant, so this is the harness’s own cost; a real model adds its decode time per session.',
       ],
