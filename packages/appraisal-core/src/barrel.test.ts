@@ -87,6 +87,7 @@ describe('the built @mecha/appraisal-core', () => {
       'stepCheckEventSchema',
       'stripControl',
       'stripControlDeep',
+      'stripControlLines',
       'successes',
       'taskStatusSchema',
       'textAppraisalRecordSchema',
