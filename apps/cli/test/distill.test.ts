@@ -1,4 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { generateHome } from '@mecha/stores/testing';
 import { describe, expect, it } from 'vitest';
@@ -42,6 +44,28 @@ describe('mecha distill', () => {
     const run = mecha(['--home', home, 'distill']);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('the model file that [model] path names does not exist');
+  });
+
+  it('names a model URI it cannot fetch, and one of the wrong shape, leaving the home as it was', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const home = tempDir();
+    const uri = `http://127.0.0.1:${port}/qwen.gguf`;
+    writeFileSync(join(home, 'config.toml'), `[model]\npath = "${uri}"\n`);
+    const before = snapshot(home);
+    const run = mecha(['--home', home, 'distill']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `mecha distill: The model ${uri} named by [model] path in ${join(home, 'config.toml')} could not be fetched into ${join(home, 'models')}: ${uri} cannot be reached`,
+    );
+    expect(snapshot(home)).toEqual(before);
+
+    writeFileSync(join(home, 'config.toml'), '[model]\npath = "hf:no-repo"\n');
+    const shape = mecha(['--home', home, 'distill']);
+    expect(shape.code).toBe(1);
+    expect(shape.stderr).toContain('[model] path is a model URI mecha cannot fetch');
   });
 
   it('says what would be distilled with --dry-run --json, without a model, writing nothing', () => {

@@ -44,6 +44,7 @@ describe('the built @mecha/appraisal-core', () => {
       'expectedActSchema',
       'formatSign',
       'formatValence',
+      'goalOutcomeSchema',
       'goalRefSchema',
       'goalText',
       'gradeProbe',

@@ -173,6 +173,8 @@ export { goalRefSchema, labelSchema } from './schemas/goal-error.js';
 export type {
   CurationRecord,
   ExpectedAct,
+  GoalJudgment,
+  GoalOutcome,
   OwnerOutcomeRecord,
   ReflectionRecord,
   TextAppraisalRecord,
@@ -180,6 +182,7 @@ export type {
 export {
   curationRecordSchema,
   expectedActSchema,
+  goalOutcomeSchema,
   ownerOutcomeRecordSchema,
   reflectionRecordSchema,
   textAppraisalRecordSchema,

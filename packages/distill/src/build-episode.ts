@@ -1,5 +1,6 @@
 import type { Agency, Channel, Cite, GoalError, GoalRef, Label } from '@mecha/appraisal-core';
 import type { ReportedSurprise } from './distill-reply.js';
+import type { EpisodeEntity, EpisodeRelation, GroundedFacts } from './extract-facts.js';
 import type { SentCorrection } from './ground-corrections.js';
 import { type GoalDirectory, goalPointer, resolveGoal } from './resolve-goal.js';
 import { type EpisodeTaint, isKnownClean } from './session-taint.js';
@@ -28,6 +29,10 @@ export interface EpisodeMeta {
   readonly serves_charter?: readonly string[];
   readonly corrections?: readonly SentCorrection[];
   readonly surprises?: readonly ReportedSurprise[];
+  /** Named entities the local model extracted, each written in the episode (candidates only). */
+  readonly entities?: readonly EpisodeEntity[];
+  /** Relations the local model extracted, each with the episode's words that state it (candidates only). */
+  readonly relations?: readonly EpisodeRelation[];
 }
 
 /** The episode as pushed through `kg_upsert`. */
@@ -63,6 +68,8 @@ export interface EpisodeParts {
   /** Already checked against the owner's words: an ungrounded one is marked for review. */
   readonly corrections: readonly SentCorrection[];
   readonly surprises: readonly ReportedSurprise[];
+  /** Candidate facts the model extracted and the episode's words carry; absent when none were asked for or the call failed. */
+  readonly facts?: GroundedFacts;
 }
 
 /**
@@ -99,6 +106,12 @@ export function buildEpisode(parts: EpisodeParts): Episode {
     ...(servesCharter.size === 0 ? {} : { serves_charter: [...servesCharter].sort() }),
     ...(clean && parts.corrections.length > 0 ? { corrections: parts.corrections } : {}),
     ...(clean && parts.surprises.length > 0 ? { surprises: parts.surprises } : {}),
+    ...(parts.facts === undefined || parts.facts.entities.length === 0
+      ? {}
+      : { entities: parts.facts.entities }),
+    ...(parts.facts === undefined || parts.facts.relations.length === 0
+      ? {}
+      : { relations: parts.facts.relations }),
   };
   return {
     kind: 'episode',

@@ -31,7 +31,7 @@ let made: TestHome | undefined;
 beforeAll(async () => {
   folder = tempFolder('mecha-distill-chat-');
   const path = join(folder.folder, 'tiny-chat.gguf');
-  await writeTinyLlamaGguf({ path, seed: 11, chatTemplate: chatml });
+  await writeTinyLlamaGguf({ path, seed: 11, chatTemplate: chatml, contextLength: contextSize });
   model = createLocalModel({ path, threads: 1, gpu: false, contextSize });
 });
 

@@ -8,6 +8,7 @@ import { type TestHome, testHome, testNow } from './__fixtures__/test-home.js';
 import { distill } from './distill/distill.js';
 import { distillGrammar } from './distill-grammar.js';
 import { parseDistillReply } from './distill-reply.js';
+import { factsGrammarSchema, factsPrompt, groundFacts, parseFactsAnswer } from './extract-facts.js';
 import { appraisalGrammarSchema, parseAppraisalAnswer } from './text-appraisal.js';
 
 // The real decode path: node-llama-cpp loads a tiny random-weight GGUF generated here and
@@ -23,9 +24,9 @@ const lengths: number[] = [];
 beforeAll(async () => {
   folder = tempFolder('mecha-distill-gguf-');
   const path = join(folder.folder, 'tiny.gguf');
-  await writeTinyLlamaGguf({ path, seed: 7 });
+  await writeTinyLlamaGguf({ path, seed: 7, contextLength: 16_384 });
   // The tiny vocabulary spends about a token per character, so the distiller's instructions, a
-  // reply and the follow-up need a context well past the 2,048 the model was made with.
+  // reply and the follow-up need a context well past 2,048: the model is made saying it has one.
   model = createLocalModel({ path, threads, gpu: false, contextSize: 16_384 });
 });
 
@@ -85,6 +86,34 @@ describe('distill’s grammars on a real model', () => {
     }
   });
 
+  it('makes 12 of 12 fact extractions parse, through the chat path', {
+    timeout: 240_000,
+  }, async () => {
+    const jsonSchema = factsGrammarSchema();
+    const episode = 'Priya Nair works at Yale Medical and agreed to review the grant.';
+    for (let i = 0; i < 12; i++) {
+      const result = await model.complete({
+        prompt: factsPrompt(episode),
+        grammar: { jsonSchema },
+        // The grammar's worst case at about a token per character.
+        maxTokens: 9_000,
+        temperature: 0.9,
+        seed: i,
+      });
+      expect(result.stopReason, result.text).toBe('grammar');
+      const parsed = parseFactsAnswer(result.text);
+      expect(parsed.ok, result.text).toBe(true);
+      // Random weights name nothing the episode says: grounding leaves out what they invent.
+      if (parsed.ok) {
+        const grounded = groundFacts(parsed.answer, episode);
+        const dropped = Object.values(grounded.dropped).reduce((sum, count) => sum + count, 0);
+        expect(grounded.entities.length + grounded.relations.length + dropped).toBe(
+          parsed.answer.entities.length + parsed.answer.relations.length,
+        );
+      }
+    }
+  });
+
   it('distills sessions end to end with the local model, every reply parsing', {
     timeout: 240_000,
   }, async () => {
@@ -100,6 +129,7 @@ describe('distill’s grammars on a real model', () => {
       clock: () => testNow,
       maxTokens: 6_000,
       appraisalMaxTokens: 6_000,
+      factsMaxTokens: 9_000,
     });
     expect(result.state).toBe('done');
     if (result.state !== 'done') return;
@@ -107,6 +137,8 @@ describe('distill’s grammars on a real model', () => {
     expect(counts.model_failed, JSON.stringify(result.report.sessions)).toBe(0);
     expect(counts.pushed + counts.skipped).toBe(2);
     expect(result.report.appraisals.failed).toBe(0);
+    expect(result.report.facts.failed).toBe(0);
+    expect(result.report.facts.episodes).toBe(counts.pushed);
     expect(made.ledger()).toHaveLength(2);
   });
 });

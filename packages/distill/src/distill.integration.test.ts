@@ -112,6 +112,8 @@ const metaKeys = new Set([
   'serves_charter',
   'corrections',
   'surprises',
+  'entities',
+  'relations',
 ]);
 
 describe('distilling a generated home of 200 sessions into a real graph server', () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type TranscriptEvent, textAppraisalRecordSchema } from '@mecha/appraisal-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { conversation, events } from './__fixtures__/events.js';
-import { readGraph } from './__fixtures__/graph-home.js';
+import { readFacts, readGraph } from './__fixtures__/graph-home.js';
 import { scriptedDistiller } from './__fixtures__/scripted-distiller.js';
 import { type TestHome, testHome, testNow } from './__fixtures__/test-home.js';
 import { distill } from './distill/distill.js';
@@ -102,6 +102,7 @@ describe('distill', () => {
       '0/2 reading',
       '0/2 distilling',
       '0/2 appraising',
+      '0/2 extracting',
       '0/2 pushing',
       '1/2 finished pushed',
       '1/2 reading',
@@ -119,8 +120,9 @@ describe('distill', () => {
     const report = await run(made, { model });
 
     expect(report.counts.pushed).toBe(1);
-    expect(model.prompts).toHaveLength(2);
+    expect(model.prompts).toHaveLength(3);
     expect(model.requests[0]?.grammar).toHaveProperty('gbnf');
+    expect(model.requests[2]?.grammar).toHaveProperty('jsonSchema');
     const { episodes, corrections } = readGraph(made.db);
     expect(episodes).toHaveLength(1);
     const row = episodes[0];
@@ -133,8 +135,26 @@ describe('distill', () => {
       body: 'Drafted the grant reply to Priya Nair at Yale.',
     });
     expect(Object.keys(row?.meta ?? {}).sort()).toEqual(
-      ['affect', 'corrections', 'distilled_by', 'goal', 'goal_errors', 'surprises', 'taint'].sort(),
+      [
+        'affect',
+        'corrections',
+        'distilled_by',
+        'entities',
+        'goal',
+        'goal_errors',
+        'surprises',
+        'taint',
+      ].sort(),
     );
+    // The model's candidate facts ride on the episode, only those its words carry.
+    expect(row?.meta.entities).toEqual([{ name: 'Priya Nair', type: 'person' }]);
+    expect(report.facts).toEqual({
+      episodes: 1,
+      entities: 1,
+      relations: 0,
+      dropped: { not_in_episode: 1 },
+      failed: 0,
+    });
     expect(row?.meta).toMatchObject({
       taint: { private: true, untrusted: false },
       distilled_by: `sha256:${(await model.identity()).sha256}`,
@@ -166,6 +186,11 @@ describe('distill', () => {
       claims_kept: 1,
       claims_dropped: { no_such_referent: 1 },
       goal_unresolved: true,
+      // The judgment's goal (a charter line this home does not have) is kept as none, counted.
+      judgments: [{ outcome: 'went_well', text: 'The reply went out as asked.' }],
+      judgment_goals_unresolved: 1,
+      owner_wants: 'Replies drafted promptly.',
+      lessons: ['Draft the reply before the deadline.'],
     });
     expect(parsed.claims?.[0]).toMatchObject({
       cite: { kind: 'owner_message', id: 'msg-1' },
@@ -175,7 +200,7 @@ describe('distill', () => {
       written: 1,
       claimsKept: 1,
       claimsDropped: { no_such_referent: 1 },
-      goalsUnresolved: 1,
+      goalsUnresolved: 2,
     });
   });
 
@@ -293,6 +318,64 @@ describe('distill', () => {
     expect(after.alreadyDistilled).toBe(2);
   });
 
+  it('sends the model’s candidate facts that the episode’s words carry, and the graph queues them for review', async () => {
+    const made = home();
+    made.writeSession(A, conversation());
+    const episode =
+      'Priya Nair works at Yale Medical and agreed to review the grant. Omar Haddad leads Project Atlas.';
+    const model = scriptedDistiller(JSON.stringify({ skip: false, episode }));
+    const report = await run(made, { model, appraise: false });
+    expect(report.counts.pushed).toBe(1);
+    const [row] = readGraph(made.db).episodes;
+    expect(row?.meta.relations).toEqual([
+      {
+        subject: 'Priya Nair',
+        predicate: 'works at',
+        object: 'Yale Medical',
+        quote: 'Priya Nair works at Yale Medical',
+      },
+      {
+        subject: 'Omar Haddad',
+        predicate: 'leads',
+        object: 'Project Atlas',
+        quote: 'Omar Haddad leads Project Atlas',
+      },
+    ]);
+    const facts = readFacts(made.db);
+    // Every one waits in review with this episode as its provenance; none is a belief.
+    expect(facts.every((fact) => fact.status === 'staged' && fact.source_id === A)).toBe(true);
+    const triples = facts.map((fact) => [fact.subject, fact.predicate, fact.object]);
+    expect(triples).toContainEqual(['Priya Nair', 'is a', 'person']);
+    expect(triples).toContainEqual(['Priya Nair', 'works at', 'Yale Medical']);
+    expect(triples).toContainEqual(['Omar Haddad', 'leads', 'Project Atlas']);
+    // The name the episode never writes is not proposed.
+    expect(triples.some(([subject]) => subject === 'Nobody Named')).toBe(false);
+    expect(report.facts).toMatchObject({
+      episodes: 1,
+      relations: 2,
+      dropped: { not_in_episode: 1 },
+    });
+  });
+
+  it('falls back to the graph’s own extractor when the extraction fails or is off', async () => {
+    const episode = 'Priya Nair works at Yale Medical.';
+    for (const options of [{ extractFacts: false }, { factsMaxTokens: 1 }]) {
+      const made = home();
+      made.writeSession(A, conversation());
+      const model = scriptedDistiller(JSON.stringify({ skip: false, episode }));
+      const report = await run(made, { model, appraise: false, ...options });
+      expect(report.counts.pushed).toBe(1);
+      const [row] = readGraph(made.db).episodes;
+      expect(row?.meta).not.toHaveProperty('entities');
+      expect(row?.meta).not.toHaveProperty('relations');
+      expect(report.facts.failed).toBe('extractFacts' in options ? 0 : 1);
+      expect(model.prompts).toHaveLength('extractFacts' in options ? 1 : 2);
+      // The deterministic extractor still reads the prose: the fact waits in review all the same.
+      const triples = readFacts(made.db).map((fact) => [fact.subject, fact.predicate, fact.object]);
+      expect(triples).toContainEqual(['Priya Nair', 'works at', 'Yale Medical']);
+    }
+  });
+
   it('leaves every session unmarked when the graph server cannot start, and stops', async () => {
     const made = home({ command: { command: join('/nonexistent', 'mecha-graph-mcp'), args: [] } });
     made.writeSession(A, conversation());
@@ -302,7 +385,9 @@ describe('distill', () => {
     expect(report.sessions).toMatchObject([{ sessionId: A, outcome: 'push_failed' }]);
     expect(report.stopped?.reason).toBe('graph_unavailable');
     expect(report.stopped?.message).toMatch(/cannot start the \[\[mcp\]\] server 'graph'/);
-    expect(model.prompts).toHaveLength(1);
+    // The distiller and the fact extraction; nothing for B once the graph is known gone.
+    expect(model.prompts).toHaveLength(2);
+    expect(report.facts.episodes).toBe(0);
     expect(made.ledger()).toEqual([]);
   });
 
@@ -318,7 +403,8 @@ describe('distill', () => {
     const model = scriptedDistiller();
     const report = await run(made, { model });
     expect(report.counts.pushed).toBe(1);
-    expect(model.prompts).toHaveLength(1);
+    // The distiller and the fact extraction again; no second follow-up.
+    expect(model.prompts).toHaveLength(2);
     expect(report.appraisals).toMatchObject({ written: 0, onRecord: 1 });
     expect(made.appraisals()).toHaveLength(1);
     expect(made.ledger()).toEqual([{ session_id: A, outcome: 'pushed' }]);

@@ -61,6 +61,7 @@ const report = (overrides: Partial<DistillReport> = {}): DistillReport => ({
     goalsUnresolved: 1,
     storeUnreadable: false,
   },
+  facts: { episodes: 0, entities: 0, relations: 0, dropped: {}, failed: 0 },
   modelCalls: 7,
   graphCalls: 3,
   ledgerReads: 5,
@@ -78,6 +79,24 @@ describe('formatDistillReport', () => {
       '  s-1 · deadline: the graph said "the 14th", the session found "the 9th" (not in the graph) → mecha gossip --entity "deadline"',
       'text appraisals: 2 written · claims 2 kept, 2 dropped by grounding (no_such_referent 2) · 1 goal not held by mecha, recorded as none',
     ]);
+  });
+
+  it('says how many candidate facts the model extracted, how many were left out and why', () => {
+    const lines = formatDistillReport({
+      state: 'done',
+      report: report({
+        facts: {
+          episodes: 2,
+          entities: 3,
+          relations: 1,
+          dropped: { quote_not_in_episode: 1, not_in_episode: 2 },
+          failed: 1,
+        },
+      }),
+    });
+    expect(lines).toContain(
+      "candidate facts for review: 3 entities and 1 relation extracted by the model from 2 episodes · 3 not in the episode's words, left out (not_in_episode 2, quote_not_in_episode 1) · 1 extraction failed (the graph reads that prose itself)",
+    );
   });
 
   it('prints the refusal as the one line', () => {

@@ -99,6 +99,14 @@ export function formatDistillReport(result: DistillResult): string[] {
       `text appraisals: ${a.written} written${a.onRecord > 0 ? ` · ${a.onRecord} already on record` : ''}${a.failed > 0 ? ` · ${a.failed} failed` : ''} · claims ${a.claimsKept} kept, ${droppedTotal} dropped by grounding${dropped === '' ? '' : ` (${dropped})`}${a.goalsUnresolved > 0 ? ` · ${plural(a.goalsUnresolved, 'goal')} not held by mecha, recorded as none` : ''}${a.storeUnreadable ? ' · appraisal store unreadable: none asked for' : ''}`,
     );
   }
+  const f = report.facts;
+  if (f.episodes + f.failed > 0) {
+    const dropped = reasons(f.dropped);
+    const droppedTotal = Object.values(f.dropped).reduce((sum, count) => sum + count, 0);
+    lines.push(
+      `candidate facts for review: ${plural(f.entities, 'entity', 'entities')} and ${plural(f.relations, 'relation')} extracted by the model from ${plural(f.episodes, 'episode')} · ${droppedTotal} not in the episode's words, left out${dropped === '' ? '' : ` (${dropped})`}${f.failed > 0 ? ` · ${f.failed} extraction${f.failed === 1 ? '' : 's'} failed (the graph reads that prose itself)` : ''}`,
+    );
+  }
   const cf = report.counterfactuals;
   if (
     cf !== undefined &&

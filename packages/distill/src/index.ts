@@ -29,6 +29,15 @@ export type {
   ReportedSurprise,
 } from './distill-reply.js';
 export { parseDistillReply } from './distill-reply.js';
+export type {
+  EntityType,
+  EpisodeEntity,
+  EpisodeRelation,
+  FactBounds,
+  FactDropReason,
+  GroundedFacts,
+} from './extract-facts.js';
+export { defaultFactBounds, factsGrammarSchema, groundFacts } from './extract-facts.js';
 export { formatDistillReport } from './format-distill-report.js';
 export type {
   ConnectOptions,

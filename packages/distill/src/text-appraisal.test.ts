@@ -37,6 +37,22 @@ const answer = (overrides: Partial<AppraisalAnswer> = {}): AppraisalAnswer => ({
     },
     { text: 'Invented.', cite: { kind: 'tool_result', id: 'call-404' }, quote: 'anything' },
   ],
+  judgments: [
+    {
+      goal: { kind: 'charter', id: 'replies' },
+      outcome: 'went_well',
+      text: 'The reply reached Priya at her new address.',
+    },
+    {
+      goal: { kind: 'task', id: 'task-made-up' },
+      outcome: 'went_badly',
+      text: 'A task mecha does not hold.',
+    },
+    { goal: null, outcome: 'unclear', text: '  No goal named.  ' },
+    { goal: null, outcome: 'mixed', text: '   ' },
+  ],
+  owner_wants: ' Replies that use the current affiliation. ',
+  lessons: ['Check the affiliation before drafting.', '  '],
   prediction: 'The owner will send the next grant reply as written.',
   expected_act: 'released_unchanged',
   goal: { kind: 'charter', id: 'replies' },
@@ -69,6 +85,47 @@ describe('buildTextAppraisal', () => {
     });
     expect(built.record.claims?.map((claim) => claim.cite.id)).toEqual(['msg-1', 'call-1']);
     expect(textAppraisalRecordSchema.safeParse(built.record).success).toBe(true);
+  });
+
+  it('keeps a judgment per goal, what the owner seems to want and the lessons; a judgment’s goal mecha does not hold is kept as none and counted', () => {
+    const built = buildTextAppraisal(answer(), context);
+    expect(built.record.judgments).toEqual([
+      {
+        goal: { kind: 'charter', id: 'replies' },
+        outcome: 'went_well',
+        text: 'The reply reached Priya at her new address.',
+      },
+      { outcome: 'went_badly', text: 'A task mecha does not hold.' },
+      { outcome: 'unclear', text: 'No goal named.' },
+    ]);
+    expect(built.record.judgment_goals_unresolved).toBe(1);
+    expect(built.record.owner_wants).toBe('Replies that use the current affiliation.');
+    expect(built.record.lessons).toEqual(['Check the affiliation before drafting.']);
+    expect(textAppraisalRecordSchema.parse(built.record)).toMatchObject({
+      judgments: expect.any(Array),
+      lessons: ['Check the affiliation before drafting.'],
+    });
+  });
+
+  it('leaves the new parts out when the answer has none, and an older record still reads', () => {
+    const built = buildTextAppraisal(
+      answer({ judgments: [], owner_wants: '', lessons: [] }),
+      context,
+    );
+    for (const key of ['judgments', 'judgment_goals_unresolved', 'owner_wants', 'lessons']) {
+      expect(built.record).not.toHaveProperty(key);
+    }
+    const older = {
+      v: 1,
+      appraisal_id: 'appr-old',
+      session_id: '20260925T090000-a1b2c3d4',
+      at: '2026-09-26T03:00:00.000Z',
+      taint: 'clean',
+      interpretation: 'An appraisal written before judgments and lessons were asked for.',
+      claims_kept: 0,
+      claims_dropped: {},
+    };
+    expect(textAppraisalRecordSchema.safeParse(older).success).toBe(true);
   });
 
   it('records a goal mecha does not hold as none, and flags it', () => {
@@ -139,6 +196,19 @@ describe('the follow-up question', () => {
   it('parses an answer, and refuses one of another shape', () => {
     expect(parseAppraisalAnswer(JSON.stringify(answer())).ok).toBe(true);
     expect(parseAppraisalAnswer('{"interpretation":"x"}').ok).toBe(false);
+    // An answer without the newer parts (an older script) still reads, with none of them.
+    const { judgments, owner_wants, lessons, ...older } = answer();
+    expect(parseAppraisalAnswer(JSON.stringify(older))).toMatchObject({
+      ok: true,
+      answer: { judgments: [], owner_wants: '', lessons: [] },
+    });
+    expect(
+      parseAppraisalAnswer(
+        JSON.stringify(
+          answer({ judgments: [{ goal: null, outcome: 'fine' as never, text: 't' }] }),
+        ),
+      ).ok,
+    ).toBe(false);
     expect(parseAppraisalAnswer('nope').ok).toBe(false);
   });
 });

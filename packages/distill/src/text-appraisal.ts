@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import {
   type ExpectedAct,
   expectedActSchema,
+  type GoalJudgment,
   type GoalRef,
+  goalOutcomeSchema,
   goalRefSchema,
   idSchema,
   type Taint,
@@ -27,6 +29,14 @@ export interface AppraisalBounds {
   readonly quote: number;
   readonly id: number;
   readonly prediction: number;
+  /** Per-goal judgments, and how long each may be. */
+  readonly judgments: number;
+  readonly judgmentText: number;
+  /** What the owner's reactions suggest they want. */
+  readonly ownerWants: number;
+  /** Lessons, and how long each may be. */
+  readonly lessons: number;
+  readonly lesson: number;
 }
 
 /** The bounds the follow-up question is asked with. */
@@ -37,17 +47,35 @@ export const defaultAppraisalBounds: AppraisalBounds = {
   quote: 160,
   id: 128,
   prediction: 300,
+  judgments: 4,
+  judgmentText: 300,
+  ownerWants: 300,
+  lessons: 3,
+  lesson: 200,
 };
 
 const goalKinds = ['charter', 'task', 'project', 'trigger', 'request'] as const;
 
 /**
- * The JSON schema the follow-up answer is decoded under: prose, cited claims, a prediction,
- * the expected act, and the goal (or null). Every string and list is bounded.
+ * The JSON schema the follow-up answer is decoded under: prose, cited claims, a judgment per
+ * goal the session bore on, what the owner's reactions suggest, lessons, a prediction, the
+ * expected act, and the goal (or null). Every string and list is bounded.
  */
 export function appraisalGrammarSchema(
   bounds: AppraisalBounds = defaultAppraisalBounds,
 ): JsonSchema {
+  const goal = {
+    oneOf: [
+      { type: 'null' },
+      {
+        type: 'object',
+        properties: {
+          kind: { enum: goalKinds },
+          id: { type: 'string', minLength: 1, maxLength: bounds.id },
+        },
+      },
+    ],
+  };
   return {
     type: 'object',
     properties: {
@@ -70,20 +98,27 @@ export function appraisalGrammarSchema(
           },
         },
       },
+      judgments: {
+        type: 'array',
+        maxItems: bounds.judgments,
+        items: {
+          type: 'object',
+          properties: {
+            goal,
+            outcome: { enum: goalOutcomeSchema.options },
+            text: { type: 'string', minLength: 1, maxLength: bounds.judgmentText },
+          },
+        },
+      },
+      owner_wants: { type: 'string', maxLength: bounds.ownerWants },
+      lessons: {
+        type: 'array',
+        maxItems: bounds.lessons,
+        items: { type: 'string', minLength: 1, maxLength: bounds.lesson },
+      },
       prediction: { type: 'string', maxLength: bounds.prediction },
       expected_act: { enum: expectedActSchema.options },
-      goal: {
-        oneOf: [
-          { type: 'null' },
-          {
-            type: 'object',
-            properties: {
-              kind: { enum: goalKinds },
-              id: { type: 'string', minLength: 1, maxLength: bounds.id },
-            },
-          },
-        ],
-      },
+      goal,
     },
   };
 }
@@ -97,6 +132,18 @@ const answerSchema = z.object({
       quote: z.string(),
     }),
   ),
+  // Absent in answers from before these were asked for (and from scripts that leave them out).
+  judgments: z
+    .array(
+      z.object({
+        goal: z.object({ kind: z.enum(goalKinds), id: z.string() }).nullable(),
+        outcome: goalOutcomeSchema,
+        text: z.string(),
+      }),
+    )
+    .default([]),
+  owner_wants: z.string().default(''),
+  lessons: z.array(z.string()).default([]),
   prediction: z.string(),
   expected_act: expectedActSchema,
   goal: z.object({ kind: z.enum(goalKinds), id: z.string() }).nullable(),
@@ -109,9 +156,11 @@ const followUp = `Follow-up question about the same session. Appraise it for mec
 
 Every factual claim must cite what the run received: the result of a tool call (kind "tool_result", its id in brackets after "result") or one of the owner's own messages (kind "owner_message", its id in brackets after "owner"), and quote it word for word. The agent's own words are never evidence.
 
-Give the act you expect from the owner with this kind of output next time: released_unchanged, edited, rejected, closed, reopened or no_act. Name the goal the session served as {"kind": "charter" | "task" | "project" | "trigger" | "request", "id": "..."}, or null when it served none you can name.
+For each goal the session bore on, judge whether it went well or badly for that goal: went_well, went_badly, mixed or unclear, with a sentence on why. Say in a sentence or two what the owner's reactions suggest they want, and give up to three lessons for next time.
 
-Answer with one JSON object: {"interpretation": "...", "claims": [{"text": "...", "cite": {"kind": "...", "id": "..."}, "quote": "..."}], "prediction": "...", "expected_act": "...", "goal": null}.`;
+Give the act you expect from the owner with this kind of output next time: released_unchanged, edited, rejected, closed, reopened or no_act. Name a goal as {"kind": "charter" | "task" | "project" | "trigger" | "request", "id": "..."}, or null when it is none you can name; "goal" is the one the session served.
+
+Answer with one JSON object: {"interpretation": "...", "claims": [{"text": "...", "cite": {"kind": "...", "id": "..."}, "quote": "..."}], "judgments": [{"goal": null, "outcome": "...", "text": "..."}], "owner_wants": "...", "lessons": ["..."], "prediction": "...", "expected_act": "...", "goal": null}.`;
 
 /** The follow-up question's own text, for measuring it in tokens. */
 export const followUpQuestion = followUp;
@@ -201,13 +250,32 @@ export function buildTextAppraisal(
   if (kept.length < claims.kept.length) {
     dropped.no_such_referent = (dropped.no_such_referent ?? 0) + claims.kept.length - kept.length;
   }
+  const held = (named: AppraisalAnswer['goal']): GoalRef | undefined => {
+    const parsed = goalRefSchema.safeParse(named);
+    return parsed.success ? resolveGoal(parsed.data, context.directory) : undefined;
+  };
   let goal: GoalRef | undefined;
   let goalUnresolved = false;
   if (answer.goal !== null) {
-    const named = goalRefSchema.safeParse(answer.goal);
-    goal = named.success ? resolveGoal(named.data, context.directory) : undefined;
+    goal = held(answer.goal);
     goalUnresolved = goal === undefined;
   }
+  // A judgment's goal must be one mecha holds; any other is kept as no goal and counted.
+  let judgmentGoalsUnresolved = 0;
+  const judgments: GoalJudgment[] = [];
+  for (const judgment of answer.judgments) {
+    const text = judgment.text.trim();
+    if (text === '') continue;
+    const resolved = judgment.goal === null ? undefined : held(judgment.goal);
+    if (judgment.goal !== null && resolved === undefined) judgmentGoalsUnresolved += 1;
+    judgments.push({
+      ...(resolved === undefined ? {} : { goal: resolved }),
+      outcome: judgment.outcome,
+      text,
+    });
+  }
+  const lessons = answer.lessons.map((lesson) => lesson.trim()).filter((lesson) => lesson !== '');
+  const ownerWants = answer.owner_wants.trim();
   const expected: ExpectedAct = answer.expected_act;
   const droppedCounts: Record<string, number> = {};
   for (const [reason, count] of Object.entries(dropped)) droppedCounts[reason] = count;
@@ -225,6 +293,12 @@ export function buildTextAppraisal(
     claims: kept.map((claim) => ({ text: claim.text, cite: claim.cite, quote: claim.quote })),
     ...(answer.prediction.trim() === '' ? {} : { prediction: answer.prediction }),
     ...(goal === undefined ? {} : { goal }),
+    ...(judgments.length === 0 ? {} : { judgments }),
+    ...(judgmentGoalsUnresolved === 0
+      ? {}
+      : { judgment_goals_unresolved: judgmentGoalsUnresolved }),
+    ...(ownerWants === '' ? {} : { owner_wants: ownerWants }),
+    ...(lessons.length === 0 ? {} : { lessons }),
   };
   return { record, claims: { kept, dropped }, goalUnresolved };
 }

@@ -23,7 +23,7 @@ const sourceCount = Number(process.env.APPRAISER_PROPERTY_RUNS ?? 200);
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mecha-appraiser-gguf-'));
   const path = join(dir, 'tiny.gguf');
-  await writeTinyLlamaGguf({ path, seed: 15 });
+  await writeTinyLlamaGguf({ path, seed: 15, contextLength: 4096 });
   // The prompts' instructions alone are ~900 tokens of this byte-level vocabulary: a 4096-token
   // context leaves room for the longest answers the grammars allow.
   model = createLocalModel({ path, threads: 1, gpu: false, contextSize: 4096 });

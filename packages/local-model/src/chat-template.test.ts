@@ -12,10 +12,12 @@ const chatml =
 
 let dir: string;
 let model: LocalModel;
+let modelPath: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mecha-chat-template-'));
   const path = join(dir, 'tiny-chat.gguf');
+  modelPath = path;
   await writeTinyLlamaGguf({ path, seed: 7, chatTemplate: chatml });
   model = createLocalModel({ path, threads: 1, gpu: false, contextSize: 4_096 });
 });
@@ -44,14 +46,34 @@ describe('a GGUF with its own chat template', () => {
     expect(rendered.tokens).toBeGreaterThan((await model.countTokens(rendered.text)) - 2);
   });
 
-  it('warns when the context asked for is over the trained one', async () => {
+  it('caps the context asked for at the trained one, with a warning', async () => {
     const info = await model.load();
     expect(info.trainContextSize).toBe(2_048);
-    expect(info.contextSize).toBe(4_096);
-    expect(await model.contextSize()).toBe(4_096);
+    expect(info.contextSize).toBe(2_048);
+    expect(await model.contextSize()).toBe(2_048);
     expect(info.warnings).toEqual([
-      'the context size asked for (4096 tokens) is more than the model was trained with (2048): it is used, but the model may lose track past 2048 tokens',
+      'the context size asked for (4096 tokens) is more than the model supports (2048, the context it was trained with): 2048 is used',
     ]);
+  });
+
+  it('uses the context asked for when it fits, and caps a caller’s default quietly', async () => {
+    const fits = createLocalModel({ path: modelPath, threads: 1, gpu: false, contextSize: 1_024 });
+    const byDefault = createLocalModel({
+      path: modelPath,
+      threads: 1,
+      gpu: false,
+      defaultContextSize: 16_384,
+    });
+    try {
+      const small = await fits.load();
+      expect(small).toMatchObject({ contextSize: 1_024, warnings: [] });
+      expect(await fits.contextSize()).toBe(1_024);
+      const capped = await byDefault.load();
+      expect(capped).toMatchObject({ contextSize: 2_048, warnings: [] });
+    } finally {
+      await fits.dispose();
+      await byDefault.dispose();
+    }
   });
 
   it('counts tokens in the model’s own vocabulary: CJK text costs its UTF-8 bytes here', async () => {

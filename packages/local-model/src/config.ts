@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { mkdir, rmdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { ModelConfigError } from './model-config-error.js';
@@ -14,6 +14,59 @@ export interface ModelPathOptions {
   readonly configFile?: string;
   /** The folder `~` stands for. Defaults to `os.homedir()`. */
   readonly homeDir?: string;
+  /**
+   * Where a model URI is fetched to and looked for first. Defaults to `models/` beside the
+   * config file (`~/.mecha/models`).
+   */
+  readonly cacheDir?: string;
+  /** `false` never fetches: a model URI must already be in the cache folder. Defaults to `'auto'`. */
+  readonly download?: 'auto' | false;
+  /**
+   * The Hugging Face endpoint `hf:` URIs resolve against (a mirror); node-llama-cpp's default,
+   * `https://huggingface.co/`, or the `HF_ENDPOINT` environment variable otherwise.
+   */
+  readonly huggingFaceEndpoint?: string;
+  /** Called as a fetch goes on, in bytes. */
+  readonly onProgress?: (status: {
+    readonly totalSize: number;
+    readonly downloadedSize: number;
+  }) => void;
+  /** Stops a fetch. */
+  readonly signal?: AbortSignal;
+}
+
+/** What `[model] path` names: a file on this machine, or a model URI node-llama-cpp resolves. */
+export type ModelLocation =
+  | { readonly kind: 'file'; readonly path: string }
+  | { readonly kind: 'uri'; readonly uri: string; readonly scheme: 'hf' | 'https' | 'http' }
+  | { readonly kind: 'invalid_uri'; readonly uri: string };
+
+const hfShape =
+  /^(?:hf|huggingface):(?:\/\/)?[A-Za-z0-9][\w.-]*\/[\w.-]+(?::[\w.-]+|(?:\/[^\s/]+)*\/[^\s/]+\.gguf)?$/;
+
+/**
+ * Tells a model URI from a file path. `hf:`/`huggingface:` (with or without `//`) and
+ * `http(s)://` are URIs; anything else is a path. A URI of the wrong shape is named as such,
+ * never read as a relative path.
+ */
+export function modelLocation(value: string): ModelLocation {
+  const raw = value.trim();
+  if (/^(?:hf|huggingface):/i.test(raw)) {
+    return hfShape.test(raw)
+      ? { kind: 'uri', uri: raw, scheme: 'hf' }
+      : { kind: 'invalid_uri', uri: raw };
+  }
+  if (/^https?:\/\//i.test(raw)) {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return { kind: 'invalid_uri', uri: raw };
+    }
+    if (url.hostname === '' || /\s/.test(raw)) return { kind: 'invalid_uri', uri: raw };
+    return { kind: 'uri', uri: raw, scheme: url.protocol === 'https:' ? 'https' : 'http' };
+  }
+  return { kind: 'file', path: raw };
 }
 
 /** The path as the user would write it: the home folder shown as `~`. */
@@ -22,14 +75,115 @@ function shown(path: string, home: string): string {
   return path.startsWith(home + sep) ? `~${path.slice(home.length)}` : path;
 }
 
+/** How long the one look before a fetch may take. */
+const reachTimeoutMs = 30_000;
+
+/**
+ * Asks the host once, with a timeout, before a fetch: an http(s) URL itself (a missing file is
+ * an error now, not after retries), or for `hf:` the Hugging Face endpoint (any answer will do).
+ * Throws what went wrong.
+ */
+async function reachable(
+  uri: string,
+  endpoint: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const isUrl = /^https?:\/\//i.test(uri);
+  const target = isUrl
+    ? uri
+    : (endpoint ??
+      process.env.HF_ENDPOINT ??
+      process.env.MODEL_ENDPOINT ??
+      'https://huggingface.co/');
+  const timeout = AbortSignal.timeout(reachTimeoutMs);
+  let response: Response;
+  try {
+    response = await fetch(target, {
+      method: 'HEAD',
+      redirect: 'follow',
+      signal: signal === undefined ? timeout : AbortSignal.any([timeout, signal]),
+    });
+  } catch (cause) {
+    throw new Error(`${target} cannot be reached`, { cause });
+  }
+  if (isUrl && [401, 403, 404, 410].includes(response.status)) {
+    throw new Error(`${target} answered ${response.status} ${response.statusText}`.trim());
+  }
+}
+
+/** The file an http(s) URL's path ends in, when it names a `.gguf` file; else undefined. */
+function urlFileName(uri: string): string | undefined {
+  if (!/^https?:\/\//i.test(uri)) return undefined;
+  const last = new URL(uri).pathname.split('/').at(-1) ?? '';
+  let name: string;
+  try {
+    name = decodeURIComponent(last);
+  } catch {
+    return undefined;
+  }
+  return /^[\w.+-]+\.gguf$/i.test(name) ? name : undefined;
+}
+
+/**
+ * Resolves a model URI through node-llama-cpp's `resolveModelFile`: a file already in the cache
+ * folder is used as is; otherwise it is fetched there (no progress is printed). Any failure,
+ * the network's included, comes back as the value `failed` makes of it.
+ */
+async function fetchModel(
+  uri: string,
+  cacheDir: string,
+  options: ModelPathOptions,
+  failed: (cause: unknown) => ModelPathResult,
+): Promise<ModelPathResult> {
+  // The cache folder is made only for a fetch, and taken away again (when empty) if it fails.
+  let made: string | undefined;
+  try {
+    const { resolveModelFile } = await import('node-llama-cpp');
+    // A URL's file keeps the name its path ends in, so a later run finds it without the network
+    // (node-llama-cpp names `hf:` files itself, and finds them again the same way).
+    const fileName = urlFileName(uri);
+    const endpoint = options.huggingFaceEndpoint;
+    const resolve = (download: 'auto' | false) =>
+      resolveModelFile(uri, {
+        directory: cacheDir,
+        ...(fileName === undefined ? {} : { fileName }),
+        download,
+        cli: false,
+        ...(endpoint === undefined ? {} : { endpoints: { huggingFace: endpoint } }),
+        ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
+    let path: string;
+    try {
+      // Already in the cache: no network at all.
+      path = await resolve(false);
+    } catch (notCached) {
+      if (options.download === false) throw notCached;
+      // node-llama-cpp's downloader retries an unreachable host for many minutes: ask once first.
+      await reachable(uri, endpoint, options.signal);
+      made = await mkdir(cacheDir, { recursive: true });
+      path = await resolve('auto');
+    }
+    const info = await stat(path);
+    if (!info.isFile()) return failed(new Error(`${path} is not a file`));
+    return { ok: true, path };
+  } catch (cause) {
+    if (made !== undefined) await rmdir(cacheDir).catch(() => {});
+    return failed(cause);
+  }
+}
+
 /**
  * Resolves `[model] path` from the parsed `[model]` table of `config.toml` (pass the table,
  * or `undefined` when the file has none) to an absolute path of an existing file.
  *
  * `~` and `~/…` expand to the home folder; a relative path resolves against the config file's
- * folder (`~/.mecha`). A missing table or key, a value that is not a non-empty string, a path
- * that does not exist and one that is a folder come back as a `ModelConfigError` value that
- * names the key and the config file; nothing throws.
+ * folder (`~/.mecha`). A model URI that node-llama-cpp resolves (`hf:user/repo:quant`,
+ * `hf:user/repo/file.gguf`, an `https://` URL of a GGUF) is looked for in the cache folder
+ * (`models/` beside the config file) and fetched there when missing. A missing table or key, a
+ * value that is not a non-empty string, a path that does not exist, one that is a folder, a URI
+ * of the wrong shape and a fetch that fails come back as a `ModelConfigError` value that names
+ * the key and the config file; nothing throws.
  */
 export async function resolveModelPath(
   model: unknown,
@@ -54,7 +208,16 @@ export async function resolveModelPath(
   if (value === undefined) return fail('missing');
   if (typeof value !== 'string' || value.trim() === '') return fail('invalid');
 
-  const raw = value.trim();
+  const location = modelLocation(value);
+  if (location.kind === 'invalid_uri') return fail('invalid_uri', location.uri);
+  if (location.kind === 'uri') {
+    const cacheDir = options.cacheDir ?? join(dirname(configFile), 'models');
+    return fetchModel(location.uri, cacheDir, options, (cause) => ({
+      ok: false as const,
+      error: new ModelConfigError('fetch_failed', display, location.uri, { cause, cacheDir }),
+    }));
+  }
+  const raw = location.path;
   const expanded =
     raw === '~'
       ? home

@@ -7,8 +7,10 @@ export type {
   JsonSchema,
   StopReason,
 } from './completion-model.js';
-export type { ModelPathOptions, ModelPathResult } from './config.js';
-export { resolveModelPath } from './config.js';
+export type { ModelLocation, ModelPathOptions, ModelPathResult } from './config.js';
+export { modelLocation, resolveModelPath } from './config.js';
+export type { ContextChoice } from './context-size.js';
+export { chooseContextSize } from './context-size.js';
 export type { DevicePriority, DeviceScheduler, ScheduledResult } from './device-scheduler.js';
 export { createDeviceScheduler } from './device-scheduler.js';
 export { GrammarError } from './grammar-error.js';

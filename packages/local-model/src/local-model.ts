@@ -16,6 +16,7 @@ import type {
   CompletionResult,
   StopReason,
 } from './completion-model.js';
+import { chooseContextSize } from './context-size.js';
 import { GrammarError } from './grammar-error.js';
 import { ModelDisposedError } from './model-disposed-error.js';
 import { type ModelIdentity, modelIdentity } from './model-identity.js';
@@ -47,11 +48,16 @@ export interface LocalModelOptions {
    */
   readonly gpuLayers?: number | 'auto' | 'max';
   /**
-   * Context window in tokens (prompt and completion together). Defaults to the model's training
-   * context, at most 8192. More than the model was trained with is used as asked, with a
-   * warning in `LocalModelInfo.warnings` (quality falls past the trained length).
+   * Context window in tokens (prompt and completion together), as `[model] context_size` asks.
+   * A hard cap at the model's trained context: more than the model supports gives the trained
+   * context instead, with a warning in `LocalModelInfo.warnings`.
    */
   readonly contextSize?: number;
+  /**
+   * The context used when `contextSize` is absent: a caller's own default (distillation asks for
+   * 16,384), quietly capped at the trained context. Defaults to 8192.
+   */
+  readonly defaultContextSize?: number;
   /** The least severe llama.cpp log level printed. Defaults to `'error'`. */
   readonly logLevel?: 'disabled' | 'fatal' | 'error' | 'warn' | 'info' | 'log' | 'debug';
 }
@@ -67,7 +73,7 @@ export interface LocalModelInfo {
   readonly trainContextSize: number;
   /** The chat template prompts go through: the GGUF's own, or node-llama-cpp's match for it. */
   readonly chatWrapper: string;
-  /** What a person should know about the load (a context past the trained one), in words. */
+  /** What a person should know about the load (a context asked for past the trained one), in words. */
   readonly warnings: readonly string[];
 }
 
@@ -194,13 +200,13 @@ export function createLocalModel(options: LocalModelOptions): LocalModel {
         ...(options.gpuLayers === undefined ? {} : { gpuLayers: options.gpuLayers }),
       });
       const trainContextSize = model.trainContextSize;
-      const warnings: string[] = [];
-      const contextSize = options.contextSize ?? Math.min(trainContextSize, defaultMaxContext);
-      if (contextSize > trainContextSize) {
-        warnings.push(
-          `the context size asked for (${contextSize} tokens) is more than the model was trained with (${trainContextSize}): it is used, but the model may lose track past ${trainContextSize} tokens`,
-        );
-      }
+      const chosen = chooseContextSize(
+        options.contextSize,
+        options.defaultContextSize ?? defaultMaxContext,
+        trainContextSize,
+      );
+      const warnings = chosen.warning === undefined ? [] : [chosen.warning];
+      const contextSize = chosen.size;
       const context = await model.createContext({
         contextSize,
         threads,

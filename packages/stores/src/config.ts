@@ -96,9 +96,12 @@ export const mcpServerConfigSchema = z.strictObject({
     .default({}),
 });
 
-/** The `[model]` table: where the local model's GGUF file is (relative paths: to the home). */
+/**
+ * The `[model]` table: where the local model's GGUF file is (relative paths: to the home), or a
+ * model URI (`hf:…`, `https://…`) fetched once into the home's `models/` folder.
+ */
 export const modelConfigSchema = z.strictObject({
-  path: text('a file path').min(1, { error: 'must not be empty' }).optional(),
+  path: text('a file path or a model URI').min(1, { error: 'must not be empty' }).optional(),
   /** CPU threads for decoding; node-llama-cpp's choice when absent. */
   threads: z
     .int({ error: 'must be a whole number from 1 to 1024' })

@@ -27,8 +27,9 @@ export function modelHowTo(configFile: string, problem: string): string {
     '  [model]',
     '  path = "models/qwen2.5-3b-instruct-q4_k_m.gguf"',
     '',
-    'A relative path is read from the home folder, ~ from your home. `mecha distill --dry-run`',
-    'works without a model.',
+    'A relative path is read from the home folder, ~ from your home. A model URI works too',
+    '(path = "hf:<user>/<repo>:<quant>" or an https:// URL of a GGUF): it is fetched once into',
+    'models/ in the home. `mecha distill --dry-run` works without a model.',
     '',
   ].join('\n');
 }
@@ -41,6 +42,8 @@ function modelProblem(problem: string): string {
       return 'the model file that [model] path names does not exist';
     case 'not_a_file':
       return '[model] path names a folder, not a GGUF file';
+    case 'invalid_uri':
+      return '[model] path is a model URI mecha cannot fetch (use hf:<user>/<repo>:<quant>, hf:<user>/<repo>/<file>.gguf or an https:// URL)';
     default:
       return '[model] path is not a file path';
   }
@@ -66,7 +69,10 @@ const distill: Command = {
     '  --home DIR      the mecha home',
     '',
     'The model is [model] path in config.toml (a GGUF file, ideally a small instruct model: its',
-    'own chat template is used); [model] threads, gpu_layers and context_size say how it loads.',
+    'own chat template is used; or a model URI, hf:<user>/<repo>:<quant> or an https:// URL,',
+    'fetched once into models/ in the home); [model] threads, gpu_layers and context_size say how',
+    'it loads (context_size is capped at what the model supports, with a warning). Each pushed',
+    "episode's candidate facts are extracted by the model too, for the graph's review queue.",
     'A failure that repeats (prompt too long, reply over budget) is given up after 3 tries.',
     '',
   ].join('\n'),
@@ -134,7 +140,11 @@ export async function runDistill(
       const localModel = await runtime.loadLocalModel();
       const modelPath = await localModel.resolveModelPath(config.right.model, { configFile });
       if (!modelPath.ok) {
-        context.stderr(modelHowTo(configFile, modelProblem(modelPath.error.problem)));
+        const problem =
+          modelPath.error.problem === 'fetch_failed'
+            ? stripControl(modelPath.error.message)
+            : modelProblem(modelPath.error.problem);
+        context.stderr(modelHowTo(configFile, problem));
         return exitCodes.failure;
       }
       const settings = localModel.resolveModelSettings(config.right.model);
@@ -147,11 +157,12 @@ export async function runDistill(
             .join('; '),
         );
       }
-      // [model] context_size wins; otherwise the distiller asks for 16,384 tokens (transcripts
-      // are bounded in the model's own tokens to whatever the context turns out to be).
+      // [model] context_size wins (capped at what the model supports, with a warning);
+      // otherwise the distiller asks for 16,384 tokens, quietly capped likewise (transcripts are
+      // bounded in the model's own tokens to whatever the context turns out to be).
       const options = {
         path: modelPath.path,
-        contextSize: distillContextSize,
+        defaultContextSize: distillContextSize,
         ...settings.settings,
       };
       model = async () => {

@@ -53,6 +53,27 @@ describe('textAppraisalLines', () => {
   });
 });
 
+describe('textAppraisalLines on a record with judgments, wants and lessons', () => {
+  it('shows each judgment with its goal (or none), what the owner seems to want and each lesson, stripped', () => {
+    const record: TextAppraisalRecord = {
+      ...base,
+      judgments: [
+        { goal: { kind: 'charter', id: 'replies' }, outcome: 'went_well', text: 'Sent on time.' },
+        { outcome: 'went_badly', text: 'The \u001b[31mtone was off.' },
+      ],
+      judgment_goals_unresolved: 1,
+      owner_wants: 'Shorter\u0007 replies.',
+      lessons: ['Keep replies under five lines.'],
+    };
+    const lines = textAppraisalLines(record, plain, berlin);
+    expect(lines).toContain('  ◆ charter line replies: went well — Sent on time.');
+    expect(lines).toContain('  ◆ no goal: went badly — The [31mtone was off.');
+    expect(lines).toContain('  1 judgment named a goal mecha does not hold (recorded as no goal)');
+    expect(lines).toContain('  ♦ the owner seems to want: Shorter replies.');
+    expect(lines).toContain('  ✓ lesson: Keep replies under five lines.');
+  });
+});
+
 describe('ownerClock', () => {
   it("shows a time in the owner's zone, to the minute, with the zone named", () => {
     expect(berlin('2026-11-30T02:31:39.763Z')).toBe('2026-11-30 03:31 GMT+1');

@@ -81,6 +81,27 @@ export function textAppraisalLines(
       ),
     );
   }
+  // Newer still: a judgment per goal, what the owner's reactions suggest, and lessons.
+  for (const judgment of record.judgments ?? []) {
+    const goal = goalText(judgment.goal);
+    lines.push(
+      ...wrapText(
+        stripControl(`${goal}: ${judgment.outcome.replaceAll('_', ' ')} — ${judgment.text}`),
+        '  ◆ ',
+      ),
+    );
+  }
+  if ((record.judgment_goals_unresolved ?? 0) > 0) {
+    lines.push(
+      `  ${record.judgment_goals_unresolved} judgment${record.judgment_goals_unresolved === 1 ? '' : 's'} named a goal mecha does not hold (recorded as no goal)`,
+    );
+  }
+  if (record.owner_wants !== undefined) {
+    lines.push(...wrapText(stripControl(`the owner seems to want: ${record.owner_wants}`), '  ♦ '));
+  }
+  for (const lesson of record.lessons ?? []) {
+    lines.push(...wrapText(stripControl(`lesson: ${lesson}`), '  ✓ '));
+  }
   if (extra.prediction !== undefined) {
     lines.push(...wrapText(stripControl(`prediction: ${extra.prediction}`), '  → '));
   }

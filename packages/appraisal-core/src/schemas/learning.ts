@@ -61,6 +61,23 @@ export const expectedActSchema = z.enum([
 /** See {@link expectedActSchema}. */
 export type ExpectedAct = z.infer<typeof expectedActSchema>;
 
+/** How a session went for one goal it bore on, as the appraiser judged it. */
+export const goalOutcomeSchema = z.enum(['went_well', 'went_badly', 'mixed', 'unclear']);
+/** See {@link goalOutcomeSchema}. */
+export type GoalOutcome = z.infer<typeof goalOutcomeSchema>;
+
+/**
+ * One per-goal judgment of a text appraisal: the goal (only when it resolved to one mecha holds;
+ * absent means no goal), how the session went for it, and why, in prose.
+ */
+export const goalJudgmentSchema = z.object({
+  goal: goalRefSchema.optional(),
+  outcome: goalOutcomeSchema,
+  text: z.string().max(2_000),
+});
+/** See {@link goalJudgmentSchema}. */
+export type GoalJudgment = z.infer<typeof goalJudgmentSchema>;
+
 /**
  * A text appraisal kept in `appraisals/appraisals.jsonl`: mecha's prose reading of a session,
  * written by distillation on the local model. The core reads only what it scores and counts.
@@ -94,6 +111,18 @@ export const textAppraisalRecordSchema = z.object({
   prediction: z.string().max(4_000).optional(),
   /** The goal the appraisal judged against, only when it resolved to one mecha holds. */
   goal: goalRefSchema.optional(),
+  /**
+   * Whether the session went well or badly for each goal it bore on. A judgment whose goal
+   * mecha does not hold is kept with no goal and counted in `judgment_goals_unresolved`.
+   * Older records carry none.
+   */
+  judgments: z.array(goalJudgmentSchema).max(16).optional(),
+  /** Judgments whose goal mecha does not hold (recorded as no goal). */
+  judgment_goals_unresolved: z.int().nonnegative().optional(),
+  /** What the owner's reactions suggest they want, in prose. Older records carry none. */
+  owner_wants: z.string().max(4_000).optional(),
+  /** Lessons for next time, each a sentence or two. Older records carry none. */
+  lessons: z.array(z.string().min(1).max(2_000)).max(16).optional(),
 });
 /** See {@link textAppraisalRecordSchema}. */
 export type TextAppraisalRecord = z.infer<typeof textAppraisalRecordSchema>;

@@ -72,6 +72,32 @@ export interface CorrectionRow {
 }
 
 /** Reads the graph database directly, read-only: episodes and corrections. */
+/** A candidate or belief as the graph's store holds it, with the episode that supports it. */
+export interface FactRow {
+  readonly kind: string;
+  readonly subject: string;
+  readonly predicate: string;
+  readonly object: string;
+  readonly status: string;
+  readonly source_id: string | null;
+}
+
+/** Every fact the graph holds that an episode supports, in insertion order. */
+export function readFacts(db: string): FactRow[] {
+  const database = new Database(db, { readonly: true, fileMustExist: true });
+  try {
+    return database
+      .prepare(
+        `SELECT f.kind, f.subject, f.predicate, f.object, f.status, e.source_id
+           FROM facts f JOIN support s ON s.fact_id = f.id LEFT JOIN episodes e ON e.id = s.episode_id
+          WHERE s.episode_id IS NOT NULL ORDER BY f.id`,
+      )
+      .all() as FactRow[];
+  } finally {
+    database.close();
+  }
+}
+
 export function readGraph(db: string): { episodes: EpisodeRow[]; corrections: CorrectionRow[] } {
   const database = new Database(db, { readonly: true, fileMustExist: true });
   try {

@@ -1,4 +1,5 @@
 import { createScriptedModel, type ScriptedModel } from '@mecha/local-model';
+import { factsPromptOpening } from '../extract-facts.js';
 
 /** What the scripted distiller answers for one session. */
 export type ScriptedReply = string | ((sessionId: string) => string);
@@ -11,6 +12,49 @@ export function sessionOf(prompt: string): string {
 /** Whether a prompt is the follow-up question rather than the distiller's. */
 export function isFollowUp(prompt: string): boolean {
   return prompt.includes('\nFollow-up question about the same session.');
+}
+
+/** Whether a prompt asks for an episode's candidate facts. */
+export function isFactsPrompt(prompt: string): boolean {
+  return prompt.includes(`\n${factsPromptOpening}\n`);
+}
+
+/** The episode a facts prompt shows. */
+export function factsEpisodeOf(prompt: string): string {
+  return (
+    new RegExp(
+      `\\n${factsPromptOpening}\\n\\n([\\s\\S]*)\\n\\nAnswer with the JSON object\\.`,
+    ).exec(prompt)?.[1] ?? ''
+  );
+}
+
+/**
+ * What the scripted extractor answers: every run of two or more capitalised words in the
+ * episode as a person, a relation for each "X works at Y" / "X leads Y" sentence, quoted, and
+ * one entity the episode never names (which grounding drops).
+ */
+export function scriptedFacts(prompt: string): string {
+  const episode = factsEpisodeOf(prompt);
+  const names = [...episode.matchAll(/\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+)+/gu)].map(
+    (match) => match[0],
+  );
+  const relations = [
+    ...episode.matchAll(
+      /(\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+)*) (works at|leads) (\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+)*)/gu,
+    ),
+  ].map((match) => ({
+    subject: match[1],
+    predicate: match[2],
+    object: match[3],
+    quote: match[0],
+  }));
+  return JSON.stringify({
+    entities: [
+      ...names.map((name) => ({ name, type: 'person' })),
+      { name: 'Nobody Named', type: 'person' },
+    ],
+    relations,
+  });
 }
 
 /**
@@ -38,6 +82,15 @@ export function groundedAnswer(prompt: string): string {
   return JSON.stringify({
     interpretation: 'The run did what it was asked; the owner reacted to the outcome.',
     claims,
+    judgments: [
+      {
+        goal: { kind: 'charter', id: 'replies' },
+        outcome: 'went_well',
+        text: 'The reply went out as asked.',
+      },
+    ],
+    owner_wants: 'Replies drafted promptly.',
+    lessons: ['Draft the reply before the deadline.'],
     prediction: 'The owner will accept this kind of output.',
     expected_act: 'no_act',
     goal: { kind: 'charter', id: 'replies' },
@@ -46,7 +99,8 @@ export function groundedAnswer(prompt: string): string {
 
 /**
  * A scripted model that plays the distiller: `reply` decides each session's answer (by default
- * an episode naming the session), and every follow-up gets {@link groundedAnswer}.
+ * an episode naming the session), every follow-up gets {@link groundedAnswer}, and every facts
+ * prompt {@link scriptedFacts}.
  */
 export function scriptedDistiller(
   reply: ScriptedReply = (sessionId) =>
@@ -56,6 +110,7 @@ export function scriptedDistiller(
   return createScriptedModel(
     (prompt) => {
       if (isFollowUp(prompt)) return groundedAnswer(prompt);
+      if (isFactsPrompt(prompt)) return scriptedFacts(prompt);
       return typeof reply === 'string' ? reply : reply(sessionOf(prompt));
     },
     { name: 'distill-test', ...options },

@@ -3,6 +3,7 @@ import type { MechaHome } from '@mecha/stores';
 import type { TranscriptBounds } from '../bound-transcript.js';
 import type { ClassifyOptions } from '../classify-session.js';
 import type { DistillBounds } from '../distill-grammar.js';
+import type { FactBounds } from '../extract-facts.js';
 import type { AppraisalBounds } from '../text-appraisal.js';
 import type { DistillProgress } from './distill-report.js';
 
@@ -21,6 +22,13 @@ export interface DistillOptions {
   readonly dryRun?: boolean;
   /** Ask the follow-up question and keep a text appraisal; on by default. */
   readonly appraise?: boolean;
+  /**
+   * Ask the model for each pushed episode's candidate facts (entities and relations, grounded in
+   * the episode's words) under a grammar, and send them as `meta.entities`/`meta.relations`;
+   * on by default. Off, or when extraction fails, the graph's own deterministic extractor reads
+   * the prose alone. Either way the facts only wait in the review queue.
+   */
+  readonly extractFacts?: boolean;
   /** Check the text appraisals' predictions into `appraisals/scores.jsonl` after; on by default. */
   readonly score?: boolean;
   /** Only these sessions (a session_end hook names the one that closed). */
@@ -38,6 +46,9 @@ export interface DistillOptions {
   readonly appraisalMaxTokens?: number;
   readonly bounds?: DistillBounds;
   readonly appraisalBounds?: AppraisalBounds;
+  /** Token budget of the fact extraction call; 1,024 by default. */
+  readonly factsMaxTokens?: number;
+  readonly factBounds?: FactBounds;
   readonly transcriptBounds?: TranscriptBounds;
   readonly classify?: Partial<Omit<ClassifyOptions, 'now'>>;
   /**

@@ -17,7 +17,7 @@ export interface DistillProgress {
   /** Sessions this run looks at (after the ledger, the exclusions and `limit`). */
   readonly total: number;
   readonly sessionId: string;
-  readonly step: 'reading' | 'distilling' | 'appraising' | 'pushing' | 'finished';
+  readonly step: 'reading' | 'distilling' | 'appraising' | 'extracting' | 'pushing' | 'finished';
   /** With step `finished`. */
   readonly outcome?: SessionOutcome;
 }
@@ -76,9 +76,24 @@ export interface DistillReport {
     readonly failed: number;
     readonly claimsKept: number;
     readonly claimsDropped: Readonly<Record<string, number>>;
+    /** Goals named (the session's, or a per-goal judgment's) that mecha does not hold: recorded as none. */
     readonly goalsUnresolved: number;
     /** The appraisal store could not be read, so no appraisal was asked for. */
     readonly storeUnreadable: boolean;
+  };
+  /**
+   * Candidate facts the local model extracted from pushed episodes under a grammar, sent as the
+   * episode's `meta.entities`/`meta.relations` for the graph to queue for review (never beliefs).
+   */
+  readonly facts: {
+    /** Episodes whose facts the model extracted. */
+    readonly episodes: number;
+    readonly entities: number;
+    readonly relations: number;
+    /** Proposed but not carried by the episode's own words, by reason. */
+    readonly dropped: Readonly<Record<string, number>>;
+    /** Extractions that failed: those episodes went with no extracted facts (the graph's own extractor reads their prose). */
+    readonly failed: number;
   };
   /** Counterfactual reflections from decided comparisons (no model); absent when the step did not run. */
   readonly counterfactuals?: {

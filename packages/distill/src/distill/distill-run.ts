@@ -31,6 +31,8 @@ export interface DistillRun {
   readonly bounds: DistillBounds;
   readonly grammar: CompletionGrammar;
   readonly appraisalGrammar: CompletionGrammar;
+  /** The grammar the model extracts an episode's candidate facts under. */
+  readonly factsGrammar: CompletionGrammar;
   readonly classify: Omit<ClassifyOptions, 'now'>;
   readonly tally: Tally;
   readonly model: ModelAccess;

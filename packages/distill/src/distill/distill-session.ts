@@ -14,6 +14,7 @@ import { renderTranscript } from '../render-transcript.js';
 import { isKnownClean, sessionTaint } from '../session-taint.js';
 import { followUpQuestion } from '../text-appraisal.js';
 import { askAppraisal } from './ask-appraisal.js';
+import { askFacts } from './ask-facts.js';
 import type { DistillRun } from './distill-run.js';
 import { earlierAppraisals } from './earlier-appraisals.js';
 import { markSession, recordFailure } from './ledger-steps.js';
@@ -141,6 +142,12 @@ export async function distillSession(
     return { sessionId, outcome: 'model_failed', reason: 'stopped before the push' };
   }
 
+  // The episode's candidate facts, from the model under a grammar; the graph queues them for review.
+  const extracted = await askFacts(run, index, sessionId, reply.episode);
+  if (extracted.state === 'aborted') {
+    return { sessionId, outcome: 'model_failed', reason: 'stopped before the push' };
+  }
+
   const hasOutcome = events.some((event) => event.type === 'run_end');
   const reading = hasOutcome
     ? readSession(work.index.evidenceFor(sessionId, transcript), work.charter)
@@ -162,6 +169,14 @@ export async function distillSession(
     directory: work.directory,
     corrections,
     surprises: reply.surprises,
+    ...(extracted.facts === undefined ? {} : { facts: extracted.facts }),
   });
-  return settle(await pushEpisode(run, index, sessionId, episode, appraised.appraisal));
+  const pushed = await pushEpisode(run, index, sessionId, episode, appraised.appraisal);
+  if (
+    extracted.facts !== undefined &&
+    (pushed.outcome === 'pushed' || pushed.outcome === 'not_marked')
+  ) {
+    run.tally.factsSent(extracted.facts);
+  }
+  return settle(pushed);
 }

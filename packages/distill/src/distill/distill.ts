@@ -1,5 +1,6 @@
 import { defaultClassifyOptions } from '../classify-session.js';
 import { defaultDistillBounds, distillGrammar } from '../distill-grammar.js';
+import { defaultFactBounds, factsGrammarSchema } from '../extract-facts.js';
 import { defaultGraphServerName, effectiveCapabilities } from '../graph-server.js';
 import { appraisalGrammarSchema, defaultAppraisalBounds } from '../text-appraisal.js';
 import { addCounterfactuals } from './add-counterfactuals.js';
@@ -48,6 +49,7 @@ export async function distill(options: DistillOptions): Promise<DistillResult> {
     appraisalGrammar: {
       jsonSchema: appraisalGrammarSchema(options.appraisalBounds ?? defaultAppraisalBounds),
     },
+    factsGrammar: { jsonSchema: factsGrammarSchema(options.factBounds ?? defaultFactBounds) },
     classify: { ...defaultClassifyOptions, ...options.classify },
     tally: new Tally(),
     model: new ModelAccess(options.model, options),
@@ -114,6 +116,7 @@ export async function distill(options: DistillOptions): Promise<DistillResult> {
       corrections: tally.corrections,
       surprises: tally.surprises,
       appraisals: tally.appraisals,
+      facts: tally.facts,
       ...(counterfactuals === undefined ? {} : { counterfactuals }),
       modelCalls: run.model.calls,
       graphCalls: run.graph.calls,

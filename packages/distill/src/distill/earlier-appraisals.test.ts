@@ -45,5 +45,9 @@ describe('the appraiser is shown earlier appraisals', () => {
     expect(shownTo(followUps[1] ?? '')).toEqual([A]);
     expect(shownTo(followUps[2] ?? '')).toEqual([]);
     expect(shownTo(followUps[3] ?? '')).toEqual([A]);
+    // What the earlier appraisal said the owner wanted, and its lessons, come with it.
+    expect(followUps[3]).toContain(
+      'The owner seemed to want: Replies drafted promptly. Lessons: Draft the reply before the deadline.',
+    );
   });
 });

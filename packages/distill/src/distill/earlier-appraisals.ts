@@ -64,7 +64,17 @@ export async function earlierAppraisals(
     const prediction =
       record.prediction === undefined ? '' : ` Expected next: ${cut(record.prediction)}`;
     const act = record.expected_act === undefined ? '' : ` (expected act: ${record.expected_act})`;
-    found.push(`${found.length + 1}. ${cut(record.interpretation)}${prediction}${act}`);
+    const wants =
+      record.owner_wants === undefined
+        ? ''
+        : ` The owner seemed to want: ${cut(record.owner_wants)}`;
+    const lessons =
+      record.lessons === undefined || record.lessons.length === 0
+        ? ''
+        : ` Lessons: ${cut(record.lessons.join(' / '))}`;
+    found.push(
+      `${found.length + 1}. ${cut(record.interpretation)}${prediction}${act}${wants}${lessons}`,
+    );
   }
   return found;
 }

@@ -1,5 +1,6 @@
 import { stripControl } from '@mecha/appraisal-core';
 import type { DistillReply } from '../distill-reply.js';
+import type { GroundedFacts } from '../extract-facts.js';
 import type { CorrectionCounts } from '../graph-client.js';
 import type { SentCorrection } from '../ground-corrections.js';
 import type { TextAppraisal } from '../text-appraisal.js';
@@ -51,6 +52,20 @@ export class Tally {
     goalsUnresolved: 0,
     storeUnreadable: false,
   };
+
+  readonly facts: Mutable<Omit<DistillReport['facts'], 'dropped'>> & {
+    readonly dropped: Record<string, number>;
+  } = { episodes: 0, entities: 0, relations: 0, dropped: {}, failed: 0 };
+
+  /** The facts extracted from an episode that was pushed. */
+  factsSent(facts: GroundedFacts): void {
+    this.facts.episodes += 1;
+    this.facts.entities += facts.entities.length;
+    this.facts.relations += facts.relations.length;
+    for (const [reason, count] of Object.entries(facts.dropped)) {
+      this.facts.dropped[reason] = (this.facts.dropped[reason] ?? 0) + count;
+    }
+  }
 
   /** What the graph said it did with corrections. */
   landed(counts: CorrectionCounts): void {
@@ -108,5 +123,7 @@ export class Tally {
       this.appraisals.claimsDropped[reason] = (this.appraisals.claimsDropped[reason] ?? 0) + count;
     }
     if (appraisal.goalUnresolved) this.appraisals.goalsUnresolved += 1;
+    // A per-goal judgment naming a goal mecha does not hold is recorded as none and counted too.
+    this.appraisals.goalsUnresolved += appraisal.record.judgment_goals_unresolved ?? 0;
   }
 }

@@ -60,7 +60,7 @@ async function grammarOverhead(): Promise<ResultTable> {
   const dir = folder();
   try {
     const path = join(dir.path, 'tiny.gguf');
-    await writeTinyLlamaGguf({ path, seed: 15 });
+    await writeTinyLlamaGguf({ path, seed: 15, contextLength: 4096 });
     const model = createLocalModel({ path, threads: 1, gpu: false, contextSize: 4096 });
     await model.load();
     const text = report(600, 1);

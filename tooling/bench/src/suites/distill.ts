@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
@@ -55,9 +55,32 @@ function writeConfig(home: string, db: string): void {
   );
 }
 
-/** The distiller's answer and the follow-up's, both about as long as a real model's. */
+/** The distiller's answer, the follow-up's and the fact extraction's, each about as long as a real model's. */
 function scripted() {
   return createScriptedModel((prompt) => {
+    if (prompt.includes('\nEpisode to extract facts from:\n')) {
+      return JSON.stringify({
+        entities: [
+          { name: 'Lakeside', type: 'organization' },
+          { name: 'Priya Nair', type: 'person' },
+          { name: 'Omar Haddad', type: 'person' },
+        ],
+        relations: [
+          {
+            subject: 'Priya Nair',
+            predicate: 'confirmed',
+            object: 'figures',
+            quote: 'Priya Nair, who confirmed the figures',
+          },
+          {
+            subject: 'report',
+            predicate: 'is for',
+            object: 'Lakeside',
+            quote: 'totals report for Lakeside',
+          },
+        ],
+      });
+    }
     if (prompt.includes('\nFollow-up question about the same session.')) {
       return JSON.stringify({
         interpretation:
@@ -79,6 +102,7 @@ function scripted() {
 async function distillOnce(
   sessions: number,
   appraise: boolean,
+  extractFacts: boolean,
 ): Promise<{ report: DistillReport; ms: number }> {
   const made = folder();
   try {
@@ -91,6 +115,7 @@ async function distillOnce(
       model: scripted(),
       clock: () => now,
       appraise,
+      extractFacts,
     });
     const ms = performance.now() - started;
     if (result.state !== 'done') throw new Error(result.message);
@@ -215,24 +240,43 @@ export const distillSuite: Suite = {
 
     const sessions = 400;
     const throughput: string[][] = [];
-    for (const appraise of [false, true]) {
+    let baseline: number | undefined;
+    for (const [appraise, extract, name] of [
+      [false, false, 'episode only (1 model call)'],
+      [false, true, 'episode + fact extraction (2 model calls)'],
+      [true, true, 'episode + text appraisal + fact extraction (3 model calls)'],
+    ] as const) {
       const samples: { report: DistillReport; ms: number }[] = [];
       for (let sample = 0; sample < 3; sample += 1)
-        samples.push(await distillOnce(sessions, appraise));
-      const pushed = samples[0]?.report.counts.pushed ?? 0;
+        samples.push(await distillOnce(sessions, appraise, extract));
+      const report = samples[0]?.report;
+      const pushed = report?.counts.pushed ?? 0;
+      const facts = (report?.facts.entities ?? 0) + (report?.facts.relations ?? 0);
       const middle = median(samples.map((sample) => sample.ms));
+      baseline ??= middle;
       throughput.push([
-        appraise ? 'episode + text appraisal (2 model calls)' : 'episode only (1 model call)',
+        name,
         String(pushed),
         ms(middle),
         `${((pushed / middle) * 1000).toFixed(0)}`,
+        extract ? `${facts} (${((facts / middle) * 1000).toFixed(0)}/s)` : '—',
+        `${(middle / baseline).toFixed(2)}×`,
       ]);
     }
     tables.push({
       title: `Episodes per second into the embedded graph (ScriptedModel, generated home of ${sessions} sessions)`,
-      columns: ['run', 'episodes pushed', 'wall time (median of 3)', 'episodes / s'],
+      columns: [
+        'run',
+        'episodes pushed',
+        'wall time (median of 3)',
+        'episodes / s',
+        'extracted facts sent',
+        'time vs episode only',
+      ],
       rows: throughput,
       notes: [
+        `Load average (1 min) when the runs ended: ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores. Other work shares the machine, so compare the rows of one run (the last column), not figures across runs.`,
+        'Extracted facts are what the scripted extractor proposed and the episode’s words carry (entities and relations, sent as meta.entities/meta.relations); the graph queues each as a candidate for review.',
         'The whole use-case: config, session list, ledger, each transcript read and rendered, the scripted model, a real `mecha-graph-mcp` process over stdio (its start-up included), and a ledger mark (fsync) under the learning lock per session. The model is instant, so this is the harness’s own cost; a real model adds its decode time per session.',
       ],
     });
