@@ -28,6 +28,7 @@ describe('the built @mecha/distill', () => {
       'missingServerMessage',
       'nightly',
       'nightlyLockFile',
+      'openGraphOwner',
       'parseDistillReply',
       'scorePredictions',
       'sessionOutcomes',

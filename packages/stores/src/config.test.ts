@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from './__fixtures__/temp-dir.js';
@@ -149,6 +150,24 @@ replayer = "scripted:arms.jsonl"
       '[[mcp]]\nname = "g"\nurl = "https://graph.example.org/mcp?access_token=x"\n',
     );
     expect(inQuery[0]?.key).toBe('mcp[0].url');
+  });
+
+  it('never echoes a secret it refuses, wherever in the entry it was written', () => {
+    const secret = fc.stringMatching(/^[A-Za-z0-9]{12,40}$/).map((text) => `tok-${text}`);
+    const place = fc.constantFrom(
+      (value: string) => `url = "http://127.0.0.1:7411/mcp"\ntoken = "${value}"`,
+      (value: string) => `url = "http://127.0.0.1:7411/mcp"\napi_key = "${value}"`,
+      (value: string) => `url = "https://me:${value}@graph.example.org/mcp"`,
+      (value: string) => `url = "https://graph.example.org/mcp?token=${value}"`,
+    );
+    fc.assert(
+      fc.property(secret, place, (value, write) => {
+        const found = issues(`[[mcp]]\nname = "graph"\n${write(value)}\n`);
+        expect(found.length).toBeGreaterThan(0);
+        expect(found.every((issue) => issue.message.includes('token_env'))).toBe(true);
+        expect(JSON.stringify(found)).not.toContain(value);
+      }),
+    );
   });
 
   it('wants exactly one of command and url, and a URL that is one', () => {

@@ -69,7 +69,9 @@ function urlProblem(value: string): string | undefined {
   try {
     url = new URL(value);
   } catch {
-    return `${JSON.stringify(value)} is not a URL: write the graph server's whole address, such as "http://127.0.0.1:7411/mcp"`;
+    // A value that may carry a user or a query (and so a secret) is not echoed.
+    const shown = /[@?]/.test(value) ? 'the value' : JSON.stringify(value);
+    return `${shown} is not a URL: write the graph server's whole address, such as "http://127.0.0.1:7411/mcp"`;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return `must be an http:// or https:// address, not ${url.protocol}: to start a server here, use command instead`;
