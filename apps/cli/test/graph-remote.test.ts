@@ -117,6 +117,7 @@ describe('mecha against a remote graph over Streamable HTTP', () => {
     );
     expect(shown.json.items.find((item) => item.id === brown?.id)?.status).toBe('accepted');
     expect(review(home).facts.items.some((item) => item.id === brown?.id)).toBe(false);
+    expect(mecha(['--home', home, 'doctor']).stdout).toContain(`graph       ${owner.url}`);
   });
 
   it('says which variable the token comes from when it is wrong or missing, and writes nothing', () => {
