@@ -61,6 +61,49 @@ function ensureChromium() {
   }
 }
 
+// The graph's store suites run against a real PostgreSQL server they start themselves (initdb
+// into a temporary folder), so its server binaries must be on the machine. Found where the
+// graph's tests look (packages/graph/src/__fixtures__/postgres-server.ts); installed through apt
+// when missing and we are root, otherwise the run stops with the one line that says what to do.
+function postgresBinariesFound() {
+  if (process.env.MECHA_PG_BIN && existsSync(join(process.env.MECHA_PG_BIN, 'initdb'))) return true;
+  const base = '/usr/lib/postgresql';
+  if (
+    existsSync(base) &&
+    readdirSync(base).some((version) => existsSync(join(base, version, 'bin', 'initdb')))
+  ) {
+    return true;
+  }
+  return spawnSync('sh', ['-c', 'command -v initdb'], { stdio: 'ignore' }).status === 0;
+}
+
+function ensurePostgres() {
+  if (postgresBinariesFound()) return;
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!root) {
+    console.error(
+      "\nmecha: the graph's tests need PostgreSQL's server binaries (initdb, pg_ctl): run 'sudo apt-get install -y postgresql' (Debian/Ubuntu) and npm test again.",
+    );
+    process.exit(1);
+  }
+  step('install postgresql for the graph tests (apt-get, as root)');
+  const apt = (args) =>
+    spawnSync('apt-get', args, {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    }).status;
+  if (
+    apt(['update']) !== 0 ||
+    apt(['install', '-y', 'postgresql']) !== 0 ||
+    !postgresBinariesFound()
+  ) {
+    console.error(
+      '\nmecha: installing postgresql through apt failed; install it (apt-get install -y postgresql) so initdb is under /usr/lib/postgresql/*/bin, and npm test again.',
+    );
+    process.exit(1);
+  }
+}
+
 function workspaceDirs() {
   return ['packages', 'apps', 'tooling'].flatMap((group) => {
     const dir = join(root, group);
@@ -103,6 +146,7 @@ function clearTestResults() {
 
 if (mode === 'test') {
   ensureChromium();
+  ensurePostgres();
   install();
   clearTestResults();
   step('build, typecheck, lint, test (turbo)');
@@ -166,6 +210,7 @@ if (mode === 'test') {
   install();
   process.exit(runPnpm(['turbo', 'run', 'build'], { cwd: root }));
 } else if (mode === 'bench') {
+  ensurePostgres();
   install();
   process.exit(runPnpm(['turbo', 'run', 'bench', '--filter=@mecha/bench'], { cwd: root }));
 } else {

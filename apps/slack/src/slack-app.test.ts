@@ -6,6 +6,7 @@ import {
   type MechaHome,
   moveTask,
   openHome,
+  readDraftVerdict,
   rightOrThrow,
 } from '@mecha/stores';
 import * as E from 'fp-ts/lib/Either.js';
@@ -420,7 +421,13 @@ describe('drafts', () => {
           hash: 'h1',
           callback_id: 'mecha_draft_edit',
           private_metadata: view.private_metadata,
-          state: { values: { draft: { text: { type: 'plain_text_input', value: 'Hello all' } } } },
+          state: {
+            values: {
+              draft: {
+                text: { type: 'plain_text_input', value: 'Hello all,\n<!channel> \u001b[1mFriday' },
+              },
+            },
+          },
         },
       }),
     });
@@ -429,6 +436,49 @@ describe('drafts', () => {
     expect(
       outbox.state === 'unreadable' ? [] : outbox.records.filter((r) => r.type === 'outcome'),
     ).toMatchObject([{ draft_id: draftId, outcome: 'sent_edited', sender: 'owner' }]);
+    // The words that go out are kept, and the harness that sends reads them back.
+    const read = await readDraftVerdict(harness.home, draftId);
+    expect(read.state === 'send' && read.text).toBe('Hello all,\n<!channel> \u001b[1mFriday');
+    const reply = await harness.fake.waitFor(
+      (call) => call.method === 'chat.postMessage' && Boolean(call.params.thread_ts),
+    );
+    expect(reply.params.text).toBe(
+      `Sent ${draftId} with your edits. (recorded as the owner's verdict)\nAs you edited it:\nHello all,\n&lt;!channel&gt; [1mFriday`,
+    );
+  });
+
+  it.each([
+    ['an empty edit', ' \n ', 'the edit is empty: type the words to keep'],
+    ['the draft as written', 'Hi <!here>', 'the edit is the draft as written: use Send to send'],
+  ])('keeps the modal open on %s, saying why, and writes nothing', async (_, value, message) => {
+    const { draftId } = await stageDraft();
+    await tap(owner, actionIds.draftEdit, draftId, '1790000009.000001');
+    const opened = await harness.fake.waitFor((call) => call.method === 'views.open');
+    const view = opened.params.view as { private_metadata: string };
+    const before = homeBytes(harness.path);
+    const submitted = await postSigned(harness.port, secret, {
+      body: interaction({
+        type: 'view_submission',
+        team: { id: 'T0001' },
+        user: { id: owner },
+        api_app_id: 'A0001',
+        trigger_id: 'trigger-view-2',
+        view: {
+          id: 'V0002',
+          hash: 'h2',
+          callback_id: 'mecha_draft_edit',
+          private_metadata: view.private_metadata,
+          state: { values: { draft: { text: { type: 'plain_text_input', value } } } },
+        },
+      }),
+    });
+    await harness.delivered(2);
+    expect(JSON.parse(submitted.text)).toEqual({
+      response_action: 'errors',
+      errors: { draft: expect.stringContaining(message) },
+    });
+    expect(homeBytes(harness.path)).toEqual(before);
+    expect((await readDraftVerdict(harness.home, draftId)).state).toBe('pending');
   });
 });
 

@@ -1,3 +1,4 @@
+import { stripControl } from '@mecha/appraisal-core';
 import {
   closeTaskFromSurface,
   type DraftChoice,
@@ -177,8 +178,13 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     });
   }
 
-  const decide = async (draftId: string, verdict: DraftChoice) =>
-    decideDraft(home, { query: draftId, verdict, env: ownerEnv });
+  const decide = async (draftId: string, verdict: DraftChoice, text?: string) =>
+    decideDraft(home, {
+      query: draftId,
+      verdict,
+      env: ownerEnv,
+      ...(text === undefined ? {} : { text }),
+    });
   for (const [actionId, verdict] of [
     [actionIds.draftSend, 'send'],
     [actionIds.draftReject, 'reject'],
@@ -226,7 +232,6 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
   );
 
   app.view(editDraftCallbackId, async ({ ack, body, view, client }) => {
-    await ack();
     let meta: { draftId?: unknown; channel?: unknown; ts?: unknown } = {};
     try {
       meta = JSON.parse(view.private_metadata);
@@ -236,17 +241,24 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     const channel = typeof meta.channel === 'string' ? meta.channel : config.channel;
     const ts = typeof meta.ts === 'string' && meta.ts !== '' ? meta.ts : undefined;
     if (!isOwner(body.user.id)) {
+      await ack();
       await client.chat.postEphemeral({ channel, user: body.user.id, text: notOwnerReply });
       return;
     }
     const decided = await decide(
       typeof meta.draftId === 'string' ? meta.draftId : '',
       'send_edited',
+      view.state.values.draft?.text?.value ?? '',
     );
-    const edited = view.state.values.draft?.text?.value ?? '';
+    if (decided.state === 'refused' && decided.reason === 'bad_request') {
+      // The modal stays open with the owner's words in it, saying what to change.
+      await ack({ response_action: 'errors', errors: { draft: stripControl(decided.message) } });
+      return;
+    }
+    await ack();
     const text =
       decided.state === 'decided'
-        ? `${draftReply(decided)}\nAs you edited it:\n${slackText(edited)}`
+        ? `${draftReply(decided)}\nAs you edited it:\n${slackText(decided.text ?? '')}`
         : refusedReply(decided);
     await client.chat.postMessage({
       channel,

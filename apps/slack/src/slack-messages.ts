@@ -1,4 +1,4 @@
-import { type BoardTask, stripControl } from '@mecha/appraisal-core';
+import { type BoardTask, stripControl, stripControlLines } from '@mecha/appraisal-core';
 import type { ClosedFromSurface, DraftVerdict, OwnerRefusal, SurfaceRefusal } from '@mecha/stores';
 
 /** The action ids of the buttons this app posts. */
@@ -19,13 +19,7 @@ export const editDraftCallbackId = 'mecha_draft_edit';
  * mention, link or broadcast can be smuggled in.
  */
 export function slackText(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => stripControl(line))
-    .join('\n')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;');
+  return stripControlLines(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** Plain text for a block (never interpreted as mrkdwn), cut to Slack's limit. */

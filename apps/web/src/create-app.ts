@@ -362,20 +362,28 @@ export function createApp(options: WebAppOptions): Hono {
       verdict: verdict as DraftChoice,
       env: options.env,
       ...(verdict === 'reject' && reason !== '' ? { reason } : {}),
+      // The edit box's words go with Edit then send only; the package refuses an empty edit.
+      ...(verdict === 'send_edited' ? { text: body.text ?? '' } : {}),
     });
     return decided.state === 'refused'
       ? drafts(context, { ok: false, lines: [decided.message] }, statusOf(decided.reason))
-      : drafts(context, { ok: true, lines: [decided.line] });
+      : drafts(context, {
+          ok: true,
+          lines: [decided.line],
+          ...(decided.text === undefined ? {} : { words: decided.text }),
+        });
   });
   app.post('/questions/:id/answer', async (context) => {
+    const body = await form(context);
     const answered = await answerParkedQuestion(home, {
       query: context.req.param('id'),
       surface: 'web',
+      text: body.answer ?? '',
       env: options.env,
     });
     return answered.state === 'refused'
       ? drafts(context, { ok: false, lines: [answered.message] }, statusOf(answered.reason))
-      : drafts(context, { ok: true, lines: [answered.line] });
+      : drafts(context, { ok: true, lines: [answered.line], words: answered.text });
   });
 
   // Charter.

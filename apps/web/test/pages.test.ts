@@ -1,6 +1,14 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addTask, createSessionRecorder, openHome, rightOrThrow } from '@mecha/stores';
+import {
+  addTask,
+  createSessionRecorder,
+  maxRecordBytes,
+  openHome,
+  readDraftVerdict,
+  readQuestionAnswer,
+  rightOrThrow,
+} from '@mecha/stores';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runsPerPage } from '../src/pages/runs-page.js';
 import {
@@ -123,8 +131,13 @@ describe('acts from the board', () => {
       csrf: csrfToken,
     });
     expect(await answered.text()).toContain(`Answered ${questionId}`);
-    const again = await post(app, `/questions/${questionId}/answer`, { csrf: csrfToken });
+    const again = await post(app, `/questions/${questionId}/answer`, {
+      answer: 'Monday',
+      csrf: csrfToken,
+    });
     expect(again.status).toBe(409);
+    const read = await readQuestionAnswer(openHome(path), questionId);
+    expect(read.state === 'answered' && read.text).toBe('Friday');
   });
 
   it('refuses a malformed act with the reason and writes nothing', async () => {
@@ -204,6 +217,89 @@ describe('acts from the board', () => {
     const close = await post(inRun, `/board/${taskId}/close`, { to: 'done', csrf: csrfToken });
     expect(close.status).toBe(409);
     expect(await close.text()).toContain('nobody present');
+    expect(snapshot(path)).toEqual(before);
+  });
+});
+
+describe('the owner’s words from the board', () => {
+  let path: string;
+  let app: Awaited<ReturnType<typeof boardApp>>['app'];
+  let recorder: ReturnType<typeof createSessionRecorder>;
+
+  beforeAll(async () => {
+    path = emptyHome();
+    recorder = createSessionRecorder(openHome(path));
+    ({ app } = await boardApp(path));
+  });
+
+  const stage = async (text: string) =>
+    rightOrThrow(await recorder.stageDraft({ tool: 'mail_send', taint: 'third_party', text }))
+      .draftId;
+  const park = async () => rightOrThrow(await recorder.parkQuestion()).questionId;
+
+  it('keeps an edit with its line breaks, shows it escaped, and the harness reads it to send', async () => {
+    const draftId = await stage('Hi <b>all</b>');
+    const edited = await post(app, `/drafts/${draftId}`, {
+      verdict: 'send_edited',
+      text: 'Hi team,\r\n<img src=x onerror=alert(1)> \u001b[31mFriday\u001b[0m',
+      csrf: csrfToken,
+    });
+    expect(edited.status).toBe(200);
+    const page = await edited.text();
+    expect(page).toContain(`Sent ${draftId} with your edits.`);
+    expect(page).toContain(
+      '<pre class="said__words">Hi team,\n&lt;img src=x onerror=alert(1)&gt; [31mFriday[0m</pre>',
+    );
+    expect(page).not.toContain('\u001b');
+    const read = await readDraftVerdict(openHome(path), draftId);
+    expect(read).toMatchObject({ state: 'send', outcome: 'sent_edited', sender: 'owner' });
+    expect(read.state === 'send' && read.text).toBe(
+      'Hi team,\n<img src=x onerror=alert(1)> \u001b[31mFriday\u001b[0m',
+    );
+  });
+
+  it('shows a stranger’s draft escaped and stripped in the edit box it fills', async () => {
+    const draftId = await stage('</textarea><script>x()</script>\u001b]0;title\u0007');
+    const page = await (await app.request(`${origin}/drafts`)).text();
+    const box = page.slice(page.indexOf(`id="draft-${draftId}"`));
+    expect(box).toContain('&lt;/textarea&gt;&lt;script&gt;x()&lt;/script&gt;]0;title</textarea>');
+    expect(box).not.toContain('<script>x()');
+  });
+
+  it('keeps an answer and shows it back escaped', async () => {
+    const questionId = await park();
+    const answered = await post(app, `/questions/${questionId}/answer`, {
+      answer: 'Use <the> Lakeside totals',
+      csrf: csrfToken,
+    });
+    expect(answered.status).toBe(200);
+    expect(await answered.text()).toContain(
+      '<pre class="said__words">Use &lt;the&gt; Lakeside totals</pre>',
+    );
+    const read = await readQuestionAnswer(openHome(path), questionId);
+    expect(read.state === 'answered' && read.text).toBe('Use <the> Lakeside totals');
+  });
+
+  it('refuses an empty edit, an unchanged edit, an empty answer and an over-long one, writing nothing', async () => {
+    const draftId = await stage('As written');
+    const questionId = await park();
+    const before = snapshot(path);
+    for (const [route, fields, message] of [
+      [`/drafts/${draftId}`, { verdict: 'send_edited', text: ' \r\n ' }, 'the edit is empty'],
+      [`/drafts/${draftId}`, { verdict: 'send_edited' }, 'the edit is empty'],
+      [`/drafts/${draftId}`, { verdict: 'send_edited', text: 'As written' }, 'use Send'],
+      [`/questions/${questionId}/answer`, { answer: '' }, 'the answer is empty'],
+      [`/questions/${questionId}/answer`, {}, 'the answer is empty'],
+      [
+        `/questions/${questionId}/answer`,
+        { answer: 'z'.repeat(maxRecordBytes) },
+        'the answer is too long to keep: 4,097 KiB as recorded',
+      ],
+    ] as const) {
+      const refused = await post(app, route, { ...fields, csrf: csrfToken });
+      expect(refused.status, message).toBe(400);
+      expect(await refused.text()).toContain(message);
+    }
     expect(snapshot(path)).toEqual(before);
   });
 });

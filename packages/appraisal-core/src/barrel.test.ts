@@ -86,6 +86,7 @@ describe('the built @mecha/appraisal-core', () => {
       'stepCheckEventSchema',
       'stripControl',
       'stripControlDeep',
+      'stripControlLines',
       'successes',
       'taskStatusSchema',
       'textAppraisalRecordSchema',

@@ -215,4 +215,4 @@ export type { WorkflowRecord } from './schemas/workflows.js';
 export { workflowRecordSchema } from './schemas/workflows.js';
 
 // Text hygiene for anything a surface prints.
-export { stripControl, stripControlDeep } from './support/strip-control.js';
+export { stripControl, stripControlDeep, stripControlLines } from './support/strip-control.js';

@@ -63,23 +63,25 @@ export interface CorrectionContext {
 
 const candidateCap = 20;
 
-function matchBelief(graph: GraphDatabase, wrong: ParsedCorrection['wrong']): FactRow[] {
+async function matchBelief(
+  graph: GraphDatabase,
+  wrong: ParsedCorrection['wrong'],
+): Promise<FactRow[]> {
   if (typeof wrong === 'string') {
-    return graph
-      .sql(
-        `SELECT id, kind, subject, predicate, object, fact_key, status FROM facts
-         WHERE text_key = ? AND closed_at IS NULL ORDER BY id LIMIT ${candidateCap + 1}`,
-      )
-      .all(nameKey(wrong)) as FactRow[];
+    return graph.all<FactRow>(
+      `SELECT id, kind, subject, predicate, object, fact_key, status FROM facts
+       WHERE text_key = ? AND closed_at IS NULL ORDER BY id LIMIT ${candidateCap + 1}`,
+      nameKey(wrong),
+    );
   }
   if ('fact_id' in wrong) {
-    const fact = findFact(graph, wrong.fact_id);
+    const fact = await findFact(graph, wrong.fact_id);
     return fact !== undefined && (fact.status === 'staged' || fact.status === 'accepted')
       ? [fact]
       : [];
   }
   const draft = tripleDraft(wrong);
-  const open = draft === undefined ? undefined : findOpenFact(graph, draft.key);
+  const open = draft === undefined ? undefined : await findOpenFact(graph, draft.key);
   return open === undefined ? [] : [open];
 }
 
@@ -135,15 +137,15 @@ export function replacementDraft(
   );
 }
 
-function sourcesBehind(graph: GraphDatabase, factId: number): string[] {
-  const rows = graph
-    .sql(
-      `SELECT e.source AS source FROM support s JOIN episodes e ON e.id = s.episode_id WHERE s.fact_id = ?
-       UNION
-       SELECT c.source AS source FROM support s JOIN corrections c ON c.id = s.correction_id WHERE s.fact_id = ?
-       ORDER BY source`,
-    )
-    .all(factId, factId) as { source: string }[];
+async function sourcesBehind(graph: GraphDatabase, factId: number): Promise<string[]> {
+  const rows = await graph.all<{ source: string }>(
+    `SELECT e.source AS source FROM support s JOIN episodes e ON e.id = s.episode_id WHERE s.fact_id = ?
+     UNION
+     SELECT c.source AS source FROM support s JOIN corrections c ON c.id = s.correction_id WHERE s.fact_id = ?
+     ORDER BY source`,
+    factId,
+    factId,
+  );
   return rows.map((row) => row.source);
 }
 
@@ -151,20 +153,24 @@ function sourcesBehind(graph: GraphDatabase, factId: number): string[] {
  * Acts on a matched belief: closes it in time, marks down every source that supported it,
  * then records a denial (no replacement) or stages the replacement unless that is denied.
  */
-export function actOnBelief(
+export async function actOnBelief(
   graph: GraphDatabase,
   correctionId: number,
   wrong: FactRow,
   replacement: FactDraft | null,
   validTo: string,
   now: string,
-): Pick<CorrectionResult, 'replacement_fact_id' | 'replacement_blocked' | 'sources_marked_down'> {
-  const marked = sourcesBehind(graph, wrong.id);
-  const markDown = graph.sql(
-    'UPDATE sources SET corrections_against = corrections_against + 1 WHERE source = ?',
-  );
-  for (const source of marked) markDown.run(source);
-  closeFact(
+): Promise<
+  Pick<CorrectionResult, 'replacement_fact_id' | 'replacement_blocked' | 'sources_marked_down'>
+> {
+  const marked = await sourcesBehind(graph, wrong.id);
+  for (const source of marked) {
+    await graph.run(
+      'UPDATE sources SET corrections_against = corrections_against + 1 WHERE source = ?',
+      source,
+    );
+  }
+  await closeFact(
     graph,
     wrong.id,
     replacement === null ? 'denied' : 'closed',
@@ -177,20 +183,22 @@ export function actOnBelief(
   let replacementId: number | null = null;
   let blocked = false;
   if (replacement === null) {
-    recordDenial(graph, wrong, 'correction', correctionId, now);
-  } else if (isDenied(graph, replacement)) {
+    await recordDenial(graph, wrong, 'correction', correctionId, now);
+  } else if (await isDenied(graph, replacement)) {
     blocked = true;
   } else {
     replacementId =
-      findOpenFact(graph, replacement.key)?.id ??
-      insertStagedFact(graph, replacement, 'correction', validTo, wrong.id, now);
-    addSupport(graph, replacementId, { correctionId }, 'correction', now);
+      (await findOpenFact(graph, replacement.key))?.id ??
+      (await insertStagedFact(graph, replacement, 'correction', validTo, wrong.id, now));
+    await addSupport(graph, replacementId, { correctionId }, 'correction', now);
   }
-  graph
-    .sql(
-      'UPDATE corrections SET wrong_fact_id = ?, replacement_fact_id = ?, replacement_blocked = ? WHERE id = ?',
-    )
-    .run(wrong.id, replacementId, blocked ? 1 : 0, correctionId);
+  await graph.run(
+    'UPDATE corrections SET wrong_fact_id = ?, replacement_fact_id = ?, replacement_blocked = ? WHERE id = ?',
+    wrong.id,
+    replacementId,
+    blocked ? 1 : 0,
+    correctionId,
+  );
   return {
     replacement_fact_id: replacementId,
     replacement_blocked: blocked,
@@ -202,13 +210,13 @@ export function actOnBelief(
  * Applies corrections inside the caller's write transaction. One that matches exactly one current
  * belief is acted on; none or several go to the review queue; one already recorded is a duplicate.
  */
-export function applyCorrections(
+export async function applyCorrections(
   graph: GraphDatabase,
   context: CorrectionContext,
   items: readonly ParsedCorrection[],
   now: string,
-): CorrectionReport {
-  ensureSource(graph, context.source, now);
+): Promise<CorrectionReport> {
+  await ensureSource(graph, context.source, now);
   const results: CorrectionResult[] = [];
   for (const item of items) {
     const about = item.about == null ? null : cleanName(item.about) || null;
@@ -218,13 +226,14 @@ export function applyCorrections(
       about,
     };
     const key = contentHash({ source: context.source, source_id: context.source_id, ...spec });
-    const existing = graph
-      .sql(
-        'SELECT id, wrong_fact_id, replacement_fact_id FROM corrections WHERE correction_key = ?',
-      )
-      .get(key) as
-      | { id: number; wrong_fact_id: number | null; replacement_fact_id: number | null }
-      | undefined;
+    const existing = await graph.get<{
+      id: number;
+      wrong_fact_id: number | null;
+      replacement_fact_id: number | null;
+    }>(
+      'SELECT id, wrong_fact_id, replacement_fact_id FROM corrections WHERE correction_key = ?',
+      key,
+    );
     if (existing !== undefined) {
       results.push({
         outcome: 'duplicate',
@@ -238,7 +247,7 @@ export function applyCorrections(
       });
       continue;
     }
-    const matches = matchBelief(graph, item.wrong);
+    const matches = await matchBelief(graph, item.wrong);
     const wrong = matches.length === 1 ? matches[0] : undefined;
     const replacement =
       wrong === undefined || item.right == null
@@ -255,26 +264,23 @@ export function applyCorrections(
       matches.length > 1 || reason === 'ungrounded'
         ? matches.slice(0, candidateCap).map((fact) => fact.id)
         : [];
-    const inserted = graph
-      .sql(
-        `INSERT INTO corrections (correction_key, source, source_id, wrong_spec, right_spec, about, status,
+    const inserted = await graph.get<{ id: number }>(
+      `INSERT INTO corrections (correction_key, source, source_id, wrong_spec, right_spec, about, status,
            review_reason, candidates, occurred_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        key,
-        context.source,
-        context.source_id,
-        JSON.stringify(spec.wrong),
-        spec.right === null ? null : JSON.stringify(spec.right),
-        about,
-        status,
-        reason,
-        candidates.length > 0 ? JSON.stringify(candidates) : null,
-        context.occurred_at,
-        now,
-      );
-    const correctionId = Number(inserted.lastInsertRowid);
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      key,
+      context.source,
+      context.source_id,
+      JSON.stringify(spec.wrong),
+      spec.right === null ? null : JSON.stringify(spec.right),
+      about,
+      status,
+      reason,
+      candidates.length > 0 ? JSON.stringify(candidates) : null,
+      context.occurred_at,
+      now,
+    );
+    const correctionId = Number(inserted?.id);
     if (reason !== null || wrong === undefined) {
       results.push({
         outcome: 'review',
@@ -288,7 +294,7 @@ export function applyCorrections(
       });
       continue;
     }
-    const acted = actOnBelief(
+    const acted = await actOnBelief(
       graph,
       correctionId,
       wrong,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { testEngines } from './__fixtures__/graph-backends.js';
 import { binPath, callOk } from './__fixtures__/spawn-graph-server.js';
 import {
   connectHttpClient,
@@ -219,5 +220,73 @@ describe('mecha-graph-mcp --http with the SDK client over Streamable HTTP', () =
       expect(bad.stderr).toContain(message);
       expect(bad.stderr).toContain('usage: mecha-graph-mcp');
     }
+  });
+});
+
+describe('mecha-graph-mcp --http on PostgreSQL', () => {
+  it('serves a team database named by URL, and never prints its password', async () => {
+    const postgres = testEngines.find((engine) => engine.name === 'postgres');
+    if (postgres === undefined) throw new Error('no PostgreSQL engine');
+    const made = await postgres.create();
+    cleanups.push(made.remove);
+    // The test server trusts loopback, so any password gets in; it must still never be shown.
+    const url = made.path.replace('postgres://mecha@', 'postgres://mecha:s3cret-pw@');
+    const graph = await server(['--db', url, '--role', 'owner']);
+    expect(graph.stderr()).toContain(
+      `serving ${made.path.replace('mecha@', 'mecha:***@')} as owner`,
+    );
+    expect(graph.stderr()).not.toContain('s3cret-pw');
+    const mcp = await client(graph.url);
+    expect(await callOk<UpsertResult>(mcp, 'kg_upsert', { ...episode() })).toMatchObject({
+      outcome: 'inserted',
+    });
+    await mcp.close();
+    expect(await graph.stop()).toBe(0);
+    expect(await made.row('SELECT count(*) AS n FROM episodes')).toEqual({ n: 1 });
+  });
+});
+
+describe.each(testEngines)('eight HTTP clients upserting at once on $name', (engine) => {
+  it('keeps every episode exactly once, and a resend of all of them changes nothing', async () => {
+    const made = await engine.create();
+    cleanups.push(made.remove);
+    const graph = await server(['--db', made.path]);
+    const clients = await Promise.all(Array.from({ length: 8 }, () => client(graph.url)));
+    const perClient = 25;
+    const push = () =>
+      Promise.all(
+        clients.flatMap((mcp, c) =>
+          Array.from({ length: perClient }, (_, k) =>
+            callOk<UpsertResult>(mcp, 'kg_upsert', {
+              ...episode({
+                source: `member:${c % 4}`,
+                source_id: `session-${c}-${k}`,
+                body: `client ${c} episode ${k}`,
+                meta: { entities: [{ name: 'Team Project' }, { name: `Person ${c}-${k}` }] },
+              }),
+            }),
+          ),
+        ),
+      );
+    // Warm the server's connections first (concurrent reads), so the burst below really runs
+    // side by side: on a cold pool the first write can finish before a second connection opens.
+    await Promise.all(
+      clients.flatMap((mcp) =>
+        Array.from({ length: 4 }, () => callOk(mcp, 'kg_search', { query: 'warm' })),
+      ),
+    );
+    const first = await push();
+    expect(first.filter((result) => result.outcome === 'inserted')).toHaveLength(8 * perClient);
+    const again = await push();
+    expect(again.filter((result) => result.outcome === 'unchanged')).toHaveLength(8 * perClient);
+    expect(
+      await made.row(
+        `SELECT (SELECT count(*) FROM episodes) AS episodes,
+           (SELECT count(*) FROM facts WHERE subject = 'Team Project') AS shared,
+           (SELECT count(*) FROM support s JOIN facts f ON f.id = s.fact_id
+              WHERE f.subject = 'Team Project') AS support,
+           (SELECT count(*) FROM facts) AS facts`,
+      ),
+    ).toEqual({ episodes: 200, shared: 1, support: 200, facts: 201 });
   });
 });

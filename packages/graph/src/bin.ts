@@ -6,6 +6,7 @@ import { resolveDatabasePath } from './database-path.js';
 import { isLoopback, startGraphHttpServer } from './http-server.js';
 import { graphLimits } from './limits.js';
 import { type GraphStore, openGraphStore } from './open-graph-store.js';
+import { isPostgresUrl, redactedUrl } from './postgres-backend.js';
 import { parseServerArguments, serverUsage } from './server-arguments.js';
 
 function packageVersion(): string {
@@ -40,9 +41,11 @@ async function main(): Promise<number | undefined> {
   const path = resolveDatabasePath(parsed.db);
   let store: GraphStore;
   try {
-    store = openGraphStore({ path });
+    store = await openGraphStore({ path });
   } catch (error) {
-    process.stderr.write(`mecha-graph-mcp: cannot open ${path}: ${(error as Error).message}\n`);
+    process.stderr.write(
+      `mecha-graph-mcp: cannot open ${isPostgresUrl(path) ? redactedUrl(path) : path}: ${(error as Error).message}\n`,
+    );
     return 1;
   }
   if (parsed.http !== undefined) {
@@ -55,10 +58,11 @@ async function main(): Promise<number | undefined> {
         port: parsed.http.port,
         token,
         createServer: () => createGraphServer({ store, role, version }),
+        sessionIdleMs: parsed.http.sessionIdleMs,
         log: (line) => process.stderr.write(`mecha-graph-mcp: ${line}\n`),
       });
     } catch (error) {
-      store.close();
+      await store.close();
       process.stderr.write(
         `mecha-graph-mcp: cannot listen on ${parsed.http.host}:${parsed.http.port}: ${(error as Error).message}\n`,
       );
@@ -68,15 +72,15 @@ async function main(): Promise<number | undefined> {
     const stop = () => {
       if (stopping) return;
       stopping = true;
-      void http.close().finally(() => {
-        store.close();
-        process.exit(0);
-      });
+      void http
+        .close()
+        .then(() => store.close())
+        .finally(() => process.exit(0));
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     process.stderr.write(
-      `mecha-graph-mcp: serving ${path} as ${role} on ${http.url}${token === undefined ? ' (no token)' : ' (bearer token required)'}\n`,
+      `mecha-graph-mcp: serving ${store.location} as ${role} on ${http.url}${token === undefined ? ' (no token)' : ' (bearer token required)'}\n`,
     );
     return undefined;
   }
@@ -85,10 +89,10 @@ async function main(): Promise<number | undefined> {
   const shutdown = () => {
     if (closed) return;
     closed = true;
-    void server.close().finally(() => {
-      store.close();
-      process.exit(0);
-    });
+    void server
+      .close()
+      .then(() => store.close())
+      .finally(() => process.exit(0));
   };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
@@ -102,7 +106,7 @@ async function main(): Promise<number | undefined> {
     process.stderr.write(`mecha-graph-mcp: ${error.message}\n`);
     onError?.(error);
   };
-  process.stderr.write(`mecha-graph-mcp: serving ${path} as ${parsed.role}\n`);
+  process.stderr.write(`mecha-graph-mcp: serving ${store.location} as ${parsed.role}\n`);
   return undefined;
 }
 

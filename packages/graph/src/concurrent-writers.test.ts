@@ -1,9 +1,8 @@
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type TestEngine, type TestGraph, testEngines } from './__fixtures__/graph-backends.js';
 import { callOk, spawnGraphServer } from './__fixtures__/spawn-graph-server.js';
-import { episode, tempFolder } from './__fixtures__/temp-graph.js';
+import { episode } from './__fixtures__/temp-graph.js';
 import type { UpsertResult } from './upsert-episode.js';
 
 const cleanups: (() => unknown)[] = [];
@@ -12,10 +11,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function databasePath(): string {
-  const made = tempFolder();
+async function database(engine: TestEngine): Promise<TestGraph> {
+  const made = await engine.create();
   cleanups.push(made.remove);
-  return join(made.folder, 'graph.db');
+  return made;
 }
 
 async function server(path: string) {
@@ -26,10 +25,10 @@ async function server(path: string) {
 
 const perServer = 120;
 
-describe('several processes writing one graph file', () => {
+describe.each(testEngines)('several processes writing one graph on $name', (engine) => {
   it('loses nothing when two server processes upsert at once', async () => {
-    const path = databasePath();
-    const [left, right] = await Promise.all([server(path), server(path)]);
+    const graph = await database(engine);
+    const [left, right] = await Promise.all([server(graph.path), server(graph.path)]);
     const push = (client: typeof left, name: string) =>
       Array.from({ length: perServer }, (_, index) =>
         callOk<UpsertResult>(client, 'kg_upsert', {
@@ -47,31 +46,22 @@ describe('several processes writing one graph file', () => {
       );
     const results = await Promise.all([...push(left, 'left'), ...push(right, 'right')]);
     expect(results.every((result) => result.outcome === 'inserted')).toBe(true);
-    const db = new Database(path, { readonly: true });
-    expect(db.prepare('SELECT count(*) AS n FROM episodes').get()).toEqual({ n: 2 * perServer });
+    expect(await graph.row('SELECT count(*) AS n FROM episodes')).toEqual({ n: 2 * perServer });
     // One current fact for the shared entity however the two writers interleaved, supported by all.
     expect(
-      db
-        .prepare(
-          `SELECT count(*) AS facts, (SELECT count(*) FROM support s JOIN facts f ON f.id = s.fact_id
-             WHERE f.subject = 'Shared Project') AS support FROM facts WHERE subject = 'Shared Project'`,
-        )
-        .get(),
+      await graph.row(
+        `SELECT count(*) AS facts, (SELECT count(*) FROM support s JOIN facts f ON f.id = s.fact_id
+           WHERE f.subject = 'Shared Project') AS support FROM facts WHERE subject = 'Shared Project'`,
+      ),
     ).toEqual({ facts: 1, support: 2 * perServer });
-    expect(db.prepare('SELECT count(*) AS n FROM facts').get()).toEqual({ n: 2 * perServer + 1 });
-    db.close();
+    expect(await graph.row('SELECT count(*) AS n FROM facts')).toEqual({ n: 2 * perServer + 1 });
   });
 
   it('waits out another writer holding the lock instead of failing or dropping the write', async () => {
-    const path = databasePath();
-    const client = await server(path);
+    const graph = await database(engine);
+    const client = await server(graph.path);
     await callOk(client, 'kg_upsert', { ...episode({ source_id: 'before' }) });
-    const other = new Database(path);
-    other.pragma('busy_timeout = 5000');
-    other.exec('BEGIN IMMEDIATE');
-    other
-      .prepare(`INSERT INTO sources (source, first_seen_at) VALUES ('direct-writer', '2026-01-01')`)
-      .run();
+    const release = await graph.holdWriteLock();
     const pending = callOk<UpsertResult>(client, 'kg_upsert', {
       ...episode({ source_id: 'during' }),
     });
@@ -81,17 +71,11 @@ describe('several processes writing one graph file', () => {
     });
     await sleep(1500);
     expect(settled).toBe(false);
-    other.exec('COMMIT');
-    other.close();
+    await release();
     expect((await pending).outcome).toBe('inserted');
-    const db = new Database(path, { readonly: true });
-    expect(db.prepare('SELECT source_id FROM episodes ORDER BY id').all()).toEqual([
+    expect(await graph.rows('SELECT source_id FROM episodes ORDER BY id')).toEqual([
       { source_id: 'before' },
       { source_id: 'during' },
     ]);
-    expect(
-      db.prepare(`SELECT count(*) AS n FROM sources WHERE source = 'direct-writer'`).get(),
-    ).toEqual({ n: 1 });
-    db.close();
   });
 });

@@ -14,6 +14,7 @@ import {
   searchOutput,
   upsertOutput,
 } from './output-schemas.js';
+import { isPostgresBusy } from './postgres-backend.js';
 import {
   correctShape,
   decideShape,
@@ -58,13 +59,13 @@ export interface GraphServerOptions {
 
 function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+  return (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) || isPostgresBusy(error);
 }
 
-/** Runs one store call and turns its result or failure into a tool result; never throws. */
-function respond(work: () => object): CallToolResult {
+/** Runs one store call and turns its result or failure into a tool result; never rejects. */
+async function respond(work: () => Promise<object>): Promise<CallToolResult> {
   try {
-    const result = work();
+    const result = await work();
     return {
       content: [{ type: 'text', text: JSON.stringify(result) }],
       structuredContent: result as Record<string, unknown>,

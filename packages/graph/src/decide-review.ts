@@ -1,6 +1,6 @@
 import { actOnBelief, replacementDraft } from './apply-corrections.js';
 import { closeFact, findFact, isDenied, recordDenial } from './fact-rows.js';
-import { type GraphDatabase, writeTransaction } from './graph-database.js';
+import type { GraphBackend } from './graph-database.js';
 import { GraphInputError } from './graph-input-error.js';
 import { parseInput } from './parse-input.js';
 import {
@@ -22,11 +22,14 @@ export interface DecisionResult {
  * A person's decision on one staged fact: accept makes it a current belief; reject closes it in
  * time and records a denial. Person-only: the server registers it for the owner role alone.
  */
-export function decideReview(graph: GraphDatabase, input: DecideInput): DecisionResult {
+export async function decideReview(
+  backend: GraphBackend,
+  input: DecideInput,
+): Promise<DecisionResult> {
   const parsed = parseInput(decideSchema, input, 'kg_review_decide request');
-  return writeTransaction(graph, () => {
+  return backend.write(async (graph) => {
     const now = graph.now();
-    const fact = findFact(graph, parsed.fact_id);
+    const fact = await findFact(graph, parsed.fact_id);
     if (fact === undefined) {
       throw new GraphInputError(`no fact with id ${parsed.fact_id}: take ids from kg_review_list`);
     }
@@ -36,19 +39,21 @@ export function decideReview(graph: GraphDatabase, input: DecideInput): Decision
       );
     }
     if (parsed.decision === 'accept') {
-      if (isDenied(graph, { ...fact, key: fact.fact_key })) {
+      if (await isDenied(graph, { ...fact, key: fact.fact_key })) {
         throw new GraphInputError(
           `fact ${fact.id} matches a recorded denial and cannot be accepted: reject it instead`,
         );
       }
-      graph
-        .sql(`UPDATE facts SET status = 'accepted', decided_at = ? WHERE id = ?`)
-        .run(now, fact.id);
+      await graph.run(
+        `UPDATE facts SET status = 'accepted', decided_at = ? WHERE id = ?`,
+        now,
+        fact.id,
+      );
       return { fact_id: fact.id, status: 'accepted', denial_recorded: false };
     }
-    closeFact(graph, fact.id, 'rejected', 'rejected in review', now, now);
-    graph.sql('UPDATE facts SET decided_at = ? WHERE id = ?').run(now, fact.id);
-    recordDenial(graph, fact, 'review', null, now);
+    await closeFact(graph, fact.id, 'rejected', 'rejected in review', now, now);
+    await graph.run('UPDATE facts SET decided_at = ? WHERE id = ?', now, fact.id);
+    await recordDenial(graph, fact, 'review', null, now);
     return { fact_id: fact.id, status: 'rejected', denial_recorded: true };
   });
 }
@@ -69,33 +74,34 @@ type RightSpec = string | { subject: string; predicate: string; object: string }
  * A person's answer to a correction that matched no single belief: name the belief it meant
  * (it is then acted on like any correction) or leave fact_id out to dismiss it.
  */
-export function resolveCorrection(
-  graph: GraphDatabase,
+export async function resolveCorrection(
+  backend: GraphBackend,
   input: ResolveCorrectionInput,
-): ResolutionResult {
+): Promise<ResolutionResult> {
   const parsed = parseInput(resolveCorrectionSchema, input, 'kg_correction_resolve request');
-  return writeTransaction(graph, () => {
+  return backend.write(async (graph) => {
     const now = graph.now();
-    const correction = graph
-      .sql('SELECT id, status, right_spec, about, occurred_at FROM corrections WHERE id = ?')
-      .get(parsed.correction_id) as
-      | {
-          id: number;
-          status: string;
-          right_spec: string | null;
-          about: string | null;
-          occurred_at: string | null;
-        }
-      | undefined;
+    const correction = await graph.get<{
+      id: number;
+      status: string;
+      right_spec: string | null;
+      about: string | null;
+      occurred_at: string | null;
+    }>(
+      'SELECT id, status, right_spec, about, occurred_at FROM corrections WHERE id = ?',
+      parsed.correction_id,
+    );
     if (correction === undefined || correction.status !== 'review') {
       throw new GraphInputError(
         `correction ${parsed.correction_id} is not waiting for review: take ids from kg_review_list with queue "corrections"`,
       );
     }
     if (parsed.fact_id === undefined) {
-      graph
-        .sql(`UPDATE corrections SET status = 'dismissed', resolved_at = ? WHERE id = ?`)
-        .run(now, correction.id);
+      await graph.run(
+        `UPDATE corrections SET status = 'dismissed', resolved_at = ? WHERE id = ?`,
+        now,
+        correction.id,
+      );
       return {
         correction_id: correction.id,
         status: 'dismissed',
@@ -105,7 +111,7 @@ export function resolveCorrection(
         sources_marked_down: [],
       };
     }
-    const fact = findFact(graph, parsed.fact_id);
+    const fact = await findFact(graph, parsed.fact_id);
     if (fact === undefined || (fact.status !== 'staged' && fact.status !== 'accepted')) {
       throw new GraphInputError(
         `fact ${parsed.fact_id} is not a current belief: pick a staged or accepted fact from kg_search`,
@@ -121,10 +127,13 @@ export function resolveCorrection(
       );
     }
     const status = right === null ? 'denied' : 'applied';
-    graph
-      .sql('UPDATE corrections SET status = ?, resolved_at = ? WHERE id = ?')
-      .run(status, now, correction.id);
-    const acted = actOnBelief(
+    await graph.run(
+      'UPDATE corrections SET status = ?, resolved_at = ? WHERE id = ?',
+      status,
+      now,
+      correction.id,
+    );
+    const acted = await actOnBelief(
       graph,
       correction.id,
       fact,

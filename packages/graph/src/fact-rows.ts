@@ -50,15 +50,16 @@ export function factText(fact: Pick<FactRow, 'kind' | 'subject' | 'predicate' | 
 
 const factColumns = 'id, kind, subject, predicate, object, fact_key, status';
 
-export function findFact(graph: GraphDatabase, id: number): FactRow | undefined {
-  return graph.sql(`SELECT ${factColumns} FROM facts WHERE id = ?`).get(id) as FactRow | undefined;
+export function findFact(graph: GraphDatabase, id: number): Promise<FactRow | undefined> {
+  return graph.get<FactRow>(`SELECT ${factColumns} FROM facts WHERE id = ?`, id);
 }
 
 /** The one open (staged or accepted) fact with this identity, if any. */
-export function findOpenFact(graph: GraphDatabase, key: string): FactRow | undefined {
-  return graph
-    .sql(`SELECT ${factColumns} FROM facts WHERE fact_key = ? AND closed_at IS NULL`)
-    .get(key) as FactRow | undefined;
+export function findOpenFact(graph: GraphDatabase, key: string): Promise<FactRow | undefined> {
+  return graph.get<FactRow>(
+    `SELECT ${factColumns} FROM facts WHERE fact_key = ? AND closed_at IS NULL`,
+    key,
+  );
 }
 
 /** The comparison form of a fact's text, which corrections and denials match on. */
@@ -70,120 +71,126 @@ export function textKey(fact: Pick<FactRow, 'kind' | 'subject' | 'predicate' | '
  * Whether a denial names this fact: by identity, or by the same text in another shape (a denied
  * relation "Priya is at Brown" also blocks the statement "Priya is at Brown").
  */
-export function isDenied(
+export async function isDenied(
   graph: GraphDatabase,
   fact: Pick<FactRow, 'kind' | 'subject' | 'predicate' | 'object'> & { readonly key: string },
-): boolean {
+): Promise<boolean> {
   return (
-    graph
-      .sql('SELECT 1 FROM denials WHERE fact_key = ? OR text_key = ?')
-      .get(fact.key, textKey(fact)) !== undefined
+    (await graph.get(
+      'SELECT 1 AS denied FROM denials WHERE fact_key = ? OR text_key = ?',
+      fact.key,
+      textKey(fact),
+    )) !== undefined
   );
 }
 
 /** Inserts a staged fact; the caller has checked denials and that none is open for its key. */
-export function insertStagedFact(
+export async function insertStagedFact(
   graph: GraphDatabase,
   draft: FactDraft,
   origin: 'extractor' | 'correction',
   validFrom: string,
   supersedes: number | null,
   now: string,
-): number {
-  const result = graph
-    .sql(
-      `INSERT INTO facts (kind, subject, predicate, object, fact_key, subject_key, text_key, status, origin, valid_from, supersedes, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 'staged', ?, ?, ?, ?)`,
-    )
-    .run(
-      draft.kind,
-      draft.subject,
-      draft.predicate,
-      draft.object,
-      draft.key,
-      nameKey(draft.subject),
-      textKey(draft),
-      origin,
-      validFrom,
-      supersedes,
-      now,
-    );
-  return Number(result.lastInsertRowid);
+): Promise<number> {
+  const inserted = await graph.get<{ id: number }>(
+    `INSERT INTO facts (kind, subject, predicate, object, fact_key, subject_key, text_key, status, origin, valid_from, supersedes, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'staged', ?, ?, ?, ?) RETURNING id`,
+    draft.kind,
+    draft.subject,
+    draft.predicate,
+    draft.object,
+    draft.key,
+    nameKey(draft.subject),
+    textKey(draft),
+    origin,
+    validFrom,
+    supersedes,
+    now,
+  );
+  return Number(inserted?.id);
 }
 
 /** Adds one support row; false when that evidence already supported the fact. */
-export function addSupport(
+export async function addSupport(
   graph: GraphDatabase,
   factId: number,
   evidence: { readonly episodeId: number } | { readonly correctionId: number },
   via: 'extractor' | 'correction',
   now: string,
-): boolean {
-  const result = graph
-    .sql(
-      `INSERT OR IGNORE INTO support (fact_id, episode_id, correction_id, via, created_at) VALUES (?, ?, ?, ?, ?)`,
-    )
-    .run(
-      factId,
-      'episodeId' in evidence ? evidence.episodeId : null,
-      'correctionId' in evidence ? evidence.correctionId : null,
-      via,
-      now,
-    );
-  return result.changes > 0;
+): Promise<boolean> {
+  const changes = await graph.run(
+    `INSERT INTO support (fact_id, episode_id, correction_id, via, created_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT DO NOTHING`,
+    factId,
+    'episodeId' in evidence ? evidence.episodeId : null,
+    'correctionId' in evidence ? evidence.correctionId : null,
+    via,
+    now,
+  );
+  return changes > 0;
 }
 
-export function supportCount(graph: GraphDatabase, factId: number): number {
-  const row = graph.sql('SELECT count(*) AS n FROM support WHERE fact_id = ?').get(factId) as {
-    n: number;
-  };
-  return row.n;
+export async function supportCount(graph: GraphDatabase, factId: number): Promise<number> {
+  const row = await graph.get<{ n: number }>(
+    'SELECT count(*) AS n FROM support WHERE fact_id = ?',
+    factId,
+  );
+  return row?.n ?? 0;
 }
 
 /** Closes an open fact in time: never deleted, its row keeps what was believed and until when. */
-export function closeFact(
+export async function closeFact(
   graph: GraphDatabase,
   factId: number,
   status: Exclude<FactStatus, 'staged' | 'accepted'>,
   reason: string,
   validTo: string,
   now: string,
-): void {
-  graph
-    .sql(
-      `UPDATE facts SET status = ?, closed_reason = ?, valid_to = ?, closed_at = ?
-       WHERE id = ? AND closed_at IS NULL`,
-    )
-    .run(status, reason, validTo, now, factId);
+): Promise<void> {
+  await graph.run(
+    `UPDATE facts SET status = ?, closed_reason = ?, valid_to = ?, closed_at = ?
+     WHERE id = ? AND closed_at IS NULL`,
+    status,
+    reason,
+    validTo,
+    now,
+    factId,
+  );
 }
 
 /** Records that a fact's identity is denied; every later write path checks this table. */
-export function recordDenial(
+export async function recordDenial(
   graph: GraphDatabase,
   fact: FactRow,
   reason: 'correction' | 'review',
   correctionId: number | null,
   now: string,
-): void {
-  graph
-    .sql(
-      `INSERT OR IGNORE INTO denials (fact_key, text_key, subject, predicate, object, reason, fact_id, correction_id, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      fact.fact_key,
-      textKey(fact),
-      fact.subject,
-      fact.predicate,
-      fact.object,
-      reason,
-      fact.id,
-      correctionId,
-      now,
-    );
+): Promise<void> {
+  await graph.run(
+    `INSERT INTO denials (fact_key, text_key, subject, predicate, object, reason, fact_id, correction_id, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    fact.fact_key,
+    textKey(fact),
+    fact.subject,
+    fact.predicate,
+    fact.object,
+    reason,
+    fact.id,
+    correctionId,
+    now,
+  );
 }
 
 /** Makes sure a source has its row (where its trust is kept). */
-export function ensureSource(graph: GraphDatabase, source: string, now: string): void {
-  graph.sql('INSERT OR IGNORE INTO sources (source, first_seen_at) VALUES (?, ?)').run(source, now);
+export async function ensureSource(
+  graph: GraphDatabase,
+  source: string,
+  now: string,
+): Promise<void> {
+  await graph.run(
+    'INSERT INTO sources (source, first_seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
+    source,
+    now,
+  );
 }

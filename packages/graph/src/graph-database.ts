@@ -1,39 +1,48 @@
-import type { Database, Statement } from 'better-sqlite3';
 import type { Extractor } from './metadata-extractor.js';
 
-/** What every store operation works through: one connection, cached statements, a clock. */
+/** Which engine a store runs on; the few places their SQL differs ask this. */
+export type GraphDialect = 'sqlite' | 'postgres';
+
+/** A value bound to a `?` placeholder. */
+export type SqlValue = string | number | null;
+
+/**
+ * What every store operation works through: one connection (inside one transaction for a
+ * write), a clock and the extractor. SQL uses `?` placeholders on both engines.
+ */
 export interface GraphDatabase {
-  readonly db: Database;
+  readonly dialect: GraphDialect;
   readonly extractor: Extractor;
   /** The current time as an ISO string; one value per operation. */
   now(): string;
-  /** A prepared statement for `text`, prepared once per connection. */
-  sql(text: string): Statement;
+  /** The first row, or undefined. */
+  get<T>(text: string, ...parameters: readonly SqlValue[]): Promise<T | undefined>;
+  /** Every row. */
+  all<T>(text: string, ...parameters: readonly SqlValue[]): Promise<T[]>;
+  /** Runs a statement; resolves to the number of rows it changed. */
+  run(text: string, ...parameters: readonly SqlValue[]): Promise<number>;
 }
 
-/** Wraps an open connection with a statement cache. */
-export function graphDatabase(
-  db: Database,
-  extractor: Extractor,
-  clock: () => Date,
-): GraphDatabase {
-  const cache = new Map<string, Statement>();
-  return {
-    db,
-    extractor,
-    now: () => clock().toISOString(),
-    sql(text) {
-      let statement = cache.get(text);
-      if (statement === undefined) {
-        statement = db.prepare(text);
-        cache.set(text, statement);
-      }
-      return statement;
-    },
+/**
+ * An open graph database on either engine. A write runs in one transaction that holds the graph's
+ * single write lock from its start (no upgrade deadlocks, no lost updates between writers); a
+ * read sees one consistent snapshot where the engine offers it.
+ */
+export interface GraphBackend {
+  readonly dialect: GraphDialect;
+  /** Where the data lives, fit to print (a connection URL without its password). */
+  readonly location: string;
+  write<T>(work: (graph: GraphDatabase) => Promise<T>): Promise<T>;
+  read<T>(work: (graph: GraphDatabase) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Serialises async work: each call starts after every earlier one has settled. */
+export function serialQueue(): <T>(work: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (work) => {
+    const next = tail.then(work, work);
+    tail = next.catch(() => undefined);
+    return next;
   };
-}
-
-/** Runs `work` in one write transaction that takes the lock up front (no upgrade deadlocks). */
-export function writeTransaction<T>(graph: GraphDatabase, work: () => T): T {
-  return graph.db.transaction(work).immediate();
 }

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { testEngines } from './__fixtures__/graph-backends.js';
 import { binPath, callOk, callTool, spawnGraphServer } from './__fixtures__/spawn-graph-server.js';
 import { episode, tempFolder } from './__fixtures__/temp-graph.js';
 import { graphTools } from './create-graph-server.js';
@@ -112,17 +113,22 @@ describe('keys holding lone UTF-16 surrogates', () => {
     expect(got.source_id).toBe('k\uD83D\uDE00');
   });
 
-  it('are refused by the store called in-process too', () => {
-    const made = tempFolder();
-    cleanups.push(made.remove);
-    const store = openGraphStore({ path: join(made.folder, 'graph.db') });
-    cleanups.push(() => store.close());
-    expect(() => store.upsert({ ...episode(), source_id: 'k\uD800' })).toThrow(GraphInputError);
-    expect(() => store.get({ source: 'agent:mecha', source_id: 'k\uD800' })).toThrow(
-      /lone UTF-16 surrogate/,
-    );
-    expect(store.episodes().total).toBe(0);
-  });
+  it.each(testEngines)(
+    'are refused by the store called in-process too, on $name',
+    async (engine) => {
+      const made = await engine.create();
+      cleanups.push(made.remove);
+      const store = await openGraphStore({ path: made.path });
+      cleanups.push(() => store.close());
+      await expect(store.upsert({ ...episode(), source_id: 'k\uD800' })).rejects.toThrow(
+        GraphInputError,
+      );
+      await expect(store.get({ source: 'agent:mecha', source_id: 'k\uD800' })).rejects.toThrow(
+        /lone UTF-16 surrogate/,
+      );
+      expect((await store.episodes()).total).toBe(0);
+    },
+  );
 });
 
 function walk(value: unknown, visit: (node: Record<string, unknown>) => void): void {

@@ -18,11 +18,25 @@ export interface GraphHttpOptions {
   readonly createServer: () => McpServer;
   /** Where failures the client cannot be told about are reported. */
   readonly log: (line: string) => void;
+  /**
+   * A session with no request for this long is closed and its id forgotten (default
+   * graphLimits.httpSessionIdleMs); its client gets 404 and starts a new one. 0 keeps sessions.
+   */
+  readonly sessionIdleMs?: number;
+  /** Milliseconds now, for idle expiry (default Date.now). */
+  readonly clock?: () => number;
 }
 
 export interface GraphHttpServer {
   /** The endpoint, e.g. http://127.0.0.1:7411/mcp. */
   readonly url: string;
+  /** Sessions open now. */
+  sessionCount(): number;
+  /**
+   * Closes every session idle past sessionIdleMs (none with a request in flight); resolves to
+   * how many. A timer runs this once a minute; tests call it to drive expiry without waiting.
+   */
+  expireIdleSessions(): Promise<number>;
   /** Closes every session and the listener. */
   close(): Promise<void>;
 }
@@ -88,16 +102,33 @@ async function readBody(request: IncomingMessage): Promise<string> {
 /**
  * Serves MCP over Streamable HTTP on `/mcp`. Each client session gets its own MCP server (the
  * SDK's `mcp-session-id` header names it); every server writes through the one shared store, so
- * concurrent clients' writes land in the same SQLite file. Before anything reaches the MCP layer,
- * a request must pass the DNS-rebinding guard (Host and Origin must be loopback names when the
- * listener is on loopback) and, when a token is set, the bearer check.
+ * concurrent clients' writes land in the same database, and a session idle past sessionIdleMs is
+ * closed. Before anything reaches the MCP layer, a request must pass the DNS-rebinding guard
+ * (Host and Origin must be loopback names when the listener is on loopback) and, when a token is
+ * set, the bearer check.
  */
 export async function startGraphHttpServer(options: GraphHttpOptions): Promise<GraphHttpServer> {
   const pinLoopback = isLoopback(options.host);
-  const sessions = new Map<
-    string,
-    { transport: StreamableHTTPServerTransport; server: McpServer }
-  >();
+  const clock = options.clock ?? Date.now;
+  const idleMs = options.sessionIdleMs ?? graphLimits.httpSessionIdleMs;
+  interface Session {
+    readonly transport: StreamableHTTPServerTransport;
+    readonly server: McpServer;
+    lastSeen: number;
+    inFlight: number;
+  }
+  const sessions = new Map<string, Session>();
+
+  async function expireIdleSessions(): Promise<number> {
+    if (idleMs <= 0) return 0;
+    const now = clock();
+    const idle = [...sessions.entries()].filter(
+      ([, session]) => session.inFlight === 0 && now - session.lastSeen >= idleMs,
+    );
+    for (const [id] of idle) sessions.delete(id);
+    await Promise.allSettled(idle.map(([, session]) => session.server.close()));
+    return idle.length;
+  }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (pinLoopback) {
@@ -163,7 +194,17 @@ export async function startGraphHttpServer(options: GraphHttpOptions): Promise<G
         refuse(response, 404, 'Session not found: initialize a new session');
         return;
       }
-      await session.transport.handleRequest(request, response, body);
+      // A GET is the client's standing event stream, open as long as the client is: it does not
+      // keep a session alive by itself, or one whose client vanished would never expire.
+      const counts = request.method !== 'GET';
+      session.lastSeen = clock();
+      if (counts) session.inFlight += 1;
+      try {
+        await session.transport.handleRequest(request, response, body);
+      } finally {
+        if (counts) session.inFlight -= 1;
+        session.lastSeen = clock();
+      }
       return;
     }
     if (request.method !== 'POST' || !isInitializeRequest(body)) {
@@ -174,7 +215,7 @@ export async function startGraphHttpServer(options: GraphHttpOptions): Promise<G
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server });
+        sessions.set(id, { transport, server, lastSeen: clock(), inFlight: 0 });
       },
     });
     transport.onclose = () => {
@@ -199,9 +240,24 @@ export async function startGraphHttpServer(options: GraphHttpOptions): Promise<G
   });
   const address = listener.address() as AddressInfo;
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const sweeper =
+    idleMs > 0
+      ? setInterval(
+          () => {
+            expireIdleSessions().catch((error: unknown) => {
+              options.log(`closing idle sessions failed: ${String(error)}`);
+            });
+          },
+          Math.min(idleMs, 60_000),
+        )
+      : undefined;
+  sweeper?.unref();
   return {
     url: `http://${shown}:${address.port}${mcpPath}`,
+    sessionCount: () => sessions.size,
+    expireIdleSessions,
     async close() {
+      if (sweeper !== undefined) clearInterval(sweeper);
       const open = [...sessions.values()];
       sessions.clear();
       await Promise.allSettled(open.map(({ server }) => server.close()));

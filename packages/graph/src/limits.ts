@@ -40,6 +40,8 @@ export const graphLimits = {
    * dropped, and a tools/call gets a tool error back; the connection stays open.
    */
   stdioMessageBytes: 10 * 1024 * 1024,
+  /** An HTTP session with no request for this long is closed (--session-idle overrides). */
+  httpSessionIdleMs: 30 * 60 * 1000,
   /** Bytes of one HTTP request body under --http; a longer one is refused with 413. */
   httpBodyBytes: 10 * 1024 * 1024,
   /** Array elements plus object members in one tool call's arguments. */

@@ -1,6 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
 import { applyCorrections, type CorrectionReport } from './apply-corrections.js';
 import {
   type DecisionResult,
@@ -9,11 +6,11 @@ import {
   resolveCorrection,
 } from './decide-review.js';
 import { episodeExtractor } from './episode-extractor.js';
-import { graphDatabase, writeTransaction } from './graph-database.js';
+import type { GraphBackend, GraphDialect } from './graph-database.js';
 import { graphLimits } from './limits.js';
 import type { Extractor } from './metadata-extractor.js';
-import { migrate } from './migrate.js';
 import { parseInput } from './parse-input.js';
+import { isPostgresUrl, openPostgresBackend } from './postgres-backend.js';
 import { getItem } from './read-graph/get-item.js';
 import type {
   CorrectionItem,
@@ -40,91 +37,107 @@ import {
   type ReviewListInput,
   type SearchInput,
 } from './schemas.js';
+import { openSqliteBackend } from './sqlite-backend.js';
 import { type UpsertResult, upsertEpisode } from './upsert-episode.js';
 
-/** Where the store keeps its file and how it extracts candidates. */
+/** Where the store keeps the graph and how it extracts candidates. */
 export interface GraphStoreOptions {
-  /** The SQLite file; its folder is created. Several processes may open the same file. */
+  /**
+   * The SQLite file (its folder is created; several processes may open the same file), or a
+   * `postgres://` / `postgresql://` connection URL for a team's PostgreSQL database.
+   */
   readonly path: string;
   /** Turns episodes into candidate facts (default: episodeExtractor, the metadata and the prose). */
   readonly extractor?: Extractor;
-  /** How long a write waits for another process's lock (default graphLimits.busyTimeoutMs). */
+  /** How long a write waits for another writer's lock (default graphLimits.busyTimeoutMs). */
   readonly busyTimeoutMs?: number;
   /** The time source for every timestamp the store writes (default: the system clock). */
   readonly clock?: () => Date;
 }
 
 /**
- * The knowledge graph over one SQLite file: the operations behind every MCP tool, callable
- * in-process. Each write is one transaction; invalid input throws GraphInputError.
+ * The knowledge graph over one SQLite file or one PostgreSQL database: the operations behind
+ * every MCP tool, callable in-process, the same on both engines. Each write is one transaction;
+ * invalid input rejects with GraphInputError.
  */
 export interface GraphStore {
+  /** The file path or connection URL it was opened with. */
   readonly path: string;
+  /** Which engine holds the graph. */
+  readonly engine: GraphDialect;
+  /** Where the graph lives, fit to print (a URL's password is masked). */
+  readonly location: string;
   /** Stores an episode keyed on (source, source_id): inserted, updated or unchanged. */
-  upsert(episode: EpisodeInput): UpsertResult;
+  upsert(episode: EpisodeInput): Promise<UpsertResult>;
   /** Applies corrections; counts of applied, denied, to_review and duplicate come back. */
-  correct(request: CorrectInput): CorrectionReport;
+  correct(request: CorrectInput): Promise<CorrectionReport>;
   /** Facts, current ones by default, with what was suppressed counted. */
-  search(query?: SearchInput): Page<FactItem>;
+  search(query?: SearchInput): Promise<Page<FactItem>>;
   /** One fact or episode with its provenance. */
-  get(query: GetInput): FactDetail | EpisodeDetail;
+  get(query: GetInput): Promise<FactDetail | EpisodeDetail>;
   /** Episodes, newest first. */
-  episodes(query?: EpisodesInput): Page<EpisodeItem>;
+  episodes(query?: EpisodesInput): Promise<Page<EpisodeItem>>;
   /** The review queue of staged facts or unmatched corrections. */
-  reviewList(query?: ReviewListInput): Page<ReviewFactItem> | Page<CorrectionItem>;
+  reviewList(query?: ReviewListInput): Promise<Page<ReviewFactItem> | Page<CorrectionItem>>;
   /** Person-only: accept or reject a staged fact. */
-  decide(decision: DecideInput): DecisionResult;
+  decide(decision: DecideInput): Promise<DecisionResult>;
   /** Person-only: apply a waiting correction to a named belief, or dismiss it. */
-  resolveCorrection(resolution: ResolveCorrectionInput): ResolutionResult;
+  resolveCorrection(resolution: ResolveCorrectionInput): Promise<ResolutionResult>;
   /** Person-only: take a source set out. */
-  redact(request: RedactInput): RedactionReport;
-  close(): void;
+  redact(request: RedactInput): Promise<RedactionReport>;
+  close(): Promise<void>;
+}
+
+/** Runs `work` so that a synchronous throw (bad input) becomes a rejection too. */
+function attempt<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return work();
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /**
- * Opens (creating if need be) the graph file in WAL mode with a busy timeout, so a server and
- * other writers can share it. Cheap: no work beyond opening the file and checking the schema.
+ * Opens the graph, bringing its schema to this build's version first. A path opens (creating if
+ * need be) a SQLite file in WAL mode with a busy timeout, so a server and other writers can
+ * share it; a `postgres://` URL connects a pool to that database. Cheap: no work beyond
+ * connecting and checking the schema.
  */
-export function openGraphStore(options: GraphStoreOptions): GraphStore {
-  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+export async function openGraphStore(options: GraphStoreOptions): Promise<GraphStore> {
   const busyTimeoutMs = options.busyTimeoutMs ?? graphLimits.busyTimeoutMs;
-  const db = new Database(options.path, { timeout: busyTimeoutMs });
-  try {
-    migrate(db, busyTimeoutMs);
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-  const graph = graphDatabase(
-    db,
-    options.extractor ?? episodeExtractor,
-    options.clock ?? (() => new Date()),
-  );
+  const extractor = options.extractor ?? episodeExtractor;
+  const clock = options.clock ?? (() => new Date());
+  const backend: GraphBackend = isPostgresUrl(options.path)
+    ? await openPostgresBackend({ url: options.path, extractor, busyTimeoutMs, clock })
+    : openSqliteBackend({ path: options.path, extractor, busyTimeoutMs, clock });
   return {
     path: options.path,
-    upsert: (episode) => upsertEpisode(graph, episode),
-    correct(request) {
-      const parsed = parseInput(correctSchema, request, 'kg_correct request');
-      return writeTransaction(graph, () =>
-        applyCorrections(
-          graph,
-          {
-            source: parsed.source,
-            source_id: parsed.source_id ?? null,
-            occurred_at: parsed.occurred_at ?? null,
-          },
-          parsed.corrections,
-          graph.now(),
-        ),
-      );
-    },
-    search: (query = {}) => searchFacts(graph, query),
-    get: (query) => getItem(graph, query),
-    episodes: (query = {}) => listEpisodes(graph, query),
-    reviewList: (query = {}) => listReview(graph, query),
-    decide: (decision) => decideReview(graph, decision),
-    resolveCorrection: (resolution) => resolveCorrection(graph, resolution),
-    redact: (request) => redactSource(graph, request),
-    close: () => db.close(),
+    engine: backend.dialect,
+    location: backend.location,
+    upsert: (episode) => attempt(() => upsertEpisode(backend, episode)),
+    correct: (request) =>
+      attempt(() => {
+        const parsed = parseInput(correctSchema, request, 'kg_correct request');
+        return backend.write((graph) =>
+          applyCorrections(
+            graph,
+            {
+              source: parsed.source,
+              source_id: parsed.source_id ?? null,
+              occurred_at: parsed.occurred_at ?? null,
+            },
+            parsed.corrections,
+            graph.now(),
+          ),
+        );
+      }),
+    search: (query = {}) => attempt(() => searchFacts(backend, query)),
+    get: (query) => attempt(() => getItem(backend, query)),
+    episodes: (query = {}) => attempt(() => listEpisodes(backend, query)),
+    reviewList: (query = {}) => attempt(() => listReview(backend, query)),
+    decide: (decision) => attempt(() => decideReview(backend, decision)),
+    resolveCorrection: (resolution) => attempt(() => resolveCorrection(backend, resolution)),
+    redact: (request) => attempt(() => redactSource(backend, request)),
+    close: () => backend.close(),
   };
 }

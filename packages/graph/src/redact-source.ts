@@ -1,5 +1,5 @@
 import { closeFact, supportCount } from './fact-rows.js';
-import { type GraphDatabase, writeTransaction } from './graph-database.js';
+import type { GraphBackend } from './graph-database.js';
 import { parseInput } from './parse-input.js';
 import { type RedactInput, redactSchema } from './schemas.js';
 
@@ -27,36 +27,45 @@ class DryRun extends Error {
  * closed, episode bodies and metadata are blanked to tombstones that keep only the key and time
  * (so a re-push is refused), and its corrections' texts are blanked. Person-only.
  */
-export function redactSource(graph: GraphDatabase, input: RedactInput): RedactionReport {
+export async function redactSource(
+  backend: GraphBackend,
+  input: RedactInput,
+): Promise<RedactionReport> {
   const parsed = parseInput(redactSchema, input, 'kg_redact request');
   const dryRun = parsed.dry_run === true;
   const scope = parsed.source_id === undefined ? 'source = ?' : 'source = ? AND source_id = ?';
   const key = parsed.source_id === undefined ? [parsed.source] : [parsed.source, parsed.source_id];
   try {
-    return writeTransaction(graph, () => {
+    return await backend.write(async (graph) => {
       const now = graph.now();
-      const episodes = graph
-        .sql(`SELECT id FROM episodes WHERE ${scope} AND redacted_at IS NULL`)
-        .all(...key) as { id: number }[];
-      const corrections = graph
-        .sql(`SELECT id FROM corrections WHERE ${scope} AND redacted_at IS NULL`)
-        .all(...key) as { id: number }[];
+      const episodes = await graph.all<{ id: number }>(
+        `SELECT id FROM episodes WHERE ${scope} AND redacted_at IS NULL ORDER BY id`,
+        ...key,
+      );
+      const corrections = await graph.all<{ id: number }>(
+        `SELECT id FROM corrections WHERE ${scope} AND redacted_at IS NULL ORDER BY id`,
+        ...key,
+      );
       const touched = new Set<number>();
       let removed = 0;
-      const factsOf = (column: 'episode_id' | 'correction_id', id: number) => {
-        const rows = graph
-          .sql(`SELECT DISTINCT fact_id FROM support WHERE ${column} = ?`)
-          .all(id) as { fact_id: number }[];
+      const factsOf = async (column: 'episode_id' | 'correction_id', id: number) => {
+        const rows = await graph.all<{ fact_id: number }>(
+          `SELECT DISTINCT fact_id FROM support WHERE ${column} = ?`,
+          id,
+        );
         for (const row of rows) touched.add(row.fact_id);
-        removed += graph.sql(`DELETE FROM support WHERE ${column} = ?`).run(id).changes;
+        removed += await graph.run(`DELETE FROM support WHERE ${column} = ?`, id);
       };
-      for (const episode of episodes) factsOf('episode_id', episode.id);
-      for (const correction of corrections) factsOf('correction_id', correction.id);
+      for (const episode of episodes) await factsOf('episode_id', episode.id);
+      for (const correction of corrections) await factsOf('correction_id', correction.id);
       const closed: number[] = [];
-      const open = graph.sql('SELECT 1 FROM facts WHERE id = ? AND closed_at IS NULL');
       for (const factId of [...touched].sort((a, b) => a - b)) {
-        if (open.get(factId) === undefined || supportCount(graph, factId) > 0) continue;
-        closeFact(
+        const open = await graph.get(
+          'SELECT 1 AS open FROM facts WHERE id = ? AND closed_at IS NULL',
+          factId,
+        );
+        if (open === undefined || (await supportCount(graph, factId)) > 0) continue;
+        await closeFact(
           graph,
           factId,
           'retracted',
@@ -66,18 +75,26 @@ export function redactSource(graph: GraphDatabase, input: RedactInput): Redactio
         );
         closed.push(factId);
       }
-      const blankEpisode = graph.sql(
-        `UPDATE episodes SET body = '', meta = '{}', source_ref = NULL, content_hash = '', salience = 0,
-           redacted_at = ?, updated_at = ? WHERE id = ?`,
-      );
-      for (const episode of episodes) blankEpisode.run(now, now, episode.id);
-      const blankCorrection = graph.sql(
-        `UPDATE corrections SET wrong_spec = 'null', right_spec = NULL, about = NULL, redacted_at = ?,
-           status = CASE status WHEN 'review' THEN 'dismissed' ELSE status END,
-           resolved_at = CASE status WHEN 'review' THEN ? ELSE resolved_at END
-         WHERE id = ?`,
-      );
-      for (const correction of corrections) blankCorrection.run(now, now, correction.id);
+      for (const episode of episodes) {
+        await graph.run(
+          `UPDATE episodes SET body = '', meta = '{}', source_ref = NULL, content_hash = '', salience = 0,
+             redacted_at = ?, updated_at = ? WHERE id = ?`,
+          now,
+          now,
+          episode.id,
+        );
+      }
+      for (const correction of corrections) {
+        await graph.run(
+          `UPDATE corrections SET wrong_spec = 'null', right_spec = NULL, about = NULL, redacted_at = ?,
+             status = CASE status WHEN 'review' THEN 'dismissed' ELSE status END,
+             resolved_at = CASE status WHEN 'review' THEN ? ELSE resolved_at END
+           WHERE id = ?`,
+          now,
+          now,
+          correction.id,
+        );
+      }
       const report: RedactionReport = {
         dry_run: dryRun,
         episodes_redacted: episodes.length,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultDatabasePath, resolveDatabasePath } from './database-path.js';
+import { graphLimits } from './limits.js';
 import { defaultHttpPort, parseServerArguments } from './server-arguments.js';
 
 describe('parseServerArguments', () => {
@@ -30,7 +31,12 @@ describe('parseServerArguments', () => {
       kind: 'serve',
       db: undefined,
       role: 'distiller',
-      http: { host: '127.0.0.1', port: defaultHttpPort, hostGiven: false },
+      http: {
+        host: '127.0.0.1',
+        port: defaultHttpPort,
+        hostGiven: false,
+        sessionIdleMs: graphLimits.httpSessionIdleMs,
+      },
     });
     expect(
       parseServerArguments(['--http', '--port', '0', '--host', '0.0.0.0', '--role', 'owner']),
@@ -38,10 +44,34 @@ describe('parseServerArguments', () => {
       kind: 'serve',
       db: undefined,
       role: 'owner',
-      http: { host: '0.0.0.0', port: 0, hostGiven: true },
+      http: {
+        host: '0.0.0.0',
+        port: 0,
+        hostGiven: true,
+        sessionIdleMs: graphLimits.httpSessionIdleMs,
+      },
     });
     expect(parseServerArguments(['--http', '--port=65535'])).toMatchObject({
       http: { port: 65_535 },
+    });
+    expect(parseServerArguments(['--http', '--session-idle', '90'])).toMatchObject({
+      http: { sessionIdleMs: 90_000 },
+    });
+    expect(parseServerArguments(['--http', '--session-idle=0'])).toMatchObject({
+      http: { sessionIdleMs: 0 },
+    });
+  });
+
+  it('refuses a bad --session-idle, and one without --http', () => {
+    for (const idle of ['-1', '1.5', '', 'ten']) {
+      expect(parseServerArguments(['--http', `--session-idle=${idle}`])).toMatchObject({
+        kind: 'error',
+        message: expect.stringMatching(/--session-idle must be a whole number of seconds/),
+      });
+    }
+    expect(parseServerArguments(['--session-idle', '60'])).toEqual({
+      kind: 'error',
+      message: '--session-idle needs --http',
     });
   });
 
@@ -78,5 +108,14 @@ describe('resolveDatabasePath', () => {
     expect(resolveDatabasePath(undefined, { MECHA_GRAPH_DB: '/env.db' })).toBe('/env.db');
     expect(resolveDatabasePath(undefined, { MECHA_GRAPH_DB: '' })).toBe(defaultDatabasePath());
     expect(defaultDatabasePath('/home/you')).toBe('/home/you/.mecha-graph/graph.db');
+  });
+
+  it('keeps a PostgreSQL URL as it is, from the flag or the environment', () => {
+    const url = 'postgres://team:secret@db.internal:5432/graph';
+    expect(resolveDatabasePath(url, {})).toBe(url);
+    expect(resolveDatabasePath(undefined, { MECHA_GRAPH_DB: 'postgresql://db/graph' })).toBe(
+      'postgresql://db/graph',
+    );
+    expect(resolveDatabasePath('relative.db', {})).toMatch(/^\/.*relative\.db$/);
   });
 });

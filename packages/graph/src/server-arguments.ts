@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { GraphRole } from './create-graph-server.js';
+import { graphLimits } from './limits.js';
 
 /** Where `--http` listens: the host it binds and whether the person named it. */
 export interface HttpListen {
@@ -7,6 +8,8 @@ export interface HttpListen {
   readonly port: number;
   /** True when `--host` was given; the Host/Origin check then no longer pins loopback names. */
   readonly hostGiven: boolean;
+  /** Milliseconds a session may sit idle before it is closed; 0 keeps sessions. */
+  readonly sessionIdleMs: number;
 }
 
 /** What the `mecha-graph-mcp` command line asked for. */
@@ -26,13 +29,15 @@ export type ServerArguments =
 export const defaultHttpPort = 7411;
 
 /** The command's usage text. */
-export const serverUsage = `usage: mecha-graph-mcp [--db PATH] [--role distiller|owner]
-       mecha-graph-mcp --http [--port N] [--host H] [--db PATH] [--role distiller|owner]
+export const serverUsage = `usage: mecha-graph-mcp [--db PATH|URL] [--role distiller|owner]
+       mecha-graph-mcp --http [--port N] [--host H] [--session-idle S] [--db PATH|URL] [--role distiller|owner]
 
 Serves the mecha knowledge graph over MCP: on stdin/stdout, or with --http over
 Streamable HTTP at http://HOST:PORT/mcp.
 
-  --db PATH     the SQLite file (default: $MECHA_GRAPH_DB, else ~/.mecha-graph/graph.db)
+  --db PATH     the SQLite file (default: $MECHA_GRAPH_DB, else ~/.mecha-graph/graph.db),
+  --db URL      or a postgres://user:password@host:port/database URL for a team's
+                PostgreSQL; the schema is created or upgraded on start
   --role ROLE   distiller (default): episodes, corrections and reads;
                 owner: also review decisions and redaction, for a person
   --http        serve over Streamable HTTP instead of stdio
@@ -40,6 +45,8 @@ Streamable HTTP at http://HOST:PORT/mcp.
   --host H      the address to bind (default 127.0.0.1). Any address but loopback
                 needs a bearer token in $MECHA_GRAPH_TOKEN. With a token set, every
                 request must carry "Authorization: Bearer <token>".
+  --session-idle S  close an HTTP session after S seconds without a request
+                (default ${graphLimits.httpSessionIdleMs / 1000}; 0 keeps sessions open)
   --help        this text
   --version     the package version
 `;
@@ -52,6 +59,7 @@ export function parseServerArguments(argv: readonly string[]): ServerArguments {
     http?: boolean | undefined;
     port?: string | undefined;
     host?: string | undefined;
+    'session-idle'?: string | undefined;
     help?: boolean | undefined;
     version?: boolean | undefined;
   };
@@ -64,6 +72,7 @@ export function parseServerArguments(argv: readonly string[]): ServerArguments {
         http: { type: 'boolean' },
         port: { type: 'string' },
         host: { type: 'string' },
+        'session-idle': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -83,6 +92,9 @@ export function parseServerArguments(argv: readonly string[]): ServerArguments {
   if (!values.http) {
     if (values.port !== undefined) return { kind: 'error', message: '--port needs --http' };
     if (values.host !== undefined) return { kind: 'error', message: '--host needs --http' };
+    if (values['session-idle'] !== undefined) {
+      return { kind: 'error', message: '--session-idle needs --http' };
+    }
     return { kind: 'serve', db: values.db, role };
   }
   let port = defaultHttpPort;
@@ -98,11 +110,22 @@ export function parseServerArguments(argv: readonly string[]): ServerArguments {
   if (values.host !== undefined && values.host.trim() === '') {
     return { kind: 'error', message: '--host needs an address' };
   }
+  let sessionIdleMs: number = graphLimits.httpSessionIdleMs;
+  const idle = values['session-idle'];
+  if (idle !== undefined) {
+    if (!/^\d{1,7}$/.test(idle)) {
+      return {
+        kind: 'error',
+        message: `--session-idle must be a whole number of seconds (0 keeps sessions), not "${idle}"`,
+      };
+    }
+    sessionIdleMs = Number(idle) * 1000;
+  }
   const host = values.host ?? '127.0.0.1';
   return {
     kind: 'serve',
     db: values.db,
     role,
-    http: { host, port, hostGiven: values.host !== undefined },
+    http: { host, port, hostGiven: values.host !== undefined, sessionIdleMs },
   };
 }

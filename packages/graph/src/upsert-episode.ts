@@ -14,7 +14,7 @@ import {
   isDenied,
   supportCount,
 } from './fact-rows.js';
-import { type GraphDatabase, writeTransaction } from './graph-database.js';
+import type { GraphBackend, GraphDatabase } from './graph-database.js';
 import { GraphInputError } from './graph-input-error.js';
 import { graphLimits } from './limits.js';
 import type { ExtractorEpisode } from './metadata-extractor.js';
@@ -156,17 +156,23 @@ const metaCorrections = z.array(correctionItemSchema).max(graphLimits.correction
  * (by hash) returns before any other work; otherwise candidates are staged or supported, support
  * the old version alone gave is dropped, and staged facts left with none are retracted.
  */
-export function upsertEpisode(graph: GraphDatabase, input: EpisodeInput): UpsertResult {
+export async function upsertEpisode(
+  backend: GraphBackend,
+  input: EpisodeInput,
+): Promise<UpsertResult> {
   const episode = prepareEpisode(input);
-  return writeTransaction(graph, () => {
+  return backend.write(async (graph) => {
     const now = graph.now();
-    const existing = graph
-      .sql(
-        'SELECT id, content_hash, version, redacted_at FROM episodes WHERE source = ? AND source_id = ?',
-      )
-      .get(episode.source, episode.source_id) as
-      | { id: number; content_hash: string; version: number; redacted_at: string | null }
-      | undefined;
+    const existing = await graph.get<{
+      id: number;
+      content_hash: string;
+      version: number;
+      redacted_at: string | null;
+    }>(
+      'SELECT id, content_hash, version, redacted_at FROM episodes WHERE source = ? AND source_id = ?',
+      episode.source,
+      episode.source_id,
+    );
     if (existing?.redacted_at != null) {
       throw new GraphInputError(
         `the episode (${episode.source}, ${episode.source_id}) was redacted at ${existing.redacted_at} and its key is not reused: nothing was stored`,
@@ -183,53 +189,47 @@ export function upsertEpisode(graph: GraphDatabase, input: EpisodeInput): Upsert
         corrections_withheld: 0,
       };
     }
-    ensureSource(graph, episode.source, now);
+    await ensureSource(graph, episode.source, now);
     let episodeId: number;
     let version: number;
     if (existing === undefined) {
-      const inserted = graph
-        .sql(
-          `INSERT INTO episodes (kind, source, source_id, source_ref, occurred_at, body, meta, content_hash, salience, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          episode.kind,
-          episode.source,
-          episode.source_id,
-          episode.source_ref,
-          episode.occurred_at,
-          episode.body,
-          episode.metaJson,
-          episode.hash,
-          episode.salience,
-          now,
-          now,
-        );
-      episodeId = Number(inserted.lastInsertRowid);
+      const inserted = await graph.get<{ id: number }>(
+        `INSERT INTO episodes (kind, source, source_id, source_ref, occurred_at, body, meta, content_hash, salience, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+        episode.kind,
+        episode.source,
+        episode.source_id,
+        episode.source_ref,
+        episode.occurred_at,
+        episode.body,
+        episode.metaJson,
+        episode.hash,
+        episode.salience,
+        now,
+        now,
+      );
+      episodeId = Number(inserted?.id);
       version = 1;
     } else {
       episodeId = existing.id;
       version = existing.version + 1;
-      graph
-        .sql(
-          `UPDATE episodes SET kind = ?, source_ref = ?, occurred_at = ?, body = ?, meta = ?, content_hash = ?,
+      await graph.run(
+        `UPDATE episodes SET kind = ?, source_ref = ?, occurred_at = ?, body = ?, meta = ?, content_hash = ?,
              salience = ?, version = ?, updated_at = ? WHERE id = ?`,
-        )
-        .run(
-          episode.kind,
-          episode.source_ref,
-          episode.occurred_at,
-          episode.body,
-          episode.metaJson,
-          episode.hash,
-          episode.salience,
-          version,
-          now,
-          episodeId,
-        );
+        episode.kind,
+        episode.source_ref,
+        episode.occurred_at,
+        episode.body,
+        episode.metaJson,
+        episode.hash,
+        episode.salience,
+        version,
+        now,
+        episodeId,
+      );
     }
-    const facts = stageCandidates(graph, episode, episodeId, now);
-    const { report, withheld } = correctionsFromMeta(graph, episode, now);
+    const facts = await stageCandidates(graph, episode, episodeId, now);
+    const { report, withheld } = await correctionsFromMeta(graph, episode, now);
     return {
       outcome: existing === undefined ? 'inserted' : 'updated',
       episode_id: episodeId,
@@ -242,19 +242,18 @@ export function upsertEpisode(graph: GraphDatabase, input: EpisodeInput): Upsert
   });
 }
 
-function stageCandidates(
+async function stageCandidates(
   graph: GraphDatabase,
   episode: PreparedEpisode,
   episodeId: number,
   now: string,
-): UpsertFactCounts {
+): Promise<UpsertFactCounts> {
   const { drafts, ignored } = draftCandidates(graph, episode);
-  const before = graph
-    .sql(
-      `SELECT s.fact_id AS fact_id, f.fact_key AS fact_key, f.status AS status FROM support s
-       JOIN facts f ON f.id = s.fact_id WHERE s.episode_id = ? AND s.via = 'extractor'`,
-    )
-    .all(episodeId) as { fact_id: number; fact_key: string; status: FactStatus }[];
+  const before = await graph.all<{ fact_id: number; fact_key: string; status: FactStatus }>(
+    `SELECT s.fact_id AS fact_id, f.fact_key AS fact_key, f.status AS status FROM support s
+     JOIN facts f ON f.id = s.fact_id WHERE s.episode_id = ? AND s.via = 'extractor'`,
+    episodeId,
+  );
   const wanted = new Set(drafts.map((draft) => draft.key));
   const had = new Set(before.map((row) => row.fact_key));
   let staged = 0;
@@ -265,25 +264,27 @@ function stageCandidates(
   for (const draft of drafts) {
     if (had.has(draft.key)) {
       kept += 1;
-    } else if (isDenied(graph, draft)) {
+    } else if (await isDenied(graph, draft)) {
       blocked += 1;
     } else {
-      const open = findOpenFact(graph, draft.key);
+      const open = await findOpenFact(graph, draft.key);
       const factId =
-        open?.id ?? insertStagedFact(graph, draft, 'extractor', episode.occurred_at, null, now);
-      addSupport(graph, factId, { episodeId }, 'extractor', now);
+        open?.id ??
+        (await insertStagedFact(graph, draft, 'extractor', episode.occurred_at, null, now));
+      await addSupport(graph, factId, { episodeId }, 'extractor', now);
       if (open === undefined) staged += 1;
       else supported += 1;
     }
   }
-  const drop = graph.sql(
-    `DELETE FROM support WHERE fact_id = ? AND episode_id = ? AND via = 'extractor'`,
-  );
   for (const row of before) {
     if (wanted.has(row.fact_key)) continue;
-    drop.run(row.fact_id, episodeId);
-    if (row.status === 'staged' && supportCount(graph, row.fact_id) === 0) {
-      closeFact(
+    await graph.run(
+      `DELETE FROM support WHERE fact_id = ? AND episode_id = ? AND via = 'extractor'`,
+      row.fact_id,
+      episodeId,
+    );
+    if (row.status === 'staged' && (await supportCount(graph, row.fact_id)) === 0) {
+      await closeFact(
         graph,
         row.fact_id,
         'retracted',
@@ -297,18 +298,18 @@ function stageCandidates(
   return { staged, supported, kept, blocked_by_denial: blocked, retracted, ignored };
 }
 
-function correctionsFromMeta(
+async function correctionsFromMeta(
   graph: GraphDatabase,
   episode: PreparedEpisode,
   now: string,
-): { report: CorrectionReport | null; withheld: number } {
+): Promise<{ report: CorrectionReport | null; withheld: number }> {
   const raw = episode.meta.corrections;
   if (!Array.isArray(raw) || raw.length === 0) return { report: null, withheld: 0 };
   // A correction closes a belief with nobody in the loop, so it is acted on only from a session
   // whose whole timeline is known clean; distill withholds them too, this is the second lock.
   if (metaTaint(episode.meta) !== 'clean') return { report: null, withheld: raw.length };
   const items = parseInput(metaCorrections, raw, 'meta.corrections');
-  const report = applyCorrections(
+  const report = await applyCorrections(
     graph,
     { source: episode.source, source_id: episode.source_id, occurred_at: episode.occurred_at },
     items,

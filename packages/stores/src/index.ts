@@ -115,8 +115,12 @@ export type { CompareSessionOptions, CompareSessionResult } from './readouts/com
 export { compareSession } from './readouts/compare-session.js';
 export type { ProbeReadoutOptions, ReplayWorkspace } from './readouts/probe-readout.js';
 export { checkReplayWorkspace, probeReadout } from './readouts/probe-readout.js';
+export type { DraftVerdictRead } from './readouts/read-draft-verdict.js';
+export { readDraftVerdict } from './readouts/read-draft-verdict.js';
 export type { ReadProblem } from './readouts/read-log.js';
 export { readProblems, withReadLog } from './readouts/read-log.js';
+export type { QuestionAnswerRead } from './readouts/read-question-answer.js';
+export { readQuestionAnswer } from './readouts/read-question-answer.js';
 export { sessionReadout } from './readouts/session-readout.js';
 export type { TaskFilter, TaskList } from './readouts/task-list.js';
 export { listTasks } from './readouts/task-list.js';

@@ -121,14 +121,22 @@ export interface RunRecorder {
  */
 export interface OutcomeRecorder {
   sendDraft(draftId: string, options: { readonly sender: Actor }): Recorded<void>;
-  sendEditedDraft(draftId: string, options: { readonly sender: Actor }): Recorded<void>;
+  /**
+   * A draft sent with the owner's edits; `text` is the words that went out, kept on the outcome
+   * for the harness that sends (see `readDraftVerdict`).
+   */
+  sendEditedDraft(
+    draftId: string,
+    options: { readonly sender: Actor; readonly text?: string },
+  ): Recorded<void>;
   /** A rejection; the reason is the owner's words for the reflector, never part of a score. */
   rejectDraft(
     draftId: string,
     options: { readonly sender: Actor; readonly reason?: string },
   ): Recorded<void>;
   cancelDraft(draftId: string, options: { readonly sender: Actor }): Recorded<void>;
-  answerQuestion(questionId: string): Recorded<void>;
+  /** The owner answered; `text` is the answer the parked run resumes with (`readQuestionAnswer`). */
+  answerQuestion(questionId: string, options?: { readonly text?: string }): Recorded<void>;
   abandonQuestion(questionId: string): Recorded<void>;
   receiveRequest(options?: {
     readonly requestId?: string;
@@ -202,7 +210,7 @@ export function createOutcomeRecorder(home: MechaHome): OutcomeRecorder {
     draftId: string,
     outcome: 'sent_unchanged' | 'sent_edited' | 'rejected' | 'cancelled',
     sender: Actor,
-    reason?: string,
+    words: { readonly reason?: string | undefined; readonly text?: string | undefined } = {},
   ) =>
     home.outbox.append([
       {
@@ -212,21 +220,26 @@ export function createOutcomeRecorder(home: MechaHome): OutcomeRecorder {
         draft_id: draftId,
         outcome,
         sender,
-        ...(reason === undefined ? {} : { reason }),
+        ...(words.reason === undefined ? {} : { reason: words.reason }),
+        ...(words.text === undefined ? {} : { text: words.text }),
       },
     ]);
-  const question = (questionId: string, type: 'answered' | 'abandoned') =>
-    home.questions.append([{ v: 1, type, at: now(), question_id: questionId }]);
+  const question = (questionId: string, type: 'answered' | 'abandoned', text?: string) =>
+    home.questions.append([
+      { v: 1, type, at: now(), question_id: questionId, ...(text === undefined ? {} : { text }) },
+    ]);
   const request = (requestId: string, type: 'needs_info' | 'closed') =>
     home.requests.append([{ v: 1, type, at: now(), request_id: requestId }]);
   const workflow = (workflowId: string, type: 'closed' | 'cancelled' | 'reopened') =>
     home.workflows.append([{ v: 1, type, at: now(), workflow_id: workflowId }]);
   return {
     sendDraft: (draftId, { sender }) => draftOutcome(draftId, 'sent_unchanged', sender),
-    sendEditedDraft: (draftId, { sender }) => draftOutcome(draftId, 'sent_edited', sender),
-    rejectDraft: (draftId, { sender, reason }) => draftOutcome(draftId, 'rejected', sender, reason),
+    sendEditedDraft: (draftId, { sender, text }) =>
+      draftOutcome(draftId, 'sent_edited', sender, { text }),
+    rejectDraft: (draftId, { sender, reason }) =>
+      draftOutcome(draftId, 'rejected', sender, { reason }),
     cancelDraft: (draftId, { sender }) => draftOutcome(draftId, 'cancelled', sender),
-    answerQuestion: (questionId) => question(questionId, 'answered'),
+    answerQuestion: (questionId, options = {}) => question(questionId, 'answered', options.text),
     abandonQuestion: (questionId) => question(questionId, 'abandoned'),
     receiveRequest: async (options = {}) => {
       const requestId = options.requestId ?? context.newId('req');

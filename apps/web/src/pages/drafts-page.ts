@@ -1,4 +1,4 @@
-import type { OutboxRecord, QuestionRecord } from '@mecha/appraisal-core';
+import { type OutboxRecord, type QuestionRecord, stripControlLines } from '@mecha/appraisal-core';
 import { html } from 'hono/html';
 import { taintChipHtml } from '../views/chip.js';
 import { csrfField, type Html } from '../views/layout.js';
@@ -29,11 +29,11 @@ export function parkedQuestions(records: readonly QuestionRecord[]): readonly Pa
 function draftHtml(draft: Staged, csrf: string): Html {
   return html`<li id="draft-${draft.draft_id}" data-draft="${draft.draft_id}">
 <div class="run__meta">${draft.draft_id}<br>${draft.tool} · from <a href="/sessions/${draft.session_id}">${draft.session_id}</a>${draft.goal === undefined ? '' : html` · for ${draft.goal.kind}${draft.goal.id === undefined ? '' : ` ${draft.goal.id}`}`}<br>staged ${draft.at.replace('T', ' ').slice(0, 16)} ${taintChipHtml(draft.taint === 'third_party')}</div>
-<div class="run__answer">${draft.text === undefined ? html`<span class="note">The draft's text was not recorded.</span>` : html`<pre>${draft.text}</pre>`}</div>
+<div class="run__answer">${draft.text === undefined ? html`<span class="note">The draft's text was not recorded.</span>` : html`<pre>${stripControlLines(draft.text)}</pre>`}</div>
 <div class="acts">
 <form method="post" action="/drafts/${draft.draft_id}" aria-label="Send ${draft.draft_id}">${csrfField(csrf)}<button type="submit" name="verdict" value="send">Send</button></form>
 <form method="post" action="/drafts/${draft.draft_id}" aria-label="Edit then send ${draft.draft_id}">${csrfField(csrf)}
-<label>Your edit<textarea name="text" rows="3" cols="40">${draft.text ?? ''}</textarea></label>
+<label>Your edit, as it will be sent<textarea name="text" rows="3" cols="40" required>${stripControlLines(draft.text ?? '')}</textarea></label>
 <button type="submit" name="verdict" value="send_edited">Edit then send</button></form>
 <form method="post" action="/drafts/${draft.draft_id}" aria-label="Reject ${draft.draft_id}">${csrfField(csrf)}
 <label>Reason (optional)<input name="reason" size="24" maxlength="4000"></label>
@@ -46,7 +46,7 @@ function questionHtml(question: Parked, csrf: string): Html {
   return html`<li id="question-${question.question_id}" data-question="${question.question_id}">
 <div class="run__meta">${question.question_id}<br>${question.purpose === 'goal' ? 'confirm the goal' : 'a question'} · from <a href="/sessions/${question.session_id}">${question.session_id}</a>${question.goal === undefined ? '' : html` · about ${question.goal.kind}${question.goal.id === undefined ? '' : ` ${question.goal.id}`}`}</div>
 <form class="acts" method="post" action="/questions/${question.question_id}/answer" aria-label="Answer ${question.question_id}">${csrfField(csrf)}
-<label>Your answer<textarea name="answer" rows="2" cols="40"></textarea></label>
+<label>Your answer<textarea name="answer" rows="2" cols="40" required></textarea></label>
 <button type="submit">Answer</button></form>
 </li>`;
 }
@@ -58,7 +58,7 @@ export function draftsPage(
   csrf: string,
 ): Html {
   return html`<h1>Drafts and questions</h1>
-<p class="note">Your verdicts are recorded as yours (the owner). The text of a draft or of an edit is shown as written, never run.</p>
+<p class="note">Your verdicts are recorded as yours (the owner). The text of a draft or of an edit is shown as written, never run. Edit then send keeps your edited words in the outbox: they are what your harness sends.</p>
 <h2>Drafts waiting on you</h2>
 ${
   typeof drafts === 'string'
@@ -68,7 +68,7 @@ ${
       : html`<ul class="items">${drafts.map((draft) => draftHtml(draft, csrf))}</ul>`
 }
 <h2>Parked questions</h2>
-<p class="note">Answering records that you answered; the answer itself goes to the session through your harness (mecha keeps the act, not the words).</p>
+<p class="note">Your answer is kept with the question: it is what the parked session resumes with when your harness picks it up.</p>
 ${
   typeof questions === 'string'
     ? html`<p class="note">${questions}</p>`

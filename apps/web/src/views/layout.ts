@@ -1,3 +1,4 @@
+import { stripControlLines } from '@mecha/appraisal-core';
 import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 
@@ -19,6 +20,8 @@ export const pages = [
 export interface Said {
   readonly ok: boolean;
   readonly lines: readonly string[];
+  /** The owner's words the act kept (an edit, an answer), shown as written, escaped. */
+  readonly words?: string;
 }
 
 /** A page: its title, which navigation entry it is, and its content. */
@@ -43,7 +46,7 @@ export function csrfField(token: string): Html {
 /** The message an act left, or nothing. */
 export function saidHtml(said: Said | undefined): Html {
   if (said === undefined) return html``;
-  return html`<div class="said ${said.ok ? '' : 'said--refused'}" role="status" id="said">${said.lines.map((line) => html`<p>${line}</p>`)}</div>`;
+  return html`<div class="said ${said.ok ? '' : 'said--refused'}" role="status" id="said">${said.lines.map((line) => html`<p>${line}</p>`)}${said.words === undefined ? '' : html`<pre class="said__words">${stripControlLines(said.words)}</pre>`}</div>`;
 }
 
 /** The whole document around a page: header with logo and navigation, the page, the script. */

@@ -25,6 +25,12 @@ const outcomeFields = {
   outcome: z.enum(['sent_unchanged', 'sent_edited', 'rejected', 'cancelled']),
   /** The owner's reason for a rejection, in their words; it goes to the reflector, never to a score. */
   reason: z.string().max(4000).optional(),
+  /**
+   * For `sent_edited`: the words that went out, as the owner edited them (line endings `\n`).
+   * Absent on edits recorded before mecha kept them, and on every other outcome. An older
+   * reader drops the field and reads the rest unchanged, so it needs no new version.
+   */
+  text: z.string().min(1).optional(),
 };
 
 /** Version 1 outcomes predate the record of who acted; they read as `sender: 'unrecorded'`. */

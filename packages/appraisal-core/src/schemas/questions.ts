@@ -18,6 +18,11 @@ export const questionRecordSchema = z.discriminatedUnion('type', [
     type: z.literal('answered'),
     at: timestampSchema,
     question_id: idSchema,
+    /**
+     * The owner's answer, as typed (line endings `\n`): what the parked run resumes with.
+     * Absent on answers recorded before mecha kept the words. An older reader drops the field.
+     */
+    text: z.string().min(1).optional(),
   }),
   z.object({
     v: z.literal(1),

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stripControl, stripControlDeep } from './strip-control.js';
+import { stripControl, stripControlDeep, stripControlLines } from './strip-control.js';
 
 const unsafe = /[\p{Cc}\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2069\ufeff]/u;
 
@@ -50,5 +50,25 @@ describe('stripControlDeep', () => {
       k: ['xy', 3, null, { z: 'a b' }],
       n: true,
     });
+  });
+});
+
+describe('stripControlLines', () => {
+  const unsafeInLine = /[\p{Cc}\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2069\ufeff]/u;
+
+  it('keeps the line breaks, normalised to \\n, and nothing else that is unsafe', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        const lines = stripControlLines(text).split('\n');
+        for (const line of lines) expect(line).not.toMatch(unsafeInLine);
+        expect(lines).toHaveLength(text.split(/\r\n|[\r\n]/u).length);
+      }),
+    );
+  });
+
+  it('is stripControl line by line', () => {
+    expect(stripControlLines('Dear Ana,\r\n\u001b[31myes\u001b[0m\rto Friday\n')).toBe(
+      'Dear Ana,\n[31myes[0m\nto Friday\n',
+    );
   });
 });

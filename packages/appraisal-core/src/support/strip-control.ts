@@ -24,3 +24,15 @@ export function stripControlDeep<T>(value: T): T {
   }
   return value;
 }
+
+/**
+ * {@link stripControl} for text whose lines matter (an edited draft, an owner's answer): each
+ * line is made safe on its own and the lines are joined with `\n`, so a surface can show the
+ * words as paragraphs while nothing in them can move the cursor or recolour a terminal.
+ */
+export function stripControlLines(text: string): string {
+  return text
+    .split(/\r\n|[\r\n]/u)
+    .map((line) => stripControl(line))
+    .join('\n');
+}

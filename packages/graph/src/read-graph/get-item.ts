@@ -1,6 +1,6 @@
 import type { JsonValue } from '../content-hash.js';
 import { type FactStatus, factText, isDenied } from '../fact-rows.js';
-import type { GraphDatabase } from '../graph-database.js';
+import type { GraphBackend, GraphDatabase } from '../graph-database.js';
 import { GraphInputError } from '../graph-input-error.js';
 import { graphLimits } from '../limits.js';
 import { parseInput } from '../parse-input.js';
@@ -12,7 +12,10 @@ import type { EpisodeDetail, FactDetail, FactItem } from './items.js';
 import { withProvenance } from './provenance.js';
 
 /** One fact or one episode with everything known about it. */
-export function getItem(graph: GraphDatabase, input: GetInput): FactDetail | EpisodeDetail {
+export function getItem(
+  backend: GraphBackend,
+  input: GetInput,
+): Promise<FactDetail | EpisodeDetail> {
   const parsed = parseInput(getSchema, input, 'kg_get request');
   const byKey = parsed.source !== undefined || parsed.source_id !== undefined;
   const asked = [parsed.fact_id !== undefined, parsed.episode_id !== undefined, byKey].filter(
@@ -26,29 +29,26 @@ export function getItem(graph: GraphDatabase, input: GetInput): FactDetail | Epi
       'kg_get needs exactly one of: fact_id, episode_id, or source with source_id',
     );
   }
-  if (parsed.fact_id !== undefined) return getFact(graph, parsed.fact_id);
-  const row = graph
-    .sql(
-      `SELECT ${episodeSelect('e.body')}, e.meta AS meta FROM episodes e JOIN sources src ON src.source = e.source
-       WHERE ${parsed.episode_id !== undefined ? 'e.id = ?' : 'e.source = ? AND e.source_id = ?'}`,
-    )
-    .get(
-      ...(parsed.episode_id !== undefined
-        ? [parsed.episode_id]
-        : [parsed.source, parsed.source_id]),
-    ) as (EpisodeRecord & { meta: string }) | undefined;
+  const factId = parsed.fact_id;
+  if (factId !== undefined) return backend.read((graph) => getFact(graph, factId));
+  return backend.read((graph) => getEpisode(graph, parsed));
+}
+
+async function getEpisode(graph: GraphDatabase, parsed: GetInput): Promise<EpisodeDetail> {
+  const row = await graph.get<EpisodeRecord & { meta: string }>(
+    `SELECT ${episodeSelect(graph.dialect)}, e.meta AS meta FROM episodes e JOIN sources src ON src.source = e.source
+     WHERE ${parsed.episode_id !== undefined ? 'e.id = ?' : 'e.source = ? AND e.source_id = ?'}`,
+    ...(parsed.episode_id !== undefined
+      ? [parsed.episode_id]
+      : [parsed.source ?? '', parsed.source_id ?? '']),
+  );
   if (row === undefined) {
     throw new GraphInputError(
       'no such episode: episode ids and (source, source_id) keys come from kg_episodes or kg_upsert',
     );
   }
   const { meta, ...record } = row;
-  const facts = graph
-    .sql(
-      `SELECT f.id, f.kind, f.subject, f.predicate, f.object, f.status, s.via FROM support s
-       JOIN facts f ON f.id = s.fact_id WHERE s.episode_id = ? ORDER BY f.id LIMIT ?`,
-    )
-    .all(row.id, graphLimits.factsPerEpisodeDetail) as {
+  const facts = await graph.all<{
     id: number;
     kind: FactItem['kind'];
     subject: string;
@@ -56,7 +56,12 @@ export function getItem(graph: GraphDatabase, input: GetInput): FactDetail | Epi
     object: string;
     status: FactStatus;
     via: 'extractor' | 'correction';
-  }[];
+  }>(
+    `SELECT f.id, f.kind, f.subject, f.predicate, f.object, f.status, s.via FROM support s
+     JOIN facts f ON f.id = s.fact_id WHERE s.episode_id = ? ORDER BY f.id LIMIT ?`,
+    row.id,
+    graphLimits.factsPerEpisodeDetail,
+  );
   return {
     ...episodeItem(record),
     meta: JSON.parse(meta) as JsonValue,
@@ -69,29 +74,32 @@ export function getItem(graph: GraphDatabase, input: GetInput): FactDetail | Epi
   };
 }
 
-function getFact(graph: GraphDatabase, id: number): FactDetail {
-  const row = graph
-    .sql(`SELECT ${factSelect}, f.fact_key AS fact_key FROM facts f WHERE f.id = ?`)
-    .get(id) as (FactRecord & { fact_key: string }) | undefined;
+async function getFact(graph: GraphDatabase, id: number): Promise<FactDetail> {
+  const row = await graph.get<FactRecord & { fact_key: string }>(
+    `SELECT ${factSelect}, f.fact_key AS fact_key FROM facts f WHERE f.id = ?`,
+    id,
+  );
   if (row === undefined) {
     throw new GraphInputError(
       `no fact with id ${id}: fact ids come from kg_search or kg_review_list`,
     );
   }
   const { fact_key, ...record } = row;
-  const [item] = withProvenance(graph, [record], graphLimits.provenancePerDetail);
-  const superseded = graph.sql('SELECT id FROM facts WHERE supersedes = ? ORDER BY id').all(id) as {
-    id: number;
-  }[];
-  const corrections = graph
-    .sql(
-      `SELECT ${correctionSelect} FROM corrections c JOIN sources src ON src.source = c.source
-       WHERE c.wrong_fact_id = ? OR c.replacement_fact_id = ? ORDER BY c.id LIMIT ?`,
-    )
-    .all(id, id, graphLimits.provenancePerDetail) as CorrectionRecord[];
+  const [item] = await withProvenance(graph, [record], graphLimits.provenancePerDetail);
+  const superseded = await graph.all<{ id: number }>(
+    'SELECT id FROM facts WHERE supersedes = ? ORDER BY id',
+    id,
+  );
+  const corrections = await graph.all<CorrectionRecord>(
+    `SELECT ${correctionSelect} FROM corrections c JOIN sources src ON src.source = c.source
+     WHERE c.wrong_fact_id = ? OR c.replacement_fact_id = ? ORDER BY c.id LIMIT ?`,
+    id,
+    id,
+    graphLimits.provenancePerDetail,
+  );
   return {
     ...(item as FactItem),
-    denied: isDenied(graph, { ...record, key: fact_key }),
+    denied: await isDenied(graph, { ...record, key: fact_key }),
     superseded_by: superseded.map((each) => each.id),
     corrections: corrections.map(correctionItem),
   };

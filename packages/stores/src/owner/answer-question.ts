@@ -4,6 +4,7 @@ import { moverFor, runPresence } from '../run-registration.js';
 import { createOutcomeRecorder } from '../session-recorder.js';
 import { findByPrefix } from './find-by-prefix.js';
 import { type OwnerRefusal, ownerRefusal } from './owner-refusal.js';
+import { ownerWords } from './owner-words.js';
 
 /** A parked question answered, render-ready. */
 export interface AnsweredQuestion {
@@ -11,14 +12,18 @@ export interface AnsweredQuestion {
   readonly questionId: string;
   /** The session that parked it (to resume). */
   readonly sessionId: string;
+  /** The answer as kept (line endings `\n`): what the session resumes with. */
+  readonly text: string;
   /** `Answered question-… (session …).` */
   readonly line: string;
 }
 
 /**
- * Records that the owner answered a question a run parked. Answering is a person's act: a
- * request from a run registered with nobody present is refused. A question never parked, or
- * already answered or abandoned, is refused and nothing is written.
+ * Records the owner's answer to a question a run parked, words and all, on the `answered`
+ * record, where the harness resuming the session reads it (`readQuestionAnswer`). Answering is
+ * a person's act: a request from a run registered with nobody present is refused. An empty
+ * answer, one too long for a record, a question never parked, or one already answered or
+ * abandoned is refused, and nothing is written.
  */
 export async function answerParkedQuestion(
   home: MechaHome,
@@ -27,9 +32,13 @@ export async function answerParkedQuestion(
     readonly query: string;
     /** Where the owner acted (`cli`, `web`, `slack`). */
     readonly surface: string;
+    /** The answer, as the owner typed it. */
+    readonly text: string;
     readonly env: Readonly<Record<string, string | undefined>>;
   },
 ): Promise<AnsweredQuestion | OwnerRefusal> {
+  const answer = ownerWords(request.text, 'the answer');
+  if (answer.state === 'refused') return answer;
   const mover = moverFor(await runPresence(home, request.env), request.surface);
   if (!mover.ok) return ownerRefusal('nobody_present', mover.message);
   const questions = await home.questions.read();
@@ -58,7 +67,9 @@ export async function answerParkedQuestion(
   if (settled !== undefined) {
     return ownerRefusal('unchanged', `${questionId} is already ${settled.type}`);
   }
-  const written = await createOutcomeRecorder(home).answerQuestion(questionId);
+  const written = await createOutcomeRecorder(home).answerQuestion(questionId, {
+    text: answer.text,
+  });
   if (E.isLeft(written)) {
     return ownerRefusal('not_written', `${questionId} was not answered: ${written.left.message}`);
   }
@@ -67,6 +78,7 @@ export async function answerParkedQuestion(
     state: 'answered',
     questionId,
     sessionId,
+    text: answer.text,
     line: `Answered ${questionId} (session ${sessionId}).`,
   };
 }

@@ -5,6 +5,7 @@ import { runPresence } from '../run-registration.js';
 import { createOutcomeRecorder } from '../session-recorder.js';
 import { findByPrefix } from './find-by-prefix.js';
 import { type OwnerRefusal, ownerRefusal } from './owner-refusal.js';
+import { ownerWords } from './owner-words.js';
 
 /** What the owner decides about a staged draft. */
 export type DraftChoice = 'send' | 'send_edited' | 'reject';
@@ -16,6 +17,12 @@ export interface DraftVerdictRequest {
   readonly verdict: DraftChoice;
   /** Why it was rejected, in the owner's words (for the reflector; never part of a score). */
   readonly reason?: string;
+  /**
+   * For `send_edited`, and only then: the words to send, as the owner edited them. Required
+   * there (an edit with no words, or the draft's own words unchanged, is refused); they are
+   * kept on the outcome so that the harness that sends reads them (`readDraftVerdict`).
+   */
+  readonly text?: string;
   /** The environment the request came from (a run's shell names its run there). */
   readonly env: Readonly<Record<string, string | undefined>>;
 }
@@ -27,6 +34,8 @@ export interface DraftVerdict {
   readonly outcome: 'sent_unchanged' | 'sent_edited' | 'rejected';
   /** `owner` when a person acted directly; `run_shell` when a run's shell carried it. */
   readonly sender: Actor;
+  /** For `sent_edited`: the words kept, as they will go out (line endings `\n`). */
+  readonly text?: string;
   /** `Sent draft-… as written.` and the like. */
   readonly line: string;
 }
@@ -39,9 +48,10 @@ const said = {
 
 /**
  * Records the owner's verdict on a draft still waiting in the outbox: sent as written, sent
- * edited, or rejected. The sender is `owner` only when no run's shell started the request (a
- * run's approval is recorded as `run_shell`, which no success counts). A draft that was never
- * staged, or already has a verdict, is refused and nothing is written.
+ * edited (the edited words kept on the outcome), or rejected. The sender is `owner` only when
+ * no run's shell started the request (a run's approval is recorded as `run_shell`, which no
+ * success counts). A draft that was never staged, or already has a verdict, is refused and
+ * nothing is written.
  */
 export async function decideDraft(
   home: MechaHome,
@@ -50,14 +60,25 @@ export async function decideDraft(
   if (request.reason !== undefined && request.verdict !== 'reject') {
     return ownerRefusal('bad_request', 'a reason is only kept for a rejected draft');
   }
+  if (request.text !== undefined && request.verdict !== 'send_edited') {
+    return ownerRefusal('bad_request', 'edited text is only kept for Edit then send');
+  }
+  let edited: string | undefined;
+  if (request.verdict === 'send_edited') {
+    const words = ownerWords(request.text, 'the edit');
+    if (words.state === 'refused') return words;
+    edited = words.text;
+  }
   const outbox = await home.outbox.read();
   if (outbox.state === 'unreadable') {
     return ownerRefusal('unreadable', `the outbox could not be read: ${outbox.reason}`);
   }
-  const staged = outbox.records.flatMap((record) =>
-    record.type === 'staged' ? [record.draft_id] : [],
+  const staged = new Map(
+    outbox.records.flatMap((record) =>
+      record.type === 'staged' ? [[record.draft_id, record.text] as const] : [],
+    ),
   );
-  const match = findByPrefix(new Set(staged), request.query);
+  const match = findByPrefix(staged.keys(), request.query);
   if (match.state === 'none') {
     return ownerRefusal(
       'not_found',
@@ -77,6 +98,14 @@ export async function decideDraft(
   if (earlier !== undefined && earlier.type === 'outcome') {
     return ownerRefusal('unchanged', `${draftId} already has a verdict (${earlier.outcome})`);
   }
+  const draftText = staged.get(draftId);
+  if (edited !== undefined && edited === draftText?.replace(/\r\n?/gu, '\n')) {
+    // An unchanged "edit" would sign the run −1.0 for words the owner kept as written.
+    return ownerRefusal(
+      'bad_request',
+      `the edit is the draft as written: use Send to send ${draftId} unchanged`,
+    );
+  }
   const presence = await runPresence(home, request.env);
   const sender: Actor = presence.kind === 'terminal' ? 'owner' : 'run_shell';
   const outcomes = createOutcomeRecorder(home);
@@ -84,7 +113,10 @@ export async function decideDraft(
     request.verdict === 'send'
       ? await outcomes.sendDraft(draftId, { sender })
       : request.verdict === 'send_edited'
-        ? await outcomes.sendEditedDraft(draftId, { sender })
+        ? await outcomes.sendEditedDraft(draftId, {
+            sender,
+            ...(edited === undefined ? {} : { text: edited }),
+          })
         : await outcomes.rejectDraft(draftId, {
             sender,
             ...(request.reason === undefined ? {} : { reason: request.reason }),
@@ -98,5 +130,12 @@ export async function decideDraft(
       : request.verdict === 'send_edited'
         ? 'sent_edited'
         : 'rejected';
-  return { state: 'decided', draftId, outcome, sender, line: said[request.verdict](draftId) };
+  return {
+    state: 'decided',
+    draftId,
+    outcome,
+    sender,
+    ...(edited === undefined ? {} : { text: edited }),
+    line: said[request.verdict](draftId),
+  };
 }

@@ -241,6 +241,7 @@ describe('decideDraft', () => {
     const sent = await decideDraft(home, {
       query: 'draft-y1',
       verdict: 'send_edited',
+      text: 'Hello all',
       env: { MECHA_SESSION_ID: '20260925T090000-eeee0002', MECHA_RUN_ID: runId },
     });
     expect(sent).toMatchObject({ state: 'decided', sender: 'run_shell', outcome: 'sent_edited' });
@@ -262,14 +263,25 @@ describe('answerParkedQuestion', () => {
     const home = freshHome();
     const { session } = await runIn(home, '20260925T090000-ffff0001');
     await session.parkQuestion({ questionId: 'q-1' });
-    const answered = await answerParkedQuestion(home, { query: 'q-1', surface: 'slack', env: {} });
+    const answered = await answerParkedQuestion(home, {
+      query: 'q-1',
+      surface: 'slack',
+      text: 'Friday',
+      env: {},
+    });
     expect(answered).toEqual({
       state: 'answered',
       questionId: 'q-1',
       sessionId: '20260925T090000-ffff0001',
+      text: 'Friday',
       line: 'Answered q-1 (session 20260925T090000-ffff0001).',
     });
-    const again = await answerParkedQuestion(home, { query: 'q-1', surface: 'slack', env: {} });
+    const again = await answerParkedQuestion(home, {
+      query: 'q-1',
+      surface: 'slack',
+      text: 'Monday',
+      env: {},
+    });
     expect(again).toMatchObject({ state: 'refused', reason: 'unchanged' });
   });
 
@@ -282,6 +294,7 @@ describe('answerParkedQuestion', () => {
     const answered = await answerParkedQuestion(home, {
       query: 'q-2',
       surface: 'cli',
+      text: 'yes',
       env: { MECHA_SESSION_ID: '20260925T090000-ffff0002', MECHA_RUN_ID: runId },
     });
     expect(answered).toMatchObject({ state: 'refused', reason: 'nobody_present' });

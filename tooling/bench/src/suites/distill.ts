@@ -124,8 +124,8 @@ function episode(index: number): Episode {
 }
 
 /** Writes `count` episodes straight into a new graph file, in one transaction. */
-function seedGraph(path: string, count: number): void {
-  openGraphStore({ path }).close();
+async function seedGraph(path: string, count: number): Promise<void> {
+  await (await openGraphStore({ path })).close();
   const db = new Database(path);
   const at = new Date().toISOString();
   db.prepare(
@@ -169,7 +169,7 @@ async function upsertLatency(
   const db = join(made.path, 'graph.db');
   let graph: GraphConnection | undefined;
   try {
-    seedGraph(db, seeded);
+    await seedGraph(db, seeded);
     const connected = await connectGraph({
       name: 'graph',
       command: process.execPath,

@@ -87,19 +87,21 @@ async function extractorRate(): Promise<ResultTable> {
       proposed += episodeExtractor.extract({ ...base, source_id: `s${n}`, body }).length;
     }
     const extractMs = performance.now() - extractStarted;
-    const store = openGraphStore({ path: join(folder, 'graph.db') });
+    const store = await openGraphStore({ path: join(folder, 'graph.db') });
     const upsertStarted = performance.now();
     let staged = 0;
     for (const [n, body] of texts.entries()) {
-      staged += store.upsert({
-        ...base,
-        source_id: `s${n}`,
-        body,
-        meta: { taint: { untrusted: false } },
-      }).facts.staged;
+      staged += (
+        await store.upsert({
+          ...base,
+          source_id: `s${n}`,
+          body,
+          meta: { taint: { untrusted: false } },
+        })
+      ).facts.staged;
     }
     const upsertMs = performance.now() - upsertStarted;
-    store.close();
+    await store.close();
     const rate = (count: number, elapsed: number) => `${Math.round((count / elapsed) * 1000)}/s`;
     return {
       title: `Candidate facts through the extractor (ScriptedModel, ${episodes} episodes of three sentences)`,
@@ -127,13 +129,13 @@ async function searchLatency(): Promise<ResultTable> {
   const folder = mkdtempSync(join(tmpdir(), 'mecha-bench-graph-'));
   try {
     const path = join(folder, 'graph.db');
-    const store = openGraphStore({ path });
+    const store = await openGraphStore({ path });
     const perEpisode = 100;
     const total = 100_000;
     const seedStarted = performance.now();
     for (let e = 0; e < total / perEpisode; e += 1) {
       const relations = Array.from({ length: perEpisode }, (_, k) => triple(e * perEpisode + k));
-      store.upsert({
+      await store.upsert({
         kind: 'episode',
         source: 'agent:mecha',
         source_id: `s${e}`,
@@ -143,11 +145,11 @@ async function searchLatency(): Promise<ResultTable> {
       });
     }
     const seedMs = performance.now() - seedStarted;
-    const facts = store.search({ status: 'all', limit: 1 }).total;
+    const facts = (await store.search({ status: 'all', limit: 1 })).total;
     const none: number[] = [];
     for (let q = 0; q < 100; q += 1) {
       const started = performance.now();
-      store.search({ query: `nobody by the name ${q}` });
+      await store.search({ query: `nobody by the name ${q}` });
       none.push(performance.now() - started);
     }
     const queries = Array.from({ length: 300 }, (_, q) => {
@@ -161,10 +163,10 @@ async function searchLatency(): Promise<ResultTable> {
     const fts: number[] = [];
     for (const query of queries) {
       const started = performance.now();
-      store.search({ query });
+      await store.search({ query });
       fts.push(performance.now() - started);
     }
-    store.close();
+    await store.close();
     // The baseline: the same substring match as the LIKE scan kg_search used before the index
     // (the count and the first page, as kg_search runs them), on the same file.
     const raw = new Database(path, { readonly: true });

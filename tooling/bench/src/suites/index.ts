@@ -4,6 +4,7 @@ import { appraiserSuite } from './appraiser.js';
 import { cliSuite } from './cli.js';
 import { distillSuite } from './distill.js';
 import { graphSuite } from './graph.js';
+import { graphTeamSuite } from './graph-team.js';
 import { remoteGraphSuite } from './remote-graph.js';
 import { storesSuite } from './stores.js';
 import { verdictsSuite } from './verdicts.js';
@@ -23,6 +24,7 @@ export const suites: readonly Suite[] = [
   cliSuite,
   distillSuite,
   graphSuite,
+  graphTeamSuite,
   remoteGraphSuite,
   appraiserSuite,
   verdictsSuite,

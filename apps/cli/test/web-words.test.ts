@@ -1,0 +1,164 @@
+// The callbacks handed to the page run in the browser: they need the DOM's types.
+/// <reference lib="dom" />
+// The owner's words on the web board, in a real browser: `mecha web` as a person starts it (a
+// subprocess on a random loopback port), driven by Debian's chromium through playwright-core.
+// The owner edits a stranger's draft and answers a parked question; the words are then read
+// back the way a harness reads them, through @mecha/stores. Screenshots go to
+// test-artifacts/web (git-ignored).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  createSessionRecorder,
+  initHome,
+  openHome,
+  readDraftVerdict,
+  readQuestionAnswer,
+  rightOrThrow,
+} from '@mecha/stores';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bin, tempDir } from './helpers.js';
+
+const chromiumPath = '/usr/bin/chromium';
+const artifacts = fileURLToPath(new URL('../test-artifacts/web/', import.meta.url));
+
+if (!existsSync(chromiumPath)) {
+  throw new Error(
+    `the web board's browser tests need Debian's chromium at ${chromiumPath}: run 'apt-get install -y chromium' as root (npm test does it for you when run as root)`,
+  );
+}
+
+// A stranger's mail the run drafted from: markup that tries to close the edit box and run.
+const strangerDraft =
+  'Re: invoice </textarea><script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">';
+const edit = [
+  'Dear Ana,',
+  'Friday works. <script>window.pwned = 3</script>',
+  '— Sam \u001b[31m(sent from the board)\u001b[0m',
+].join('\n');
+const answer = 'Use the Lakeside totals, <b>not</b> Northwind.\nAnd copy Priya.';
+
+let home: string;
+let server: ChildProcess;
+let exited: Promise<number | null>;
+let base: string;
+let browser: Browser;
+let draftId: string;
+let questionId: string;
+let sessionId: string;
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+}
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  home = join(tempDir('mecha-web-words-'), 'home');
+  rightOrThrow(initHome(home));
+  const session = createSessionRecorder(openHome(home));
+  sessionId = session.sessionId;
+  const run = rightOrThrow(await session.startRun({ surface: 'web', personPresent: true }));
+  draftId = rightOrThrow(
+    await session.stageDraft({ tool: 'mail_send', taint: 'third_party', text: strangerDraft }),
+  ).draftId;
+  questionId = rightOrThrow(await session.parkQuestion({ purpose: 'goal' })).questionId;
+  rightOrThrow(await run.end({ stopCause: 'parked', turns: 1 }));
+
+  server = spawn(process.execPath, [bin, 'web', '--port', '0'], {
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/root',
+      MECHA_HOME: home,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  server.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  exited = new Promise((resolve) => server.once('exit', (code) => resolve(code)));
+  base = await new Promise<string>((resolve, reject) => {
+    server.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const found = /serving (http:\/\/127\.0\.0\.1:\d+)\//.exec(stdout);
+      if (found) resolve(found[1] as string);
+    });
+    void exited.then((code) => reject(new Error(`mecha web exited (${code}): ${stdout}${stderr}`)));
+  });
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--no-sandbox'],
+    headless: true,
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (server !== undefined && server.exitCode === null) {
+    server.kill('SIGINT');
+    await exited;
+  }
+});
+
+describe('the owner’s words from the web board, in a browser', () => {
+  it('edits a stranger’s draft in its box and sends it; the harness reads the edited words', async () => {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${base}/drafts`);
+    const box = page.locator(`#draft-${draftId} textarea[name="text"]`);
+    // The stranger's markup fills the box as text: it neither closed the box nor ran.
+    await expect(box.inputValue()).resolves.toBe(strangerDraft);
+    await box.fill(edit);
+    await page.locator(`#draft-${draftId} button[value="send_edited"]`).click();
+    await page.waitForSelector('#said');
+    expect(await page.locator('#said p').first().textContent()).toBe(
+      `Sent ${draftId} with your edits.`,
+    );
+    // Shown back as text, control characters stripped, line breaks kept.
+    expect(await page.locator('#said pre').textContent()).toBe(edit.split('\u001b').join(''));
+    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBe(
+      undefined,
+    );
+    await shot(page, 'drafts-edited');
+
+    const read = await readDraftVerdict(openHome(home), draftId);
+    expect(read).toMatchObject({
+      state: 'send',
+      outcome: 'sent_edited',
+      sender: 'owner',
+      sessionId,
+      taint: 'third_party',
+    });
+    // The browser sent the box's line breaks as \r\n; they are kept as \n, the rest as typed.
+    expect(read.state === 'send' && read.text).toBe(edit);
+    await page.close();
+  });
+
+  it('answers a parked question in its box; the harness resuming the session reads the answer', async () => {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${base}/drafts`);
+    await page.locator(`#question-${questionId} textarea[name="answer"]`).fill(answer);
+    await page.locator(`#question-${questionId} button[type="submit"]`).click();
+    await page.waitForSelector('#said');
+    expect(await page.locator('#said p').first().textContent()).toBe(
+      `Answered ${questionId} (session ${sessionId}).`,
+    );
+    expect(await page.locator('#said pre').textContent()).toBe(answer);
+    expect(await page.locator('#said pre b').count()).toBe(0);
+    expect(await page.locator(`#question-${questionId}`).count()).toBe(0);
+    await shot(page, 'questions-answered');
+
+    expect(await readQuestionAnswer(openHome(home), questionId)).toEqual({
+      state: 'answered',
+      questionId,
+      sessionId,
+      purpose: 'goal',
+      skipped: 0,
+      at: expect.any(String),
+      text: answer,
+    });
+    await page.close();
+  });
+});

@@ -1,0 +1,35 @@
+import { stripControl } from '@mecha/appraisal-core';
+import { maxRecordBytes } from '../append-lines.js';
+import { type OwnerRefusal, ownerRefusal } from './owner-refusal.js';
+
+/**
+ * The most an owner's words (an edited draft, an answer) may take as JSON: a record's limit
+ * less room for the rest of the record (ids, times, the sender).
+ */
+export const maxOwnerWordsBytes = maxRecordBytes - 4 * 1024;
+
+/** The owner's words as they are kept, or why they cannot be. */
+export type OwnerWords = { readonly state: 'kept'; readonly text: string } | OwnerRefusal;
+
+/**
+ * Checks words the owner typed on a surface before they are recorded: line endings become `\n`
+ * (a browser's form sends `\r\n`), text with nothing to read in it (blank, or only control
+ * characters) is refused, and so is text too long for a record. Nothing else is changed: the
+ * words are kept as typed, and every surface strips control characters when it shows them.
+ */
+export function ownerWords(text: string | undefined, what: string): OwnerWords {
+  const kept = (text ?? '').replace(/\r\n?/gu, '\n');
+  if (stripControl(kept).trim() === '') {
+    return ownerRefusal('bad_request', `${what} is empty: type the words to keep`);
+  }
+  const bytes = Buffer.byteLength(JSON.stringify(kept), 'utf8');
+  if (bytes > maxOwnerWordsBytes) {
+    return ownerRefusal(
+      'bad_request',
+      `${what} is too long to keep: ${kibibytes(bytes)} as recorded, and at most ${kibibytes(maxOwnerWordsBytes)} fits in one record; shorten it`,
+    );
+  }
+  return { state: 'kept', text: kept };
+}
+
+const kibibytes = (bytes: number) => `${Math.ceil(bytes / 1024).toLocaleString('en')} KiB`;
