@@ -56,6 +56,11 @@ export interface GraphConnection {
   readonly kind: 'stdio' | 'http';
   /** Whether the server has gone away (exited, killed, closed its pipe, or cannot be reached). */
   readonly lost: boolean;
+  /**
+   * Whether an HTTP server answered that it no longer knows this session (restarted, or closed
+   * it as idle): the call that met it was not processed, and a new connection may retry it.
+   */
+  readonly expired: boolean;
   /** Closes the connection: ends a started server process, or the HTTP session. */
   close(): Promise<void>;
 }
@@ -93,6 +98,7 @@ export async function connectGraph(
   const { graph } = built;
   const client = new Client({ name: 'mecha-distill', version: options.clientVersion ?? '0.0.0' });
   let lost = false;
+  let expired = false;
   client.onclose = () => {
     lost = true;
   };
@@ -125,6 +131,7 @@ export async function connectGraph(
     } catch (error) {
       const explained = graph.explain(error, name);
       if (explained.lost) lost = true;
+      if (explained.expired === true) expired = true;
       return { ok: false, reason: explained.reason, connectionLost: lost };
     }
     if (result.isError === true) {
@@ -166,6 +173,9 @@ export async function connectGraph(
     kind: graph.kind,
     get lost() {
       return lost;
+    },
+    get expired() {
+      return expired;
     },
     close: async () => {
       if (graph.kind === 'http') {

@@ -340,7 +340,8 @@ function needsOwnerTools(request: GraphOwnerRequest): boolean {
  * surface (the web board) needs: a command server is started with `--role owner` (its
  * person-only tools), a url server is reached over Streamable HTTP and must itself serve as owner
  * for approve, deny and redact. Nothing connects until the first act; a lost connection is
- * opened again on the next one.
+ * opened again on the next one, and an act that met a session the server had closed is done
+ * once more on a new one.
  */
 export function openGraphOwner(
   home: MechaHome,
@@ -411,7 +412,12 @@ export function openGraphOwner(
           );
         }
       }
-      return perform(graph, request);
+      const result = await perform(graph, request);
+      if (result.state === 'done' || !graph.expired) return result;
+      // The server had closed this session (idle, or restarted), so the call that met it was not
+      // processed, and every act's one write is its last call: a new session may do it again.
+      const again = await connection();
+      return isRefusal(again) ? again : perform(again, request);
     },
     async close() {
       closed = true;

@@ -24,8 +24,14 @@ export interface GraphTransport {
   readonly transport: Transport;
   /** `stdio` for a command mecha starts, `http` for a url it reaches. */
   readonly kind: 'stdio' | 'http';
-  /** Why a failure happened, in words a person can act on; `lost` when the server is gone. */
-  explain(error: unknown, doing: string): { readonly reason: string; readonly lost: boolean };
+  /**
+   * Why a failure happened, in words a person can act on; `lost` when the server is gone, and
+   * `expired` when it no longer knew this client's session (the call was not processed).
+   */
+  explain(
+    error: unknown,
+    doing: string,
+  ): { readonly reason: string; readonly lost: boolean; readonly expired?: true };
   /** Why calls fail once the connection has closed. */
   gone(): string;
   /** Where the server is, for messages: its URL, or its command. */
@@ -60,7 +66,7 @@ function explainHttp(
   server: McpServerConfig & { readonly url: string },
   error: unknown,
   doing: string,
-): { reason: string; lost: boolean } {
+): { reason: string; lost: boolean; expired?: true } {
   const where = `the graph at ${server.url} ([[mcp]] '${server.name}')`;
   const status = httpStatus(error);
   if (status === 401 || status === 403) {
@@ -77,8 +83,9 @@ function explainHttp(
   }
   if (status === 404) {
     return {
-      reason: `${where} no longer knows this session (HTTP 404; it was restarted?): try again`,
+      reason: `${where} no longer knows this session (HTTP 404: it was restarted, or closed the session as idle): try again`,
       lost: true,
+      expired: true,
     };
   }
   const cause = networkCause(error);
