@@ -149,6 +149,14 @@ describe('mecha against a remote graph over Streamable HTTP', () => {
     expect(none.stderr).toContain('no token is sent');
     expect(none.stderr).toContain('token_env = "MECHA_GRAPH_TOKEN"');
 
+    // The loopback server's Host guard refuses a name it does not know as loopback (HTTP 403).
+    const mapped = remoteHome(owner.url.replace('127.0.0.1', '[::ffff:127.0.0.1]'));
+    const forbidden = mecha(['--home', mapped, 'graph', 'review'], withToken());
+    expect(forbidden.code).toBe(1);
+    expect(forbidden.stderr).toContain('refused this client (HTTP 403)');
+    expect(forbidden.stderr).toContain('$MECHA_GRAPH_TOKEN');
+    expect(forbidden.stderr).toContain('Host or Origin that is not a loopback name');
+
     expect(snapshot(home)).toEqual(before);
     const after = review(home).facts.items.find((item) => item.id === staged.id);
     expect(after?.status).toBe('staged');
