@@ -5,6 +5,7 @@ import {
   type TranscriptEvent,
 } from '@mecha/appraisal-core';
 import { mintOwnerEdit } from '@mecha/charter/owner';
+import type { GraphOwnerRequest, GraphOwnerSession } from '@mecha/distill';
 import {
   answerParkedQuestion,
   type DraftChoice,
@@ -19,12 +20,11 @@ import { type Context, Hono } from 'hono';
 import { html } from 'hono/html';
 import { streamSSE } from 'hono/streaming';
 import { appraisalElement, boardClient } from './client/board-client.js';
-import type { GraphReview } from './graph/graph-review.js';
 import { boardPage, latestClosures, moveSaid } from './pages/board-page.js';
 import { charterChangeOf, charterPage } from './pages/charter-page.js';
 import { corpusDays, corpusPage, successesPage } from './pages/corpus-page.js';
 import { draftsPage, parkedQuestions, pendingDrafts } from './pages/drafts-page.js';
-import { reviewPage } from './pages/review-page.js';
+import { type GraphAnswer, reviewPage } from './pages/review-page.js';
 import { byLabel, parseRunsQuery, runRowHtml, runsPage, sessionPage } from './pages/runs-page.js';
 import type { HomeReadout } from './readout/home-readout.js';
 import { guard, securityHeaders } from './security/guard.js';
@@ -46,8 +46,8 @@ export interface WebAppOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Who the owner is, recorded on charter edits. */
   readonly owner: string;
-  /** The graph's owner tools, when a graph server is configured. */
-  readonly graph?: GraphReview;
+  /** The owner's side of the graph (@mecha/distill's use-case), when a graph server is configured. */
+  readonly graph?: GraphOwnerSession;
   /** Why there is no graph review, when there is none. */
   readonly graphMissing?: string;
   /** The moment readouts are taken (a fixed one reproduces a page); the clock by default. */
@@ -456,23 +456,24 @@ export function createApp(options: WebAppOptions): Hono {
     });
   });
 
-  // The graph's review queue, through its owner tools over MCP.
+  // The graph's review queue, through the package's owner use-case (the graph's owner tools).
   const review = async (context: Context, said?: Said, status: Status = 200) => {
     const graph = options.graph;
     const missing = options.graphMissing ?? 'No graph server is configured for this home.';
-    const [facts, corrections] =
-      graph === undefined
-        ? [missing, missing]
-        : await Promise.all([
-            graph.call('kg_review_list', { queue: 'facts', limit: 50 }),
-            graph.call('kg_review_list', { queue: 'corrections', limit: 50 }),
-          ]);
+    const listed = graph === undefined ? missing : await graph.act({ act: 'review', limit: 50 });
+    // A graph that could not be read says so on both lists: it is never an empty queue.
+    const queue = (name: 'facts' | 'corrections'): GraphAnswer =>
+      typeof listed === 'string'
+        ? { ok: false, reason: listed }
+        : listed.state === 'refused'
+          ? { ok: false, reason: listed.message }
+          : { ok: true, value: (listed.data[name] ?? {}) as Record<string, unknown> };
     return render(
       context,
       {
         title: 'Graph review',
         current: '/review',
-        content: reviewPage(facts, corrections, csrfToken),
+        content: reviewPage(queue('facts'), queue('corrections'), csrfToken),
         ...(said === undefined ? {} : { said }),
       },
       status,
@@ -481,9 +482,8 @@ export function createApp(options: WebAppOptions): Hono {
   app.get('/review', (context) => review(context));
   const graphAct = async (
     context: Context,
-    tool: 'kg_review_decide' | 'kg_correction_resolve' | 'kg_redact',
-    input: Record<string, unknown>,
-    done: (value: Record<string, unknown>) => string,
+    request: GraphOwnerRequest,
+    done: (value: Readonly<Record<string, unknown>>) => string,
   ) => {
     if (options.graph === undefined) {
       return review(
@@ -492,10 +492,14 @@ export function createApp(options: WebAppOptions): Hono {
         409,
       );
     }
-    const answer = await options.graph.call(tool, input);
-    return answer.ok
-      ? review(context, { ok: true, lines: [done(answer.value)] })
-      : review(context, { ok: false, lines: [answer.reason] }, 409);
+    const result = await options.graph.act(request);
+    return result.state === 'done'
+      ? review(context, { ok: true, lines: [done(result.data)] })
+      : review(
+          context,
+          { ok: false, lines: [result.message] },
+          result.reason === 'bad_request' ? 400 : 409,
+        );
   };
   app.post('/review/facts/:id', async (context) => {
     const body = await form(context);
@@ -509,8 +513,7 @@ export function createApp(options: WebAppOptions): Hono {
     }
     return graphAct(
       context,
-      'kg_review_decide',
-      { fact_id: id, decision: body.decision },
+      { act: body.decision === 'accept' ? 'approve' : 'deny', id: `f${id}` },
       (value) =>
         body.decision === 'accept'
           ? `Approved fact ${id}: it is a belief now.`
@@ -531,8 +534,9 @@ export function createApp(options: WebAppOptions): Hono {
     }
     return graphAct(
       context,
-      'kg_correction_resolve',
-      { correction_id: id, ...(factId === undefined ? {} : { fact_id: factId }) },
+      factId === undefined
+        ? { act: 'deny', id: `c${id}` }
+        : { act: 'approve', id: `c${id}`, factId },
       (value) => `Correction ${id}: ${String(value.status ?? 'resolved')}.`,
     );
   });
@@ -543,8 +547,7 @@ export function createApp(options: WebAppOptions): Hono {
       return review(context, { ok: false, lines: ['Name the source to redact.'] }, 400);
     return graphAct(
       context,
-      'kg_redact',
-      { source },
+      { act: 'redact', source },
       () => `Redacted every episode and correction from ${source}.`,
     );
   });

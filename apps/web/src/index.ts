@@ -1,6 +1,5 @@
 export type { WebAppOptions } from './create-app.js';
 export { createApp } from './create-app.js';
-export type { GraphServerCommand } from './graph/graph-review.js';
 export type { ReadoutChange, RunRow } from './readout/home-readout.js';
 export { HomeReadout } from './readout/home-readout.js';
 export { isLoopback } from './security/guard.js';

@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
+import type { GraphOwnerSession } from '@mecha/distill';
 import { type MechaHome, openHome } from '@mecha/stores';
 import { createApp } from './create-app.js';
-import { type GraphServerCommand, graphReview } from './graph/graph-review.js';
 import { HomeReadout } from './readout/home-readout.js';
 import { isLoopback, newToken } from './security/guard.js';
 
@@ -21,8 +21,11 @@ export interface StartWebServerOptions {
   readonly owner: string;
   /** The bearer token to require off loopback; one is generated when absent. */
   readonly token?: string;
-  /** How to start the graph server as its owner, for the review queue. */
-  readonly graphServer?: GraphServerCommand;
+  /**
+   * The owner's side of the graph for the review queue (@mecha/distill's `openGraphOwner`),
+   * kept open while the board runs and closed with it.
+   */
+  readonly graph?: GraphOwnerSession;
   /** Why there is no graph server, shown on the review page. */
   readonly graphMissing?: string;
   /** The moment readouts are taken; the clock by default. */
@@ -68,7 +71,7 @@ export async function startWebServer(options: StartWebServerOptions): Promise<Ru
   const startMs = performance.now() - started;
   const unwatch = options.watch === false ? () => undefined : readout.watch();
   const closing = new AbortController();
-  const graph = options.graphServer === undefined ? undefined : graphReview(options.graphServer);
+  const graph = options.graph;
   const app = createApp({
     version: options.version,
     home,

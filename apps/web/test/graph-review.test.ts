@@ -1,28 +1,55 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import {
+  connectGraph,
+  type GraphConnection,
+  type GraphOwnerSession,
+  openGraphOwner,
+} from '@mecha/distill';
+import { type McpServerConfig, openHome } from '@mecha/stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GraphReview, graphReview } from '../src/graph/graph-review.js';
-import { boardApp, csrfToken, emptyHome, origin, post } from './helpers.js';
+import { graphBin, type HttpGraph, startHttpGraph } from './graph-server.js';
+import { boardApp, csrfToken, emptyHome, origin, post, snapshot } from './helpers.js';
 
-// The real graph server (@mecha/graph's built bin), spoken to over stdio by the SDK's client; the
-// candidates are placed through its own kg_upsert, as distillation places them.
-const require = createRequire(import.meta.url);
-const graphBin = join(dirname(require.resolve('@mecha/graph/package.json')), 'dist', 'bin.js');
+// The real graph server (@mecha/graph's built bin), reached through @mecha/distill's owner
+// use-case (the one path the CLI's `mecha graph` takes too): started here over stdio, and
+// running on its own over Streamable HTTP with a bearer token. The candidates are placed
+// through its own kg_upsert, as distillation places them.
+const token = 'web-test-token-0123456789';
+const base: McpServerConfig = {
+  name: 'graph',
+  args: [],
+  env: {},
+  prefix_tools: false,
+  capabilities: {},
+};
 
-describe('the graph review queue', () => {
+describe.each(['stdio', 'http'] as const)('the graph review queue over %s', (kind) => {
   let folder: string;
-  let review: GraphReview;
+  let home: string;
+  let http: HttpGraph | undefined;
+  let server: McpServerConfig;
+  let review: GraphOwnerSession;
+  let placer: GraphConnection;
+  const env = { WEB_TEST_GRAPH_TOKEN: token };
   let app: Awaited<ReturnType<typeof boardApp>>['app'];
 
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), 'mecha-web-graph-'));
-    review = graphReview({
-      command: process.execPath,
-      args: [graphBin, '--db', join(folder, 'graph.db'), '--role', 'owner'],
-    });
-    const placed = await review.call('kg_upsert', {
+    const db = join(folder, 'graph.db');
+    if (kind === 'http') {
+      http = await startHttpGraph(['--db', db, '--role', 'owner'], token);
+      server = { ...base, url: http.url, token_env: 'WEB_TEST_GRAPH_TOKEN' };
+    } else {
+      server = { ...base, command: process.execPath, args: [graphBin, '--db', db] };
+    }
+    home = emptyHome();
+    review = openGraphOwner(openHome(home), { server, env });
+    const connected = await connectGraph(server, { env });
+    if (!connected.ok) throw new Error(connected.reason);
+    placer = connected.connection;
+    const placed = await placer.call('kg_upsert', {
       kind: 'episode',
       source: 'agent:mecha',
       source_id: 'session-1',
@@ -37,11 +64,13 @@ describe('the graph review queue', () => {
       },
     });
     expect(placed.ok).toBe(true);
-    ({ app } = await boardApp(emptyHome(), { graph: review }));
+    ({ app } = await boardApp(home, { graph: review }));
   });
 
   afterAll(async () => {
     await review.close();
+    await placer.close();
+    await http?.stop();
     rmSync(folder, { recursive: true, force: true });
   });
 
@@ -80,7 +109,7 @@ describe('the graph review queue', () => {
     expect(await denied.text()).toContain('the denial is remembered');
     expect((await factIds()).size).toBe(0);
     // The same claim from a new episode is not staged again.
-    const again = await review.call('kg_upsert', {
+    const again = await placer.call('kg_upsert', {
       kind: 'episode',
       source: 'agent:mecha',
       source_id: 'session-2',
@@ -100,7 +129,7 @@ describe('the graph review queue', () => {
   });
 
   it('resolves a correction no single belief matched by dismissing it', async () => {
-    const reported = await review.call('kg_correct', {
+    const reported = await placer.call('kg_correct', {
       source: 'agent:mecha',
       source_id: 'session-3',
       corrections: [{ wrong: 'Bob is at <b>Brown</b>', right: 'Bob is at Yale' }],
@@ -130,5 +159,56 @@ describe('the graph review queue', () => {
     expect(await (await bare.request(`${origin}/review`)).text()).toContain(
       'config.toml has no [[mcp]] server named graph',
     );
+  });
+});
+
+describe('the review page against a remote graph it cannot use', () => {
+  let folder: string;
+  let http: HttpGraph;
+
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'mecha-web-graph-'));
+    http = await startHttpGraph(['--db', join(folder, 'graph.db'), '--role', 'owner'], token);
+  });
+
+  afterAll(async () => {
+    await http.stop();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('names the token variable on a wrong token, shows no empty queue, and writes nothing', async () => {
+    const server = { ...base, url: http.url, token_env: 'WEB_TEST_GRAPH_TOKEN' };
+    const home = emptyHome();
+    const before = snapshot(home);
+    const wrong = openGraphOwner(openHome(home), {
+      server,
+      env: { WEB_TEST_GRAPH_TOKEN: 'not-the-token' },
+    });
+    const { app } = await boardApp(home, { graph: wrong });
+    const page = await (await app.request(`${origin}/review`)).text();
+    expect(page).toContain('refused the bearer token (HTTP 401)');
+    expect(page).toContain('$WEB_TEST_GRAPH_TOKEN');
+    expect(page).not.toContain('Nothing waits for review');
+    const act = await post(app, '/review/redact', { source: 'agent:mecha', csrf: csrfToken });
+    expect(act.status).toBe(409);
+    expect(await act.text()).toContain('$WEB_TEST_GRAPH_TOKEN');
+    await wrong.close();
+    expect(snapshot(home)).toEqual(before);
+  });
+
+  it('names the address it cannot reach and how to start the server there', async () => {
+    // A port that was just listening and is closed now: nothing answers there.
+    const gone = await startHttpGraph(['--db', join(folder, 'gone.db')], token);
+    await gone.stop();
+    const owner = openGraphOwner(openHome(emptyHome()), {
+      server: { ...base, url: gone.url, token_env: 'WEB_TEST_GRAPH_TOKEN' },
+      env: { WEB_TEST_GRAPH_TOKEN: token },
+    });
+    const { app } = await boardApp(emptyHome(), { graph: owner });
+    const page = await (await app.request(`${origin}/review`)).text();
+    expect(page).toContain(`cannot reach the graph at ${gone.url}`);
+    expect(page).toContain('mecha-graph-mcp --http');
+    expect(page).not.toContain('Nothing waits for review');
+    await owner.close();
   });
 });

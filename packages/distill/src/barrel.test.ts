@@ -31,6 +31,7 @@ describe('the built @mecha/distill', () => {
       'missingServerMessage',
       'nightly',
       'nightlyLockFile',
+      'openGraphOwner',
       'parseDistillReply',
       'scorePredictions',
       'sessionOutcomes',

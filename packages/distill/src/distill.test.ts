@@ -84,7 +84,9 @@ describe('distill', () => {
     writeFileSync(join(made.path, 'config.toml'), '[[mcp]]\nname = "graph"\n');
     const result = await distill({ home: made.open(), model: scriptedDistiller() });
     expect(result).toMatchObject({ state: 'cannot_run', reason: 'config_invalid' });
-    expect(result.state === 'cannot_run' && result.message).toMatch(/mcp\[0\]\.command/);
+    expect(result.state === 'cannot_run' && result.message).toMatch(
+      /mcp\[0\] \(line 1\) needs command .* or url/,
+    );
   });
 
   it('reports each step of a session, then its outcome, for a progress bar', async () => {

@@ -1,11 +1,8 @@
 import type { McpServerConfig } from '@mecha/stores';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  getDefaultEnvironment,
-  StdioClientTransport,
-} from '@modelcontextprotocol/sdk/client/stdio.js';
 import { z } from 'zod';
 import type { Episode } from './build-episode.js';
+import { type GraphEnvironment, graphTransport } from './graph-transport.js';
 import type { SentCorrection } from './ground-corrections.js';
 
 /** What became of the corrections one call carried, as the graph counts them. */
@@ -51,9 +48,20 @@ export interface GraphConnection {
   }): Promise<GraphCall<CorrectionCounts>>;
   /** Calls any tool the server offers; its structured reply, or why there is none. */
   call(name: string, input: Record<string, unknown>): Promise<GraphCall<Record<string, unknown>>>;
-  /** Whether the server has gone away (exited, killed, or closed its pipe). */
+  /** The tools the server offers (a distiller's, or an owner's too). */
+  readonly tools: ReadonlySet<string>;
+  /** Where the server is: its URL, or the command that started it. */
+  readonly where: string;
+  /** `stdio` for a server started here, `http` for one reached at a URL. */
+  readonly kind: 'stdio' | 'http';
+  /** Whether the server has gone away (exited, killed, closed its pipe, or cannot be reached). */
   readonly lost: boolean;
-  /** Closes the connection and ends the server process. */
+  /**
+   * Whether an HTTP server answered that it no longer knows this session (restarted, or closed
+   * it as idle): the call that met it was not processed, and a new connection may retry it.
+   */
+  readonly expired: boolean;
+  /** Closes the connection: ends a started server process, or the HTTP session. */
   close(): Promise<void>;
 }
 
@@ -65,17 +73,14 @@ export interface ConnectOptions {
   readonly clientVersion?: string;
   /** Arguments added after the configured ones (`--role owner` for the owner's acts). */
   readonly extraArgs?: readonly string[];
-}
-
-const stderrKept = 2_000;
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  /** Where a url server's token variable is read; `process.env` by default. */
+  readonly env?: GraphEnvironment;
 }
 
 /**
- * Starts the configured `[[mcp]]` server over stdio and connects the MCP SDK's own client to it.
- * The server must offer `kg_upsert`; anything else is a failure with the reason, as a value.
+ * Connects the MCP SDK's own client to the configured `[[mcp]]` server: started here over stdio
+ * (`command`), or reached over Streamable HTTP (`url`, bearer token from `token_env`). The
+ * server must offer `kg_upsert`; anything else is a failure with the reason, as a value.
  */
 export async function connectGraph(
   server: McpServerConfig,
@@ -85,29 +90,24 @@ export async function connectGraph(
   | { readonly ok: false; readonly reason: string }
 > {
   const timeout = options.timeoutMs ?? 30_000;
-  const transport = new StdioClientTransport({
-    command: server.command,
-    args: [...server.args, ...(options.extraArgs ?? [])],
-    env: { ...getDefaultEnvironment(), ...server.env },
-    stderr: 'pipe',
+  const built = graphTransport(server, {
+    ...(options.extraArgs === undefined ? {} : { extraArgs: options.extraArgs }),
+    ...(options.env === undefined ? {} : { env: options.env }),
   });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer | string) => {
-    stderr = `${stderr}${chunk.toString()}`.slice(-stderrKept);
-  });
+  if (!built.ok) return built;
+  const { graph } = built;
   const client = new Client({ name: 'mecha-distill', version: options.clientVersion ?? '0.0.0' });
   let lost = false;
+  let expired = false;
   client.onclose = () => {
     lost = true;
   };
-  const withStderr = (reason: string) => {
-    const tail = stderr.trim().split('\n').slice(-3).join(' | ');
-    return tail === '' ? reason : `${reason} (server said: ${tail})`;
-  };
+  let tools: ReadonlySet<string>;
   try {
-    await client.connect(transport, { timeout });
-    const tools = await client.listTools(undefined, { timeout });
-    if (!tools.tools.some((tool) => tool.name === 'kg_upsert')) {
+    await client.connect(graph.transport, { timeout });
+    const listed = await client.listTools(undefined, { timeout });
+    tools = new Set(listed.tools.map((tool) => tool.name));
+    if (!tools.has('kg_upsert')) {
       await client.close();
       return {
         ok: false,
@@ -116,12 +116,7 @@ export async function connectGraph(
     }
   } catch (error) {
     await client.close().catch(() => undefined);
-    return {
-      ok: false,
-      reason: withStderr(
-        `cannot start the [[mcp]] server '${server.name}' (${server.command}): ${messageOf(error)}`,
-      ),
-    };
+    return { ok: false, reason: graph.explain(error, 'connect').reason };
   }
 
   async function call<T>(
@@ -129,17 +124,15 @@ export async function connectGraph(
     input: Record<string, unknown>,
     shape: z.ZodType<T>,
   ): Promise<GraphCall<T>> {
-    if (lost)
-      return { ok: false, reason: withStderr('the graph server is gone'), connectionLost: true };
+    if (lost) return { ok: false, reason: graph.gone(), connectionLost: true };
     let result: Awaited<ReturnType<typeof client.callTool>>;
     try {
       result = await client.callTool({ name, arguments: input }, undefined, { timeout });
     } catch (error) {
-      return {
-        ok: false,
-        reason: withStderr(`${name} failed: ${messageOf(error)}`),
-        connectionLost: lost,
-      };
+      const explained = graph.explain(error, name);
+      if (explained.lost) lost = true;
+      if (explained.expired === true) expired = true;
+      return { ok: false, reason: explained.reason, connectionLost: lost };
     }
     if (result.isError === true) {
       const content = Array.isArray(result.content) ? result.content : [];
@@ -175,10 +168,22 @@ export async function connectGraph(
         correctionCounts,
       ),
     call: (name, input) => call(name, input, z.record(z.string(), z.unknown())),
+    tools,
+    where: graph.where,
+    kind: graph.kind,
     get lost() {
       return lost;
     },
+    get expired() {
+      return expired;
+    },
     close: async () => {
+      if (graph.kind === 'http') {
+        // Ends the server's session for this client, so a long-lived server does not keep it.
+        await (graph.transport as { terminateSession?: () => Promise<void> })
+          .terminateSession?.()
+          .catch(() => undefined);
+      }
       await client.close().catch(() => undefined);
     },
   };

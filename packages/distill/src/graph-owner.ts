@@ -1,7 +1,8 @@
-import { configIssueText, type MechaHome } from '@mecha/stores';
+import { configIssueText, type McpServerConfig, type MechaHome } from '@mecha/stores';
 import { episodeSource } from './build-episode.js';
 import { connectGraph, type GraphConnection } from './graph-client.js';
 import { defaultGraphServerName, findMcpServer } from './graph-server.js';
+import type { GraphEnvironment } from './graph-transport.js';
 
 /** One act of the owner on the graph, as a surface asks for it. */
 export type GraphOwnerRequest =
@@ -52,8 +53,11 @@ export type GraphOwnerResult =
 
 /** Where the graph is: the `[[mcp]]` server (default `graph`) and how long one call may take. */
 export interface GraphOwnerOptions {
-  readonly server?: string;
+  /** The `[[mcp]]` server's name in `config.toml`, or its entry itself (a surface that resolved it). */
+  readonly server?: string | McpServerConfig;
   readonly timeoutMs?: number;
+  /** Where a url server's token variable is read; `process.env` by default. */
+  readonly env?: GraphEnvironment;
 }
 
 type Item = Readonly<Record<string, unknown>>;
@@ -317,33 +321,127 @@ async function gossip(
   return done({ about, mentions, surprises }, lines);
 }
 
+/** The owner's acts on one graph, over one connection kept between acts. */
+export interface GraphOwnerSession {
+  /** Runs one act; connects (again, when the server went away) first. */
+  act(request: GraphOwnerRequest): Promise<GraphOwnerResult>;
+  /** Closes the connection, if one is open. */
+  close(): Promise<void>;
+}
+
+const ownerTools = ['kg_review_decide', 'kg_correction_resolve', 'kg_redact'] as const;
+
+function needsOwnerTools(request: GraphOwnerRequest): boolean {
+  return request.act === 'approve' || request.act === 'deny' || request.act === 'redact';
+}
+
 /**
- * Acts as the owner on the knowledge graph: starts the configured `[[mcp]]` graph server with
- * `--role owner` (its person-only tools) and runs one act through its MCP tools, never around
- * them. Returns the graph's replies and the lines to print, or a refusal saying why.
+ * Opens the owner's side of the configured `[[mcp]]` graph server for many acts, as a long-lived
+ * surface (the web board) needs: a command server is started with `--role owner` (its
+ * person-only tools), a url server is reached over Streamable HTTP and must itself serve as owner
+ * for approve, deny and redact. Nothing connects until the first act; a lost connection is
+ * opened again on the next one, and an act that met a session the server had closed is done
+ * once more on a new one.
+ */
+export function openGraphOwner(
+  home: MechaHome,
+  options: GraphOwnerOptions = {},
+): GraphOwnerSession {
+  let connecting:
+    | Promise<GraphConnection | Extract<GraphOwnerResult, { state: 'refused' }>>
+    | undefined;
+  let closed = false;
+
+  const connect = async (): Promise<
+    GraphConnection | Extract<GraphOwnerResult, { state: 'refused' }>
+  > => {
+    let server: McpServerConfig;
+    if (typeof options.server === 'object') {
+      server = options.server;
+    } else {
+      const config = home.readConfig();
+      if (config._tag === 'Left') {
+        return refused(
+          'config_invalid',
+          `config.toml has problems, so the graph server cannot be found: ${config.left.map(configIssueText).join('; ')}`,
+        );
+      }
+      const found = findMcpServer(config.right, options.server ?? defaultGraphServerName);
+      if (!found.ok) return refused('no_server', found.message);
+      server = found.server;
+    }
+    const connected = await connectGraph(server, {
+      extraArgs: ['--role', 'owner'],
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(options.env === undefined ? {} : { env: options.env }),
+    });
+    if (!connected.ok) return refused('graph_unavailable', connected.reason);
+    return connected.connection;
+  };
+
+  const connection = async (): Promise<
+    GraphConnection | Extract<GraphOwnerResult, { state: 'refused' }>
+  > => {
+    for (;;) {
+      const pending = connecting;
+      if (pending === undefined) {
+        connecting = connect();
+        return connecting;
+      }
+      const current = await pending;
+      if (!isRefusal(current) && !current.lost) return current;
+      // A refusal or a lost server is tried afresh; concurrent acts share one new attempt.
+      if (connecting === pending) {
+        connecting = undefined;
+        if (!isRefusal(current)) await current.close();
+      }
+    }
+  };
+
+  return {
+    async act(request) {
+      if (closed) return refused('graph_unavailable', 'the graph connection was closed');
+      const graph = await connection();
+      if (isRefusal(graph)) return graph;
+      if (needsOwnerTools(request)) {
+        const missing = ownerTools.filter((tool) => !graph.tools.has(tool));
+        if (missing.length > 0) {
+          return refused(
+            'refused',
+            `the graph at ${graph.where} offers no ${missing.join(', ')}: it serves as distiller. The owner's acts need a server started as owner (mecha-graph-mcp --http --role owner); point an [[mcp]] url at one, and name it with --server`,
+          );
+        }
+      }
+      const result = await perform(graph, request);
+      if (result.state === 'done' || !graph.expired) return result;
+      // The server had closed this session (idle, or restarted), so the call that met it was not
+      // processed, and every act's one write is its last call: a new session may do it again.
+      const again = await connection();
+      return isRefusal(again) ? again : perform(again, request);
+    },
+    async close() {
+      closed = true;
+      const current = await connecting;
+      connecting = undefined;
+      if (current !== undefined && !isRefusal(current)) await current.close();
+    },
+  };
+}
+
+/**
+ * Acts once as the owner on the knowledge graph through its MCP tools, never around them (see
+ * {@link openGraphOwner}), and closes the connection. Returns the graph's replies and the lines
+ * to print, or a refusal saying why.
  */
 export async function actOnGraph(
   home: MechaHome,
   request: GraphOwnerRequest,
   options: GraphOwnerOptions = {},
 ): Promise<GraphOwnerResult> {
-  const config = home.readConfig();
-  if (config._tag === 'Left') {
-    return refused(
-      'config_invalid',
-      `config.toml has problems, so the graph server cannot be found: ${config.left.map(configIssueText).join('; ')}`,
-    );
-  }
-  const found = findMcpServer(config.right, options.server ?? defaultGraphServerName);
-  if (!found.ok) return refused('no_server', found.message);
-  const connected = await connectGraph(found.server, {
-    extraArgs: ['--role', 'owner'],
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-  });
-  if (!connected.ok) return refused('graph_unavailable', connected.reason);
+  const session = openGraphOwner(home, options);
   try {
-    return await perform(connected.connection, request);
+    return await session.act(request);
   } finally {
-    await connected.connection.close();
+    await session.close();
   }
 }

@@ -33,13 +33,14 @@ function tomlString(text: string): string {
   );
 }
 
-/** Renders one `[[mcp]]` entry as `config.toml` text, capabilities table included. */
+/** Renders one `[[mcp]]` entry (command or url) as `config.toml` text, capabilities table included. */
 export function mcpServerToml(server: McpServerConfig): string {
-  const lines = [
-    '[[mcp]]',
-    `name = ${tomlString(server.name)}`,
-    `command = ${tomlString(server.command)}`,
-  ];
+  const lines = ['[[mcp]]', `name = ${tomlString(server.name)}`];
+  if (server.url !== undefined) {
+    lines.push(`url = ${tomlString(server.url)}`);
+    if (server.token_env !== undefined) lines.push(`token_env = ${tomlString(server.token_env)}`);
+  }
+  if (server.command !== undefined) lines.push(`command = ${tomlString(server.command)}`);
   if (server.args.length > 0) lines.push(`args = [${server.args.map(tomlString).join(', ')}]`);
   lines.push(`prefix_tools = ${server.prefix_tools}`);
   const env = Object.entries(server.env);

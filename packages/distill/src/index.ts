@@ -47,8 +47,13 @@ export type {
   UpsertReply,
 } from './graph-client.js';
 export { connectGraph } from './graph-client.js';
-export type { GraphOwnerOptions, GraphOwnerRequest, GraphOwnerResult } from './graph-owner.js';
-export { actOnGraph } from './graph-owner.js';
+export type {
+  GraphOwnerOptions,
+  GraphOwnerRequest,
+  GraphOwnerResult,
+  GraphOwnerSession,
+} from './graph-owner.js';
+export { actOnGraph, openGraphOwner } from './graph-owner.js';
 export type { GraphServerWrite, McpCapabilities } from './graph-server.js';
 export {
   defaultGraphServer,
@@ -59,6 +64,7 @@ export {
   missingServerMessage,
   writeDefaultGraphServer,
 } from './graph-server.js';
+export type { GraphEnvironment } from './graph-transport.js';
 export type { ClaimDropReason } from './ground-claims.js';
 export type { SentCorrection } from './ground-corrections.js';
 export type { EpisodeTaint } from './session-taint.js';

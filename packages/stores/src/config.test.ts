@@ -1,9 +1,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from './__fixtures__/temp-dir.js';
-import { defaultConfig, parseConfig, readConfig } from './config.js';
+import {
+  type ConfigIssue,
+  configIssueText,
+  defaultConfig,
+  parseConfig,
+  readConfig,
+} from './config.js';
 
 function issues(text: string) {
   const parsed = parseConfig(text);
@@ -75,19 +82,20 @@ replayer = "scripted:arms.jsonl"
       {
         key: 'probe.replayer',
         message: 'must be "local-model" or "scripted:PATH" (a JSON-lines script of arms)',
+        line: 2,
       },
     ]);
   });
 
   it('names the key of a value of the wrong type', () => {
     expect(issues('[agent]\nsituation_brief = "yes"\n')).toEqual([
-      { key: 'agent.situation_brief', message: 'must be true or false, not a string' },
+      { key: 'agent.situation_brief', message: 'must be true or false, not a string', line: 2 },
     ]);
   });
 
   it('names an unknown key rather than ignoring a typo', () => {
     expect(issues('[agent]\nsituation_breif = true\n')).toEqual([
-      { key: 'agent.situation_breif', message: 'is not a key mecha knows' },
+      { key: 'agent.situation_breif', message: 'is not a key mecha knows', line: 2 },
     ]);
   });
 
@@ -104,6 +112,7 @@ replayer = "scripted:arms.jsonl"
       {
         key: 'mcp[0].capabilities.untrusted_input',
         message: 'can only be true: an override may distrust a server further, never less',
+        line: 5,
       },
     ]);
   });
@@ -111,6 +120,87 @@ replayer = "scripted:arms.jsonl"
   it('refuses two servers with one name', () => {
     const text = '[[mcp]]\nname = "graph"\ncommand = "a"\n[[mcp]]\nname = "graph"\ncommand = "b"\n';
     expect(issues(text)[0]?.key).toBe('mcp[1].name');
+  });
+
+  it('reads a url server with the name of the variable its token is in', () => {
+    const parsed = parseConfig(
+      '[[mcp]]\nname = "graph"\nurl = "https://graph.example.org/mcp"\ntoken_env = "MECHA_GRAPH_TOKEN"\n',
+    );
+    expect(E.isRight(parsed) && parsed.right.mcp[0]).toMatchObject({
+      name: 'graph',
+      url: 'https://graph.example.org/mcp',
+      token_env: 'MECHA_GRAPH_TOKEN',
+    });
+  });
+
+  it('refuses a token written into the file, and says where to put it instead', () => {
+    const found = issues(
+      '[agent]\ntimezone = "UTC"\n\n[[mcp]]\nname = "graph"\nurl = "http://127.0.0.1:7411/mcp"\ntoken = "s3cret"\n',
+    );
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ key: 'mcp[0].token', line: 7 });
+    expect(found[0]?.message).toContain('token_env = "MECHA_GRAPH_TOKEN"');
+    expect(found[0]?.message).toContain('must hold no secret');
+    expect(JSON.stringify(found)).not.toContain('s3cret');
+    const inUrl = issues('[[mcp]]\nname = "g"\nurl = "https://me:s3cret@graph.example.org/mcp"\n');
+    expect(inUrl[0]).toMatchObject({ key: 'mcp[0].url', line: 3 });
+    expect(inUrl[0]?.message).toContain('token_env');
+    expect(JSON.stringify(inUrl)).not.toContain('s3cret');
+    const inQuery = issues(
+      '[[mcp]]\nname = "g"\nurl = "https://graph.example.org/mcp?access_token=x"\n',
+    );
+    expect(inQuery[0]?.key).toBe('mcp[0].url');
+  });
+
+  it('never echoes a secret it refuses, wherever in the entry it was written', () => {
+    const secret = fc.stringMatching(/^[A-Za-z0-9]{12,40}$/).map((text) => `tok-${text}`);
+    const place = fc.constantFrom(
+      (value: string) => `url = "http://127.0.0.1:7411/mcp"\ntoken = "${value}"`,
+      (value: string) => `url = "http://127.0.0.1:7411/mcp"\napi_key = "${value}"`,
+      (value: string) => `url = "https://me:${value}@graph.example.org/mcp"`,
+      (value: string) => `url = "https://graph.example.org/mcp?token=${value}"`,
+    );
+    fc.assert(
+      fc.property(secret, place, (value, write) => {
+        const found = issues(`[[mcp]]\nname = "graph"\n${write(value)}\n`);
+        expect(found.length).toBeGreaterThan(0);
+        expect(found.every((issue) => issue.message.includes('token_env'))).toBe(true);
+        expect(JSON.stringify(found)).not.toContain(value);
+      }),
+    );
+  });
+
+  it('wants exactly one of command and url, and a URL that is one', () => {
+    const neither = issues('[[mcp]]\nname = "graph"\n');
+    expect(neither).toEqual([
+      { key: 'mcp[0]', line: 1, message: expect.stringContaining('needs command') },
+    ]);
+    const both = issues(
+      '[[mcp]]\nname = "graph"\ncommand = "g"\nurl = "http://127.0.0.1:7411/mcp"\n',
+    );
+    expect(both[0]?.message).toContain('has both command and url');
+    const bad = issues('\n[[mcp]]\nname = "graph"\nurl = "127.0.0.1:7411"\n');
+    expect(bad).toEqual([
+      { key: 'mcp[0].url', line: 4, message: expect.stringContaining('is not a URL') },
+    ]);
+    expect(configIssueText(bad[0] as ConfigIssue)).toMatch(
+      /^mcp\[0\]\.url \(line 4\) "127\.0\.0\.1:7411" is not a URL: write the graph server's whole address/,
+    );
+    expect(issues('[[mcp]]\nname = "g"\nurl = "ftp://h/mcp"\n')[0]?.message).toContain(
+      'must be an http:// or https:// address',
+    );
+    expect(
+      issues('[[mcp]]\nname = "g"\nurl = "http://h/mcp"\ntoken_env = "Bearer abc.def"\n')[0],
+    ).toMatchObject({
+      key: 'mcp[0].token_env',
+      message: expect.stringContaining('not the token itself'),
+    });
+    expect(issues('[[mcp]]\nname = "g"\ncommand = "g"\ntoken_env = "T"\n')[0]?.key).toBe(
+      'mcp[0].token_env',
+    );
+    expect(
+      issues('[[mcp]]\nname = "g"\nurl = "http://h/mcp"\nargs = ["--role", "owner"]\n')[0]?.key,
+    ).toBe('mcp[0].args');
   });
 
   it('says where TOML that does not parse goes wrong', () => {

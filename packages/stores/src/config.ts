@@ -62,39 +62,109 @@ export const agentConfigSchema = z.strictObject({
     .default('UTC'),
 });
 
+const secretWords = 'config.toml must hold no secret (it is copied, shared and backed up)';
+
+function urlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    // A value that may carry a user or a query (and so a secret) is not echoed.
+    const shown = /[@?]/.test(value) ? 'the value' : JSON.stringify(value);
+    return `${shown} is not a URL: write the graph server's whole address, such as "http://127.0.0.1:7411/mcp"`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return `must be an http:// or https:// address, not ${url.protocol}: to start a server here, use command instead`;
+  }
+  if (url.username !== '' || url.password !== '') {
+    return `holds a user name or password: ${secretWords}; put the token in an environment variable and name it with token_env = "MECHA_GRAPH_TOKEN"`;
+  }
+  for (const key of url.searchParams.keys()) {
+    if (/token|key|secret|password|auth/i.test(key)) {
+      return `carries ${JSON.stringify(key)} in its query: ${secretWords}; put the token in an environment variable and name it with token_env = "MECHA_GRAPH_TOKEN"`;
+    }
+  }
+  return undefined;
+}
+
 /**
- * One `[[mcp]]` server: a name, the command that starts it (stdio), its arguments and
- * environment, and `[mcp.capabilities]` overrides, which can only distrust a server further.
+ * One `[[mcp]]` server, reached one of two ways: `command` (with `args` and `env`) starts it here
+ * over stdio, or `url` reaches a running one over Streamable HTTP, with a bearer token read from
+ * the environment variable `token_env` names (never from this file). `[mcp.capabilities]`
+ * overrides can only distrust a server further.
  */
-export const mcpServerConfigSchema = z.strictObject({
-  name: text('a server name').regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, {
-    error: 'must be 1–64 letters, digits, "_" or "-", starting with a letter or digit',
-  }),
-  command: text('the command that starts the server').min(1, { error: 'must not be empty' }),
-  args: z
-    .array(text('a string'), {
-      error: (issue) => `must be a list of strings, not ${received(issue.input)}`,
-    })
-    .default([]),
-  env: z
-    .record(z.string(), text('a string'), {
-      error: (issue) => `must be a table of strings, not ${received(issue.input)}`,
-    })
-    .default({}),
-  prefix_tools: flag(true),
-  capabilities: z
-    .strictObject(
-      {
-        untrusted_input: z
-          .literal(true, {
-            error: 'can only be true: an override may distrust a server further, never less',
-          })
-          .optional(),
-      },
-      { error: (issue) => `must be a table, not ${received(issue.input)}` },
-    )
-    .default({}),
-});
+export const mcpServerConfigSchema = z
+  .strictObject({
+    name: text('a server name').regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, {
+      error: 'must be 1–64 letters, digits, "_" or "-", starting with a letter or digit',
+    }),
+    command: text('the command that starts the server')
+      .min(1, { error: 'must not be empty' })
+      .optional(),
+    args: z
+      .array(text('a string'), {
+        error: (issue) => `must be a list of strings, not ${received(issue.input)}`,
+      })
+      .default([]),
+    env: z
+      .record(z.string(), text('a string'), {
+        error: (issue) => `must be a table of strings, not ${received(issue.input)}`,
+      })
+      .default({}),
+    /** A running server's Streamable HTTP endpoint, such as `http://127.0.0.1:7411/mcp`. */
+    url: text('an http:// or https:// address')
+      .superRefine((value, context) => {
+        const problem = urlProblem(value);
+        if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+      })
+      .optional(),
+    /** The environment variable holding the bearer token sent to `url`. */
+    token_env: text('the name of an environment variable')
+      .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, {
+        error:
+          'must be the name of an environment variable (letters, digits and "_"), such as "MECHA_GRAPH_TOKEN", not the token itself',
+      })
+      .optional(),
+    prefix_tools: flag(true),
+    capabilities: z
+      .strictObject(
+        {
+          untrusted_input: z
+            .literal(true, {
+              error: 'can only be true: an override may distrust a server further, never less',
+            })
+            .optional(),
+        },
+        { error: (issue) => `must be a table, not ${received(issue.input)}` },
+      )
+      .default({}),
+  })
+  .superRefine((server, context) => {
+    const add = (message: string, key?: string) =>
+      context.addIssue({ code: 'custom', path: key === undefined ? [] : [key], message });
+    if (server.command === undefined && server.url === undefined) {
+      add(
+        'needs command (a server mecha starts, such as "mecha-graph-mcp") or url (a running server\'s address, such as "http://127.0.0.1:7411/mcp")',
+      );
+    }
+    if (server.command !== undefined && server.url !== undefined) {
+      add(
+        'has both command and url: keep command to start the server here, or url to reach a running one',
+      );
+    }
+    if (server.url !== undefined) {
+      if (server.args.length > 0) add('is for a command; a url server takes no arguments', 'args');
+      if (Object.keys(server.env).length > 0) {
+        add(
+          'is for a command; a url server reads its token from the variable token_env names',
+          'env',
+        );
+      }
+    }
+    if (server.token_env !== undefined && server.url === undefined) {
+      add('is for a url server; a command gets its environment from env', 'token_env');
+    }
+  });
 
 /**
  * The `[model]` table: where the local model's GGUF file is (relative paths: to the home), or a
@@ -174,11 +244,57 @@ export interface ConfigIssue {
   /** Dotted path of the key; empty for the file as a whole. */
   readonly key: string;
   readonly message: string;
+  /** The 1-based line of `config.toml` the key is written on, when it could be found. */
+  readonly line?: number;
 }
 
-/** One issue as a person reads it: `agent.timezone must be …`, or the message alone. */
+/** One issue as a person reads it: `agent.timezone (line 3) must be …`, or the message alone. */
 export function configIssueText(issue: ConfigIssue): string {
-  return issue.key === '' ? issue.message : `${issue.key} ${issue.message}`;
+  if (issue.key === '') return issue.message;
+  return `${issue.key}${issue.line === undefined ? '' : ` (line ${issue.line})`} ${issue.message}`;
+}
+
+/**
+ * The line a key is written on, for tables written the usual way (`[agent]`, `[[mcp]]`,
+ * `[mcp.capabilities]`, one `key = value` a line); undefined when it cannot be told.
+ */
+function lineOf(source: string, key: string): number | undefined {
+  const parts = /^([A-Za-z_]+)(?:\[(\d+)\])?((?:\.[A-Za-z_]+)*)$/.exec(key);
+  if (parts === null) return undefined;
+  const [, table = '', index, rest = ''] = parts;
+  const names = rest.split('.').filter((name) => name !== '');
+  const lines = source.split(/\r?\n/);
+  const header = (line: string) => /^\s*\[\[?\s*([A-Za-z_.]+)\s*\]\]?/.exec(line)?.[1];
+  let seen = -1;
+  let start: number | undefined;
+  for (let at = 0; at < lines.length && start === undefined; at += 1) {
+    const name = header(lines[at] ?? '');
+    if (name !== table) continue;
+    seen += 1;
+    if (index === undefined || seen === Number(index)) start = at;
+  }
+  if (start === undefined) return undefined;
+  let found = start;
+  let section = table;
+  for (let at = start + 1; at < lines.length; at += 1) {
+    const line = lines[at] ?? '';
+    const name = header(line);
+    if (name !== undefined) {
+      if (name === table || !name.startsWith(`${table}.`)) break;
+      section = name;
+      continue;
+    }
+    const keyName = /^\s*([A-Za-z0-9_-]+)\s*=/.exec(line)?.[1];
+    const wanted = [table, ...names.slice(0, -1)].join('.');
+    if (keyName !== undefined && keyName === names.at(-1) && section === wanted) {
+      found = at;
+      break;
+    }
+    if (names.length > 1 && section === table && keyName === names[0]) {
+      found = at;
+    }
+  }
+  return found + 1;
 }
 
 /** The configuration a home without `config.toml` runs with. */
@@ -192,12 +308,25 @@ function keyOf(path: readonly PropertyKey[]): string {
   return key;
 }
 
+const secretKey =
+  /^(token|bearer|bearer_token|access_token|api_key|apikey|password|secret|authorization|headers)$/i;
+
+function unknownKeyMessage(path: readonly PropertyKey[], name: string): string {
+  if (path[0] === 'mcp' && secretKey.test(name)) {
+    return `is refused: ${secretWords}. Put the token in an environment variable and name that variable instead: token_env = "MECHA_GRAPH_TOKEN"`;
+  }
+  return 'is not a key mecha knows';
+}
+
 function issuesOf(error: z.ZodError): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const name of issue.keys) {
-        issues.push({ key: keyOf([...issue.path, name]), message: 'is not a key mecha knows' });
+        issues.push({
+          key: keyOf([...issue.path, name]),
+          message: unknownKeyMessage(issue.path, name),
+        });
       }
     } else {
       issues.push({ key: keyOf(issue.path), message: issue.message });
@@ -222,7 +351,13 @@ export function parseConfig(source: string): E.Either<readonly ConfigIssue[], Me
     ]);
   }
   const parsed = configSchema.safeParse(document);
-  return parsed.success ? E.right(parsed.data) : E.left(issuesOf(parsed.error));
+  if (parsed.success) return E.right(parsed.data);
+  return E.left(
+    issuesOf(parsed.error).map((issue) => {
+      const line = issue.key === '' ? undefined : lineOf(source, issue.key);
+      return line === undefined ? issue : { ...issue, line };
+    }),
+  );
 }
 
 /**

@@ -49,8 +49,14 @@ export interface HomeCheck {
     | { readonly state: 'unreadable'; readonly reason: string };
   /** The configured model file and whether it is there; `null` when none is configured. */
   readonly model: { readonly path: string; readonly exists: boolean } | null;
-  /** The `[[mcp]] graph` server distillation writes to, or `null` when none is configured. */
-  readonly graph: { readonly command: string } | null;
+  /**
+   * The `[[mcp]] graph` server distillation writes to: the command that starts it or the URL it
+   * is reached at; `null` when none is configured.
+   */
+  readonly graph:
+    | { readonly command: string; readonly url?: undefined }
+    | { readonly url: string; readonly command?: undefined }
+    | null;
   /**
    * Sessions distillation gave up on after a failure that repeated on every try (from the distill
    * ledger), each with why; `null` when the ledger could not be read.
@@ -196,7 +202,8 @@ export async function checkHome(home: MechaHome): Promise<HomeCheck> {
       model = { path: absolute, exists: existsSync(absolute) };
     }
     const server = configRead.right.mcp.find((entry) => entry.name === 'graph');
-    if (server !== undefined) graph = { command: server.command };
+    if (server?.url !== undefined) graph = { url: server.url };
+    else if (server?.command !== undefined) graph = { command: server.command };
   }
   const ledger = await home.learning.distilled.read();
   const distillGivenUp =

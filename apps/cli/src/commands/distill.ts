@@ -188,6 +188,7 @@ export async function runDistill(
         model,
         dryRun,
         signal: controller.signal,
+        env: context.env,
         ...(server === undefined ? {} : { server }),
         ...(limit === undefined ? {} : { limit }),
         ...(session === undefined ? {} : { sessions: [session] }),

@@ -42,7 +42,7 @@ function render(check: HomeCheck, repairs: readonly RepairOutcome[] | undefined)
     `  config      ${check.config.state === 'invalid' ? `invalid: ${check.config.issues.join('; ')}` : check.config.state === 'default' ? 'none (defaults)' : 'read'}`,
     `  charter     ${check.charter.state === 'read' ? `${check.charter.lines} line(s)` : `unreadable: ${check.charter.reason}`}`,
     `  model       ${check.model === null ? 'none configured ([model] path)' : `${check.model.path}${check.model.exists ? '' : ' (missing)'}`}`,
-    `  graph       ${check.graph === null ? 'no [[mcp]] graph server configured' : check.graph.command}`,
+    `  graph       ${check.graph === null ? 'no [[mcp]] graph server configured' : (check.graph.url ?? check.graph.command)}`,
     `  distill     ${
       check.distillGivenUp === null
         ? 'the ledger cannot be read'

@@ -29,11 +29,10 @@ async function act(
     import('@mecha/distill'),
     import('@mecha/stores'),
   ]);
-  const result = await actOnGraph(
-    openHome(homePath(context)),
-    request,
-    server === undefined ? {} : { server },
-  );
+  const result = await actOnGraph(openHome(homePath(context)), request, {
+    env: context.env,
+    ...(server === undefined ? {} : { server }),
+  });
   if (result.state === 'refused') {
     if (result.reason === 'bad_request') return usageError(context, path, result.message);
     return failure(context, path, result.message);

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { userInfo } from 'node:os';
-import { configIssueText } from '@mecha/stores';
+import { configIssueText, type McpServerConfig } from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
 import { type Command, type CommandGroup, exitCodes, failure, usageError } from '../command.js';
 import { openCommandHome } from '../home.js';
@@ -17,17 +17,16 @@ function owner(context: CommandContext): string {
   return context.env.USER || context.env.LOGNAME || 'owner';
 }
 
-/** The home's graph server, started as its owner (`--role owner`), or why there is none. */
+/**
+ * The home's graph server as the review queue reaches it: a url server as configured, a command
+ * server as configured (the package use-case adds `--role owner`), `mecha-graph-mcp` run as the
+ * script installed beside this command; or why there is none.
+ */
 async function ownerGraphServer(
   context: CommandContext,
   name: string,
 ): Promise<
-  | {
-      readonly ok: true;
-      readonly command: string;
-      readonly args: string[];
-      readonly env: Record<string, string>;
-    }
+  | { readonly ok: true; readonly server: McpServerConfig }
   | { readonly ok: false; readonly message: string }
 > {
   const config = openCommandHome(context).readConfig();
@@ -44,6 +43,7 @@ async function ownerGraphServer(
       message: `config.toml has no [[mcp]] server named '${name}', so there is no review queue to show`,
     };
   }
+  if (server.command === undefined) return { ok: true, server };
   const args = [...server.args];
   for (let index = args.indexOf('--role'); index !== -1; index = args.indexOf('--role')) {
     args.splice(index, 2);
@@ -58,7 +58,7 @@ async function ownerGraphServer(
       args.unshift(found.bin);
     }
   }
-  return { ok: true, command, args: [...args, '--role', 'owner'], env: { ...server.env } };
+  return { ok: true, server: { ...server, command, args } };
 }
 
 function openBrowser(url: string): void {
@@ -125,12 +125,16 @@ const web: Command = {
     const serverName = stringOption(values, 'graph-server') ?? 'graph';
     if (serverName === '') return usageError(context, path, '--graph-server needs a name');
 
-    const { startWebServer } = await import('@mecha/web');
+    const [{ startWebServer }, { openGraphOwner }] = await Promise.all([
+      import('@mecha/web'),
+      import('@mecha/distill'),
+    ]);
+    const home = openCommandHome(context);
     const graph = await ownerGraphServer(context, serverName);
     let running: Awaited<ReturnType<typeof startWebServer>>;
     try {
       running = await startWebServer({
-        home: openCommandHome(context),
+        home,
         host,
         port,
         version: cliVersion,
@@ -140,7 +144,7 @@ const web: Command = {
           ? {}
           : { token: context.env.MECHA_WEB_TOKEN }),
         ...(graph.ok
-          ? { graphServer: { command: graph.command, args: graph.args, env: graph.env } }
+          ? { graph: openGraphOwner(home, { server: graph.server, env: context.env }) }
           : { graphMissing: graph.message }),
       });
     } catch (error) {

@@ -1,8 +1,12 @@
 import { html } from 'hono/html';
-import type { GraphAnswer } from '../graph/graph-review.js';
 import { csrfField, type Html } from '../views/layout.js';
 
 type Json = unknown;
+
+/** One of the graph's review lists as the board got it, or why it could not be read. */
+export type GraphAnswer =
+  | { readonly ok: true; readonly value: Record<string, unknown> }
+  | { readonly ok: false; readonly reason: string };
 
 function items(answer: GraphAnswer): readonly Record<string, Json>[] | string {
   if (!answer.ok) return answer.reason;
@@ -80,13 +84,9 @@ ${source === undefined ? '' : html`<form method="post" action="/review/redact" d
 }
 
 /** The graph's review queue: candidate facts by salience, then corrections no belief matched. */
-export function reviewPage(
-  facts: GraphAnswer | string,
-  corrections: GraphAnswer | string,
-  csrf: string,
-): Html {
-  const factItems = typeof facts === 'string' ? facts : items(facts);
-  const correctionItems = typeof corrections === 'string' ? corrections : items(corrections);
+export function reviewPage(facts: GraphAnswer, corrections: GraphAnswer, csrf: string): Html {
+  const factItems = items(facts);
+  const correctionItems = items(corrections);
   return html`<h1>Graph review</h1>
 <p class="note">Candidate facts the distiller staged, most salient first. Approve makes one a belief; Deny closes it and remembers the denial, so it is never proposed again; Redact takes out everything from a source. Everything here may hold a stranger's text, shown as text.</p>
 <h2>Candidate facts</h2>

@@ -4,6 +4,7 @@ import type { TranscriptBounds } from '../bound-transcript.js';
 import type { ClassifyOptions } from '../classify-session.js';
 import type { DistillBounds } from '../distill-grammar.js';
 import type { FactBounds } from '../extract-facts.js';
+import type { GraphEnvironment } from '../graph-transport.js';
 import type { AppraisalBounds } from '../text-appraisal.js';
 import type { DistillProgress } from './distill-report.js';
 
@@ -59,4 +60,6 @@ export interface DistillOptions {
   readonly maxAttempts?: number;
   /** How long one graph call may take; 30 seconds by default. */
   readonly graphTimeoutMs?: number;
+  /** Where a url graph server's token variable is read; `process.env` by default. */
+  readonly env?: GraphEnvironment;
 }

@@ -53,7 +53,7 @@ export async function distill(options: DistillOptions): Promise<DistillResult> {
     classify: { ...defaultClassifyOptions, ...options.classify },
     tally: new Tally(),
     model: new ModelAccess(options.model, options),
-    graph: new GraphAccess(plan.server, serverName, options.graphTimeoutMs),
+    graph: new GraphAccess(plan.server, serverName, options.graphTimeoutMs, options.env),
     ledger: new LedgerSteps(home),
     stop: new StopState(),
     progress: (index, sessionId, step, outcome) =>

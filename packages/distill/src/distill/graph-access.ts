@@ -1,6 +1,7 @@
 import type { McpServerConfig } from '@mecha/stores';
 import { connectGraph, type GraphConnection } from '../graph-client.js';
 import { missingServerMessage } from '../graph-server.js';
+import type { GraphEnvironment } from '../graph-transport.js';
 
 /** The run's graph server: connected on the first push that needs it, closed at the end. */
 export class GraphAccess {
@@ -12,6 +13,7 @@ export class GraphAccess {
     private readonly server: McpServerConfig | undefined,
     private readonly serverName: string,
     private readonly timeoutMs: number | undefined,
+    private readonly env?: GraphEnvironment,
   ) {}
 
   /** The connection, or why there is none. */
@@ -20,6 +22,7 @@ export class GraphAccess {
     if (this.server === undefined) return missingServerMessage(this.serverName);
     const connected = await connectGraph(this.server, {
       ...(this.timeoutMs === undefined ? {} : { timeoutMs: this.timeoutMs }),
+      ...(this.env === undefined ? {} : { env: this.env }),
     });
     if (!connected.ok) return connected.reason;
     this.connection = connected.connection;

@@ -6,6 +6,7 @@ import { distillSuite } from './distill.js';
 import { graphSuite } from './graph.js';
 import { graphTeamSuite } from './graph-team.js';
 import { pruneSuite } from './prune.js';
+import { remoteGraphSuite } from './remote-graph.js';
 import { storesSuite } from './stores.js';
 import { verdictsSuite } from './verdicts.js';
 import { webSuite } from './web.js';
@@ -25,6 +26,7 @@ export const suites: readonly Suite[] = [
   distillSuite,
   graphSuite,
   graphTeamSuite,
+  remoteGraphSuite,
   appraiserSuite,
   verdictsSuite,
   pruneSuite,
