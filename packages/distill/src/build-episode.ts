@@ -33,6 +33,12 @@ export interface EpisodeMeta {
   readonly entities?: readonly EpisodeEntity[];
   /** Relations the local model extracted, each with the episode's words that state it (candidates only). */
   readonly relations?: readonly EpisodeRelation[];
+  /**
+   * Who extracted the episode's facts, when the local model did (even when it found none): the
+   * graph then reads `entities`/`relations` as the episode's whole extraction and leaves the
+   * prose alone. Absent when no extraction was asked for or it failed.
+   */
+  readonly facts_by?: string;
 }
 
 /** The episode as pushed through `kg_upsert`. */
@@ -112,6 +118,7 @@ export function buildEpisode(parts: EpisodeParts): Episode {
     ...(parts.facts === undefined || parts.facts.relations.length === 0
       ? {}
       : { relations: parts.facts.relations }),
+    ...(parts.facts === undefined ? {} : { facts_by: parts.distilledBy }),
   };
   return {
     kind: 'episode',

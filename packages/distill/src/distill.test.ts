@@ -324,7 +324,7 @@ describe('distill', () => {
     const made = home();
     made.writeSession(A, conversation());
     const episode =
-      'Priya Nair works at Yale Medical and agreed to review the grant. Omar Haddad leads Project Atlas.';
+      'Priya Nair works at Yale Medical and agreed to review the grant. Omar Haddad leads Project Atlas. Dana Lee is at Brown.';
     const model = scriptedDistiller(JSON.stringify({ skip: false, episode }));
     const report = await run(made, { model, appraise: false });
     expect(report.counts.pushed).toBe(1);
@@ -352,6 +352,10 @@ describe('distill', () => {
     expect(triples).toContainEqual(['Omar Haddad', 'leads', 'Project Atlas']);
     // The name the episode never writes is not proposed.
     expect(triples.some(([subject]) => subject === 'Nobody Named')).toBe(false);
+    // The model's extraction is the whole extraction: the prose's own reading ("Dana Lee is at
+    // Brown", which the model left out) is not added behind it.
+    expect(row?.meta.facts_by).toBe(row?.meta.distilled_by);
+    expect(triples).not.toContainEqual(['Dana Lee', 'is at', 'Brown']);
     expect(report.facts).toMatchObject({
       episodes: 1,
       relations: 2,
@@ -370,6 +374,7 @@ describe('distill', () => {
       const [row] = readGraph(made.db).episodes;
       expect(row?.meta).not.toHaveProperty('entities');
       expect(row?.meta).not.toHaveProperty('relations');
+      expect(row?.meta).not.toHaveProperty('facts_by');
       expect(report.facts.failed).toBe('extractFacts' in options ? 0 : 1);
       expect(model.prompts).toHaveLength('extractFacts' in options ? 1 : 2);
       // The deterministic extractor still reads the prose: the fact waits in review all the same.

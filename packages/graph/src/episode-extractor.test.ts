@@ -86,3 +86,38 @@ describe('plainTextExtractor', () => {
     );
   });
 });
+
+describe('episodeExtractor', () => {
+  const body = 'Priya Nair is at Brown. Omar Haddad leads the Atlas Project.';
+  const modelFacts = {
+    entities: [{ name: 'Priya Nair', type: 'person' }],
+    relations: [{ subject: 'Priya Nair', predicate: 'is at', object: 'Brown' }],
+  };
+
+  it('reads the metadata and the prose when no model extracted the facts', () => {
+    // The prose's copy of a metadata relation is merged by the store, which de-duplicates.
+    expect(triples(body, modelFacts)).toEqual([
+      ['Priya Nair', 'is a', 'person'],
+      ['Priya Nair', 'is at', 'Brown'],
+      ['Omar Haddad', 'is a', 'entity'],
+      ['Atlas Project', 'is a', 'entity'],
+      ['Priya Nair', 'is at', 'Brown'],
+      ['Omar Haddad', 'leads', 'Atlas Project'],
+    ]);
+  });
+
+  it('takes the model’s facts as the whole extraction when meta.facts_by names who extracted them', () => {
+    expect(triples(body, { ...modelFacts, facts_by: 'sha256:abc' })).toEqual([
+      ['Priya Nair', 'is a', 'person'],
+      ['Priya Nair', 'is at', 'Brown'],
+    ]);
+    // A model that found nothing proposes nothing; the prose is not read behind its back.
+    expect(triples(body, { facts_by: 'sha256:abc' })).toEqual([]);
+  });
+
+  it('reads the prose when facts_by is not a name (empty, blank or not a string)', () => {
+    for (const facts_by of ['', '  ', 1, null, true]) {
+      expect(triples(body, { facts_by })).toEqual(triples(body));
+    }
+  });
+});

@@ -139,14 +139,26 @@ function typedNames(meta: { readonly [key: string]: JsonValue }): Set<string> {
 }
 
 /**
+ * Whether a model already extracted the episode's facts: `meta.facts_by` names who did (distill
+ * sets it to the model when its extraction under a grammar succeeded, even with nothing found).
+ */
+function extractedByModel(meta: { readonly [key: string]: JsonValue }): boolean {
+  return typeof meta.facts_by === 'string' && meta.facts_by.trim() !== '';
+}
+
+/**
  * The graph's default extractor: what the metadata names (`metadataExtractor`), then what the
  * prose states plainly (`plainTextExtractor`), leaving a name the metadata already types to it.
- * Like every extractor it only proposes: each candidate waits in the review queue.
+ * When `meta.facts_by` says a model extracted the facts, the metadata is the whole extraction
+ * and the prose is not read: the model's grounded facts, or the deterministic reading when there
+ * is no model, never both. Like every extractor it only proposes: each candidate waits in the
+ * review queue.
  */
 export const episodeExtractor: Extractor = {
   name: 'metadata+plain-text',
   extract(episode) {
     const fromMeta = metadataExtractor.extract(episode);
+    if (extractedByModel(episode.meta)) return fromMeta;
     const typed = typedNames(episode.meta);
     const fromText = plainTextExtractor
       .extract(episode)
