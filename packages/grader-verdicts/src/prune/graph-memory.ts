@@ -18,7 +18,7 @@ export interface GraphMemory {
 
 /**
  * A private, consistent copy of a graph file that every measurement runs on; the real file is
- * only read (through SQLite's own snapshot), never written.
+ * only read (through the graph's own consistent snapshot), never written.
  */
 export interface GraphSnapshot {
   readonly path: string;
@@ -88,7 +88,8 @@ export async function snapshotGraph(graphPath: string, graph: GraphAccess): Prom
     try {
       await graph.snapshotGraphFile(graphPath, path);
     } catch (error) {
-      throw new GraderInputError(graphPath, (error as Error).message, { cause: error });
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new GraderInputError(graphPath, reason, { cause: error });
     }
     let store: MemoryGraph;
     try {
