@@ -12,12 +12,14 @@ export default defineConfig(
     // loads), so the bundle holds one copy of stores. The MCP SDK and node-llama-cpp are
     // dependencies of this package and stay real imports, loaded lazily.
     // @mecha/grader-verdicts stays a real import: it reads its shipped bank and hashes its own
-    // grader sources, and brings the TypeScript compiler as its dependency. @slack/bolt (for
+    // grader sources, and brings the TypeScript compiler as its dependency. @mecha/graph stays
+    // a real import too (loaded only by `mecha verdicts prune --graph`, which passes it into
+    // grader-verdicts): it brings the SQLite and PostgreSQL drivers. @slack/bolt (for
     // `mecha slack`, inlined from @mecha/slack) is a dependency here and stays a real import.
     // The web board's Hono server is small and inlined with @mecha/web, as a chunk only
     // `mecha web` loads.
     noExternal: [
-      /^@mecha\/(?!grader-verdicts)/,
+      /^@mecha\/(?!(?:grader-verdicts|graph)$)/,
       'zod',
       /^fp-ts/,
       'smol-toml',

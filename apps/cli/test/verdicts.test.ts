@@ -404,6 +404,21 @@ describe('mecha verdicts claims and prune', () => {
     ]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('there is no graph file');
+    expect(existsSync(join(dir, 'none.db'))).toBe(false);
+    // A team graph on PostgreSQL is refused by name, its password masked: prune measures files.
+    const team = mecha([
+      'verdicts',
+      'prune',
+      '--graph',
+      'postgres://mecha:s3cret@db.example/graph',
+      '--bank',
+      bankFile,
+    ]);
+    expect(team.code).toBe(1);
+    expect(team.stderr).toContain(
+      'postgres://mecha:***@db.example/graph is a PostgreSQL database: a snapshot copies a SQLite graph file',
+    );
+    expect(team.stderr).not.toContain('s3cret');
   });
   it("grades mecha's own self-claims from a home's records, and grades nothing from a damaged one", async () => {
     const { generateHome } = await import('@mecha/stores/testing');

@@ -125,6 +125,16 @@ export {
   snapshotGraph,
 } from './prune/graph-memory.js';
 export type {
+  GraphAccess,
+  MemoryGraph,
+  MemoryGraphEpisode,
+  MemoryGraphFact,
+  MemoryGraphPage,
+  MemoryGraphProvenance,
+  MemoryGraphRedaction,
+  PlantedEpisode,
+} from './prune/graph-port.js';
+export type {
   GraphApplyResult,
   GraphMemoryAblation,
   GraphPrunePlanReport,

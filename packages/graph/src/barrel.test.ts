@@ -18,6 +18,7 @@ describe('the built @mecha/graph', () => {
       'openGraphStore',
       'plainTextExtractor',
       'resolveDatabasePath',
+      'snapshotGraphFile',
     ]);
   });
 });

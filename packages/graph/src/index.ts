@@ -43,4 +43,5 @@ export type {
   ReviewListInput,
   SearchInput,
 } from './schemas.js';
+export { snapshotGraphFile } from './snapshot-graph-file.js';
 export type { UpsertFactCounts, UpsertResult } from './upsert-episode.js';

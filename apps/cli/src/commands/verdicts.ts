@@ -6,6 +6,7 @@ import type {
   DriftReport,
   GapTrend,
   Grade,
+  GraphAccess,
   GraphPrunePlanReport,
   MetaReport,
   PrunePlan,
@@ -22,6 +23,19 @@ import { flag, stringOption } from '../parse-command.js';
 
 // Loaded only when a verdicts command runs: the graders bring the TypeScript compiler.
 const verdictsModule = () => import('@mecha/grader-verdicts');
+
+/**
+ * The knowledge graph as pruning reaches it: @mecha/graph's store and its file snapshot, passed
+ * into the grader-verdicts use-case (which stands alone). Loaded only when a graph is measured:
+ * it brings the SQLite binding. The planted poison's facts come from its metadata alone.
+ */
+async function graphAccess(): Promise<GraphAccess> {
+  const { metadataExtractor, openGraphStore, snapshotGraphFile } = await import('@mecha/graph');
+  return {
+    openGraph: (path) => openGraphStore({ path, extractor: metadataExtractor }),
+    snapshotGraphFile,
+  };
+}
 
 const bankOption =
   '  --bank DIR      the bank folder (default: the bank shipped with @mecha/grader-verdicts)';
@@ -660,7 +674,9 @@ const prune: Command = {
       if (file !== undefined)
         return usageError(context, this.path, 'with --graph, name the signed plan with --apply');
       if (bank === undefined) return usageError(context, this.path, '--graph needs --bank');
-      const graphPath = resolve(context.cwd, graph);
+      // A postgres:// URL is passed as given, for the graph to refuse by name (prune measures
+      // SQLite graph files); anything else is a file path.
+      const graphPath = /^postgres(?:ql)?:\/\//i.test(graph) ? graph : resolve(context.cwd, graph);
       if (apply !== undefined) {
         if (publicKey === undefined)
           return usageError(context, this.path, "--apply needs the owner's --public-key");
@@ -677,6 +693,7 @@ const prune: Command = {
             parsed.data as SignedPrunePlan,
             key,
             queries,
+            await graphAccess(),
           );
           if (asJson) json(context, result);
           else if (result.ok) {
@@ -703,7 +720,7 @@ const prune: Command = {
       return guarded(context, this.path, async () => {
         const { readQueryBank, planGraphPrune } = await verdictsModule();
         const queries = readQueryBank(resolve(context.cwd, bank));
-        const report = await planGraphPrune(graphPath, queries);
+        const report = await planGraphPrune(graphPath, queries, await graphAccess());
         const written =
           out !== undefined && report.plan !== null
             ? await writeNewJson(context, out, report.plan)

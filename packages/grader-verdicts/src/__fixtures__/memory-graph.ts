@@ -1,8 +1,18 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openGraphStore } from '@mecha/graph';
+import { metadataExtractor, openGraphStore, snapshotGraphFile } from '@mecha/graph';
+import type { GraphAccess } from '../prune/graph-port.js';
 import type { MemoryQueryBank } from '../prune/memory-query-bank.js';
+
+/**
+ * The real @mecha/graph behind the package's graph port, wired as apps/cli wires it. Type-checked
+ * here, so a port that drifts from the real GraphStore fails the package's typecheck.
+ */
+export const realGraph: GraphAccess = {
+  openGraph: (path) => openGraphStore({ path, extractor: metadataExtractor }),
+  snapshotGraphFile,
+};
 
 type Relation = readonly [subject: string, predicate: string, object: string];
 

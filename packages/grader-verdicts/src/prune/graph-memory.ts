@@ -1,15 +1,12 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FactItem, GraphStore } from '@mecha/graph';
 import { canonicalJson } from '../drift/canonical-json.js';
 import { GraderInputError } from '../errors/grader-input-error.js';
 import type { AblationEvaluator, QueryOutcome } from '../oracles/memory-ablation.js';
+import type { GraphAccess, MemoryGraph, MemoryGraphFact } from './graph-port.js';
 import type { MemoryQuery } from './memory-query-bank.js';
-
-// Loaded only when a graph is measured: it brings the SQLite binding.
-const graphModule = () => import('@mecha/graph');
 
 /** One memory of the graph: an episode (one distilled session, one note), by its source key. */
 export interface GraphMemory {
@@ -21,7 +18,7 @@ export interface GraphMemory {
 
 /**
  * A private, consistent copy of a graph file that every measurement runs on; the real file is
- * only read (through SQLite's own snapshot), never written.
+ * only read (through the graph's own consistent snapshot), never written.
  */
 export interface GraphSnapshot {
   readonly path: string;
@@ -50,7 +47,7 @@ async function pages<T>(
  * The graph's state as its own reads report it: every episode (tombstones too) and every fact
  * in every status, with its support. Two files with the same digest answer every query alike.
  */
-export async function graphDigest(store: GraphStore): Promise<string> {
+export async function graphDigest(store: MemoryGraph): Promise<string> {
   const episodes = (
     await pages((offset) => store.episodes({ include_redacted: true, offset, limit: 100 }))
   ).map((episode) => [
@@ -78,35 +75,25 @@ export async function graphDigest(store: GraphStore): Promise<string> {
 }
 
 /**
- * Takes a consistent snapshot of a graph file into a private folder (SQLite `VACUUM INTO` over
- * a read-only connection, so a writer elsewhere neither blocks it nor tears it) and lists the
- * memories and the digest. A missing file or one that is not a SQLite graph is a
- * GraderInputError, and nothing is created in its place.
+ * Takes a consistent snapshot of a graph file into a private folder (through the graph's
+ * `snapshotGraphFile`, so a writer elsewhere neither blocks it nor tears it) and lists the
+ * memories and the digest. A file the graph cannot copy (missing, not a graph) is a
+ * GraderInputError with the graph's reason, and nothing is created in its place.
  */
-export async function snapshotGraph(graphPath: string): Promise<GraphSnapshot> {
-  if (!existsSync(graphPath) || !statSync(graphPath).isFile()) {
-    throw new GraderInputError(graphPath, `there is no graph file at ${graphPath}`);
-  }
+export async function snapshotGraph(graphPath: string, graph: GraphAccess): Promise<GraphSnapshot> {
   const dir = mkdtempSync(join(tmpdir(), 'mecha-prune-'));
   const path = join(dir, 'snapshot.db');
   const dispose = () => rmSync(dir, { recursive: true, force: true });
   try {
-    const { default: Database } = await import('better-sqlite3');
-    let source: InstanceType<typeof Database> | undefined;
     try {
-      source = new Database(graphPath, { readonly: true, fileMustExist: true });
-      source.prepare('VACUUM INTO ?').run(path);
+      await graph.snapshotGraphFile(graphPath, path);
     } catch (error) {
-      throw new GraderInputError(graphPath, `${graphPath} cannot be read as a SQLite graph`, {
-        cause: error,
-      });
-    } finally {
-      source?.close();
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new GraderInputError(graphPath, reason, { cause: error });
     }
-    const { openGraphStore } = await graphModule();
-    let store: GraphStore;
+    let store: MemoryGraph;
     try {
-      store = await openGraphStore({ path });
+      store = await graph.openGraph(path);
     } catch (error) {
       throw new GraderInputError(
         graphPath,
@@ -139,7 +126,7 @@ function normalize(value: string): string {
 }
 
 /** The episodes behind a fact, as memory ids (all of them, up to kg_get's cap of 100). */
-async function supportOf(store: GraphStore, fact: FactItem): Promise<string[]> {
+async function supportOf(store: MemoryGraph, fact: MemoryGraphFact): Promise<string[]> {
   let episodes = fact.provenance.episodes;
   if (fact.provenance.support_count > episodes.length) {
     const detail = await store.get({ fact_id: fact.id });
@@ -153,7 +140,7 @@ async function supportOf(store: GraphStore, fact: FactItem): Promise<string[]> {
  * about `subject` with `predicate`. It is right only when they say exactly one thing and that
  * is the expected answer; two beliefs that disagree answer nothing. No model reads anything.
  */
-export async function answerQuery(store: GraphStore, query: MemoryQuery): Promise<QueryOutcome> {
+export async function answerQuery(store: MemoryGraph, query: MemoryQuery): Promise<QueryOutcome> {
   const predicate = normalize(query.predicate);
   const facts = (
     await pages((offset) => store.search({ subject: query.subject, offset, limit: 100 }))
@@ -175,6 +162,7 @@ export async function answerQuery(store: GraphStore, query: MemoryQuery): Promis
 export function graphEvaluator(
   snapshot: Pick<GraphSnapshot, 'path' | 'memories'>,
   queries: readonly MemoryQuery[],
+  graph: Pick<GraphAccess, 'openGraph'>,
 ): AblationEvaluator & { readonly evaluations: () => number } {
   const byMemory = new Map(snapshot.memories.map((memory) => [memory.memory, memory]));
   const cache = new Map<string, Promise<readonly QueryOutcome[]>>();
@@ -184,11 +172,10 @@ export function graphEvaluator(
     const known = cache.get(key);
     if (known !== undefined) return known;
     const result = (async () => {
-      const { openGraphStore } = await graphModule();
       count += 1;
       const copy = `${snapshot.path}.eval-${count}.db`;
       copyFileSync(snapshot.path, copy);
-      const store = await openGraphStore({ path: copy });
+      const store = await graph.openGraph(copy);
       try {
         for (const memory of withheld) {
           const known = byMemory.get(memory);
@@ -220,11 +207,11 @@ export const plantedPoisonSource = 'mecha-verdicts:planted-poison';
 export async function plantGraphPoison(
   snapshot: Pick<GraphSnapshot, 'path' | 'memories'>,
   query: MemoryQuery,
+  graph: Pick<GraphAccess, 'openGraph'>,
 ): Promise<{ readonly path: string; readonly memories: GraphMemory[]; readonly poison: string }> {
-  const { openGraphStore, metadataExtractor } = await graphModule();
   const path = `${snapshot.path}.poisoned.db`;
   copyFileSync(snapshot.path, path);
-  const store = await openGraphStore({ path, extractor: metadataExtractor });
+  const store = await graph.openGraph(path);
   try {
     const wrong = `planted poison ${createHash('sha256').update(query.expected).digest('hex').slice(0, 12)}`;
     const result = await store.upsert({

@@ -3,15 +3,16 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { openGraphStore } from '@mecha/graph';
 import { afterEach, describe, expect, it } from 'vitest';
-import { memoryGraphBank, writeMemoryGraph } from '../__fixtures__/memory-graph.js';
+import { memoryGraphBank, realGraph, writeMemoryGraph } from '../__fixtures__/memory-graph.js';
 import { GraderInputError } from '../errors/grader-input-error.js';
 import { answerQuery } from './graph-memory.js';
 import { applyGraphPrune, planGraphPrune } from './graph-prune.js';
 import { readQueryBank, sealQueryBank } from './memory-query-bank.js';
 import { type SignedPrunePlan, signPrunePlan } from './signed-prune.js';
 
-// Every test runs on a real SQLite graph written through @mecha/graph's own API; the ablation
-// measures private snapshots of it, and applying uses the graph's own redaction.
+// Every test runs on a real SQLite graph written through @mecha/graph's own API, and the real
+// @mecha/graph is what the tests pass in as the graph port (realGraph): the ablation measures
+// private snapshots of it, and applying uses the graph's own redaction.
 
 const owner = generateKeyPairSync('ed25519');
 const stranger = generateKeyPairSync('ed25519');
@@ -31,7 +32,7 @@ async function graph(): Promise<string> {
 const bytes = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 async function signedPlanFor(path: string): Promise<SignedPrunePlan> {
-  const report = await planGraphPrune(path, bank);
+  const report = await planGraphPrune(path, bank, realGraph);
   if (report.plan === null) throw new Error('no plan');
   return signPrunePlan(report.plan, owner.privateKey);
 }
@@ -51,7 +52,7 @@ describe('memory ablation over a real graph', () => {
   it('grades every episode by what removing it does to the held-out queries', async () => {
     const path = await graph();
     const before = bytes(path);
-    const report = await planGraphPrune(path, bank);
+    const report = await planGraphPrune(path, bank, realGraph);
     expect(report.selfTest.seesHarm).toBe(true);
     expect(report.refusedQueries).toEqual([
       {
@@ -75,7 +76,7 @@ describe('memory ablation over a real graph', () => {
   });
 
   it('proposes only what a verdict backs and holds back what costs accuracy together', async () => {
-    const report = await planGraphPrune(await graph(), bank);
+    const report = await planGraphPrune(await graph(), bank, realGraph);
     const sourceIdOf = new Map(report.ablation.map((result) => [result.memory, result.sourceId]));
     const names = (memories: readonly string[]) => memories.map((m) => sourceIdOf.get(m));
     expect(
@@ -101,7 +102,7 @@ describe('memory ablation over a real graph', () => {
     // Every query is wrong on an empty graph: harm cannot show, so nothing is proposed.
     const path = await writeMemoryGraph(undefined, { s1: [['Nobody', 'is at', 'Nowhere']] });
     made.push(dirname(path));
-    const report = await planGraphPrune(path, bank);
+    const report = await planGraphPrune(path, bank, realGraph);
     expect(report.selfTest).toEqual({
       seesHarm: false,
       reason: 'no held-out query is answered right: the oracle cannot show harm, so it abstains',
@@ -112,15 +113,27 @@ describe('memory ablation over a real graph', () => {
 
   it('refuses a missing graph file without creating one', async () => {
     const path = join(dirname(await graph()), 'nothing-here.db');
-    await expect(planGraphPrune(path, bank)).rejects.toSatisfy(GraderInputError.isInstance);
+    await expect(planGraphPrune(path, bank, realGraph)).rejects.toSatisfy(
+      GraderInputError.isInstance,
+    );
     expect(readdirSync(dirname(path))).not.toContain('nothing-here.db');
   });
 
   it('refuses a file that is not a SQLite graph, leaving it as it was', async () => {
     const path = join(dirname(await graph()), 'notes.db');
     writeFileSync(path, 'not a database');
-    await expect(planGraphPrune(path, bank)).rejects.toSatisfy(GraderInputError.isInstance);
+    await expect(planGraphPrune(path, bank, realGraph)).rejects.toSatisfy(
+      GraderInputError.isInstance,
+    );
     expect(readFileSync(path, 'utf8')).toBe('not a database');
+  });
+
+  it('refuses a PostgreSQL graph: pruning measures SQLite graph files', async () => {
+    const refused = planGraphPrune('postgres://mecha:s3cret@db.example/graph', bank, realGraph);
+    await expect(refused).rejects.toSatisfy(GraderInputError.isInstance);
+    await expect(refused).rejects.toThrow(
+      'postgres://mecha:***@db.example/graph is a PostgreSQL database: a snapshot copies a SQLite graph file',
+    );
   });
 
   it('refuses a bank where no query has a basis', async () => {
@@ -131,9 +144,9 @@ describe('memory ablation over a real graph', () => {
       JSON.stringify({ v: 1, queries: [{ id: 'q', subject: 'a', predicate: 'b', expected: 'c' }] }),
     );
     expect(readQueryBank(file).queries).toEqual([]);
-    return expect(planGraphPrune(join(dir, 'graph.db'), readQueryBank(file))).rejects.toThrow(
-      'nothing can be measured',
-    );
+    return expect(
+      planGraphPrune(join(dir, 'graph.db'), readQueryBank(file), realGraph),
+    ).rejects.toThrow('nothing can be measured');
   });
 });
 
@@ -148,7 +161,7 @@ describe('applying a signed graph plan', () => {
       'q-lab': false,
       'q-dana': true,
     });
-    const result = await applyGraphPrune(path, signed, owner.publicKey, bank);
+    const result = await applyGraphPrune(path, signed, owner.publicKey, bank, realGraph);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.removed.map((removal) => removal.sourceId)).toEqual(['s4', 's1']);
@@ -176,12 +189,13 @@ describe('applying a signed graph plan', () => {
     const signed = await signedPlanFor(path);
     const before = bytes(path);
     const refusals = [
-      await applyGraphPrune(path, { ...signed, signature: '' }, owner.publicKey, bank),
+      await applyGraphPrune(path, { ...signed, signature: '' }, owner.publicKey, bank, realGraph),
       await applyGraphPrune(
         path,
         signPrunePlan(signed.plan, stranger.privateKey),
         owner.publicKey,
         bank,
+        realGraph,
       ),
       // A plan widened after signing: the signature no longer covers it.
       await applyGraphPrune(
@@ -189,6 +203,7 @@ describe('applying a signed graph plan', () => {
         { ...signed, plan: { ...signed.plan, memories: [...signed.plan.memories, 'e3'] } },
         owner.publicKey,
         bank,
+        realGraph,
       ),
     ];
     expect(refusals.map((refusal) => (refusal.ok ? 'applied' : refusal.reason))).toEqual([
@@ -216,9 +231,27 @@ describe('applying a signed graph plan', () => {
       owner.privateKey,
     );
     const before = bytes(path);
-    const result = await applyGraphPrune(path, greedy, owner.publicKey, bank);
+    const result = await applyGraphPrune(path, greedy, owner.publicKey, bank, realGraph);
     expect(result).toEqual({ ok: false, reason: 'no verdict backs removing e3 (keep)' });
     expect(bytes(path)).toBe(before);
+  });
+
+  it('refuses a graph file that is missing or not a graph, creating nothing', async () => {
+    const path = await graph();
+    const signed = await signedPlanFor(path);
+    const missing = join(dirname(path), 'nothing-here.db');
+    expect(await applyGraphPrune(missing, signed, owner.publicKey, bank, realGraph)).toEqual({
+      ok: false,
+      reason: `there is no graph file at ${missing}`,
+    });
+    expect(readdirSync(dirname(path))).not.toContain('nothing-here.db');
+    const notes = join(dirname(path), 'notes.db');
+    writeFileSync(notes, 'not a database');
+    const refused = await applyGraphPrune(notes, signed, owner.publicKey, bank, realGraph);
+    expect(refused.ok ? 'applied' : refused.reason).toMatch(
+      /notes\.db cannot be read as a SQLite graph/,
+    );
+    expect(readFileSync(notes, 'utf8')).toBe('not a database');
   });
 
   it('refuses when the bank or the graph is not the one the plan was proved on', async () => {
@@ -229,7 +262,7 @@ describe('applying a signed graph plan', () => {
       ...memoryGraphBank,
       queries: memoryGraphBank.queries.slice(1),
     });
-    expect(await applyGraphPrune(path, signed, owner.publicKey, otherBank)).toEqual({
+    expect(await applyGraphPrune(path, signed, owner.publicKey, otherBank, realGraph)).toEqual({
       ok: false,
       reason: 'the query bank is not the one the plan was proved on (its seal differs)',
     });
@@ -241,7 +274,7 @@ describe('applying a signed graph plan', () => {
     await store.redact({ source: 'agent:mecha', source_id: 's2' });
     await store.close();
     const changed = bytes(path);
-    expect(await applyGraphPrune(path, signed, owner.publicKey, bank)).toEqual({
+    expect(await applyGraphPrune(path, signed, owner.publicKey, bank, realGraph)).toEqual({
       ok: false,
       reason: 'the graph has changed since the plan was proved: plan again and sign the new plan',
     });

@@ -1,6 +1,4 @@
 import type { KeyObject } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import type { RedactionReport } from '@mecha/graph';
 import { GraderInputError } from '../errors/grader-input-error.js';
 import {
   type AblationEvaluator,
@@ -14,6 +12,7 @@ import {
   plantGraphPoison,
   snapshotGraph,
 } from './graph-memory.js';
+import type { GraphAccess, MemoryGraphRedaction } from './graph-port.js';
 import type { SealedQueryBank } from './memory-query-bank.js';
 import {
   applyPrunePlan,
@@ -55,6 +54,7 @@ async function selfTest(
   snapshot: GraphSnapshot,
   bank: SealedQueryBank,
   evaluate: AblationEvaluator,
+  graph: GraphAccess,
 ): Promise<GraphPrunePlanReport['selfTest']> {
   const baseline = await evaluate(new Set());
   const target = baseline.findIndex((outcome) => outcome.correct);
@@ -65,8 +65,11 @@ async function selfTest(
       reason: 'no held-out query is answered right: the oracle cannot show harm, so it abstains',
     };
   }
-  const poisoned = await plantGraphPoison(snapshot, query);
-  const [result] = await ablateMemories([poisoned.poison], graphEvaluator(poisoned, bank.queries));
+  const poisoned = await plantGraphPoison(snapshot, query, graph);
+  const [result] = await ablateMemories(
+    [poisoned.poison],
+    graphEvaluator(poisoned, bank.queries, graph),
+  );
   return result?.worth === 'harmful'
     ? { seesHarm: true, reason: `a planted poison on query ${query.id} was found harmful` }
     : {
@@ -79,11 +82,13 @@ async function selfTest(
  * Measures what every memory (episode) of a real graph file is worth on a sealed bank of
  * held-out queries, and plans the removals a verdict backs: redundant or harmful memories whose
  * removal, alone and together, turns no query from right to wrong. It works on a private
- * snapshot; the graph file is only read. The plan still needs the owner's signature.
+ * snapshot; the graph file is only read. The plan still needs the owner's signature. `graph`
+ * is how the graph is reached (with @mecha/graph: its openGraphStore and snapshotGraphFile).
  */
 export async function planGraphPrune(
   graphPath: string,
   bank: SealedQueryBank,
+  graph: GraphAccess,
 ): Promise<GraphPrunePlanReport> {
   if (bank.queries.length === 0) {
     throw new GraderInputError(
@@ -91,10 +96,10 @@ export async function planGraphPrune(
       'the query bank has no query with an independent basis: nothing can be measured',
     );
   }
-  const snapshot = await snapshotGraph(graphPath);
+  const snapshot = await snapshotGraph(graphPath, graph);
   try {
-    const evaluate = graphEvaluator(snapshot, bank.queries);
-    const seen = await selfTest(snapshot, bank, evaluate);
+    const evaluate = graphEvaluator(snapshot, bank.queries, graph);
+    const seen = await selfTest(snapshot, bank, evaluate, graph);
     const keyOf = new Map(snapshot.memories.map((memory) => [memory.memory, memory]));
     const ablation = (
       await ablateMemories(
@@ -145,7 +150,7 @@ export type GraphApplyResult =
         readonly memory: string;
         readonly source: string;
         readonly sourceId: string;
-        readonly report: RedactionReport;
+        readonly report: MemoryGraphRedaction;
       }[];
     }
   | { readonly ok: false; readonly reason: string };
@@ -157,13 +162,15 @@ export type GraphApplyResult =
  * memory of the plan must still be redundant or harmful, and removing them all must still turn
  * no query from right to wrong. Only then is each episode taken out with the graph's own
  * redaction. The graph's digest is read once more on the real file just before; the
- * redactions themselves are not one transaction with it.
+ * redactions themselves are not one transaction with it. A graph file that cannot be copied
+ * (missing, not a graph) is refused with the graph's reason.
  */
 export async function applyGraphPrune(
   graphPath: string,
   signed: SignedPrunePlan,
   ownerPublicKey: KeyObject | string,
   bank: SealedQueryBank,
+  graph: GraphAccess,
 ): Promise<GraphApplyResult> {
   if (!verifyPrunePlan(signed, ownerPublicKey)) {
     return {
@@ -189,10 +196,13 @@ export async function applyGraphPrune(
       reason: 'the query bank is not the one the plan was proved on (its seal differs)',
     };
   }
-  if (!existsSync(graphPath)) {
-    return { ok: false, reason: `there is no graph file at ${graphPath}` };
+  let snapshot: GraphSnapshot;
+  try {
+    snapshot = await snapshotGraph(graphPath, graph);
+  } catch (error) {
+    if (GraderInputError.isInstance(error)) return { ok: false, reason: error.message };
+    throw error;
   }
-  const snapshot = await snapshotGraph(graphPath);
   try {
     if (snapshot.digest !== target.digest) {
       return {
@@ -200,7 +210,7 @@ export async function applyGraphPrune(
         reason: 'the graph has changed since the plan was proved: plan again and sign the new plan',
       };
     }
-    const evaluate = graphEvaluator(snapshot, bank.queries);
+    const evaluate = graphEvaluator(snapshot, bank.queries, graph);
     const ablation = await ablateMemories(plan.memories, evaluate);
     const unbacked = ablation.filter(
       (result) => result.worth !== 'redundant' && result.worth !== 'harmful',
@@ -221,8 +231,7 @@ export async function applyGraphPrune(
   } finally {
     snapshot.dispose();
   }
-  const { openGraphStore } = await import('@mecha/graph');
-  const store = await openGraphStore({ path: graphPath });
+  const store = await graph.openGraph(graphPath);
   const removed: Extract<GraphApplyResult, { ok: true }>['removed'][number][] = [];
   try {
     // Measuring again took a while: a write that landed meanwhile is caught here, leaving only

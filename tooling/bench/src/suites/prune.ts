@@ -2,15 +2,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  type GraphAccess,
   graphEvaluator,
   planGraphPrune,
   type SealedQueryBank,
   sealQueryBank,
   snapshotGraph,
 } from '@mecha/grader-verdicts';
-import { openGraphStore } from '@mecha/graph';
+import { metadataExtractor, openGraphStore, snapshotGraphFile } from '@mecha/graph';
 import { measure, type ResultTable } from '../measure.js';
 import type { Suite } from './index.js';
+
+/** The real graph behind grader-verdicts' port, wired as `mecha verdicts prune --graph` wires it. */
+const graph: GraphAccess = {
+  openGraph: (path) => openGraphStore({ path, extractor: metadataExtractor }),
+  snapshotGraphFile,
+};
 
 /**
  * A graph of `episodes` sessions over `queries` people: every person's place is told by two
@@ -64,10 +71,10 @@ async function run(): Promise<readonly ResultTable[]> {
     const { dir, path, bank } = await graphOf(episodes, queries);
     try {
       // The baseline: one measurement, a fresh copy of the snapshot answering the whole bank.
-      const snapshot = await snapshotGraph(path);
+      const snapshot = await snapshotGraph(path, graph);
       const one = await measure(
         'one measurement',
-        () => graphEvaluator(snapshot, bank.queries)(new Set()),
+        () => graphEvaluator(snapshot, bank.queries, graph)(new Set()),
         { samples: 5 },
       );
       snapshot.dispose();
@@ -76,7 +83,7 @@ async function run(): Promise<readonly ResultTable[]> {
       const dryRun = await measure(
         'dry run',
         async () => {
-          const report = await planGraphPrune(path, bank);
+          const report = await planGraphPrune(path, bank, graph);
           measurements = report.evaluations;
           planned = report.plan?.memories.length ?? 0;
         },
