@@ -1,55 +1,21 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { request } from 'node:http';
+import { type HttpGraph, startHttpGraph } from '@mecha/fixtures';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { binPath } from './spawn-graph-server.js';
 
 /** A real `mecha-graph-mcp --http` process on a free loopback port. */
-export interface HttpGraphServer {
-  /** The endpoint it printed, e.g. http://127.0.0.1:43121/mcp. */
-  readonly url: string;
-  readonly child: ChildProcess;
-  stderr(): string;
-  /** Sends SIGTERM and resolves with the exit code once the process has gone. */
-  stop(): Promise<number | null>;
-}
+export type HttpGraphServer = HttpGraph;
 
 /**
  * Starts the built bin with `--http --port 0` plus `args` and waits (on its output, not a clock)
  * for the line naming its endpoint. MECHA_GRAPH_TOKEN comes only from `environment`.
  */
-export async function spawnHttpGraphServer(
+export function spawnHttpGraphServer(
   args: readonly string[],
   environment: Record<string, string> = {},
 ): Promise<HttpGraphServer> {
-  const inherited = { ...process.env };
-  delete inherited.MECHA_GRAPH_TOKEN;
-  const child = spawn(process.execPath, [binPath, '--http', '--port', '0', ...args], {
-    env: { ...inherited, ...environment },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-      const match = / on (http:\/\/\S+\/mcp)/.exec(stderr);
-      if (match?.[1] !== undefined) resolve(match[1]);
-    });
-    void exited.then(([code]) => reject(new Error(`server exited (${code}) early: ${stderr}`)));
-  });
-  return {
-    url,
-    child,
-    stderr: () => stderr,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-      child.kill('SIGTERM');
-      const [code] = await exited;
-      return code;
-    },
-  };
+  return startHttpGraph({ bin: binPath, args, env: environment });
 }
 
 /** The SDK's real client over Streamable HTTP, sending a bearer token when given one. */
