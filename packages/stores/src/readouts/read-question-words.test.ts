@@ -18,7 +18,10 @@ function freshHome(): MechaHome {
   let tick = Date.parse('2026-11-30T09:00:00.000Z');
   let ids = 0;
   return openHome(tempDir(), {
-    clock: () => new Date((tick += 1000)),
+    clock: () => {
+      tick += 1000;
+      return new Date(tick);
+    },
     newId: (prefix) => `${prefix}-${++ids}`,
   });
 }
