@@ -39,6 +39,11 @@ const edit = [
   '— Sam \u001b[31m(sent from the board)\u001b[0m',
 ].join('\n');
 const answer = 'Use the Lakeside totals, <b>not</b> Northwind.\nAnd copy Priya.';
+// The question the run asked, in its transcript: a model's words may carry a stranger's markup.
+const asked =
+  'Which totals, <b>Lakeside</b> or Northwind?</pre><script>window.pwned = 4</script>\u001b[31m\nI can do either by Friday.';
+// A draft whose box cannot show all of it: a leading line break and control characters.
+const controlDraft = '\nDear Ana,\u001b[31m\tsee below\u202e\r\nSam';
 
 let home: string;
 let server: ChildProcess;
@@ -46,6 +51,7 @@ let exited: Promise<number | null>;
 let base: string;
 let browser: Browser;
 let draftId: string;
+let controlDraftId: string;
 let questionId: string;
 let sessionId: string;
 
@@ -63,6 +69,12 @@ beforeAll(async () => {
   draftId = rightOrThrow(
     await session.stageDraft({ tool: 'mail_send', taint: 'third_party', text: strangerDraft }),
   ).draftId;
+  controlDraftId = rightOrThrow(
+    await session.stageDraft({ tool: 'mail_send', taint: 'clean', text: controlDraft }),
+  ).draftId;
+  rightOrThrow(
+    await run.message({ turn: 1, role: 'assistant', taint: 'third_party', text: asked }),
+  );
   questionId = rightOrThrow(await session.parkQuestion({ purpose: 'goal' })).questionId;
   rightOrThrow(await run.end({ stopCause: 'parked', turns: 1 }));
 
@@ -136,9 +148,41 @@ describe('the owner’s words from the web board, in a browser', () => {
     await page.close();
   });
 
+  it('refuses an edit box sent back untouched, though it could not show all of the draft', async () => {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${base}/drafts`);
+    const box = page.locator(`#draft-${controlDraftId} textarea[name="text"]`);
+    expect(await box.inputValue()).toBe('\nDear Ana,[31m see below\nSam');
+    await page.locator(`#draft-${controlDraftId} button[value="send_edited"]`).click();
+    await page.waitForSelector('#said');
+    expect(await page.locator('#said').textContent()).toContain(
+      `the edit is the draft as written: use Send to send ${controlDraftId} unchanged`,
+    );
+    expect((await readDraftVerdict(openHome(home), controlDraftId)).state).toBe('pending');
+    await page.close();
+  });
+
   it('answers a parked question in its box; the harness resuming the session reads the answer', async () => {
     const page = await (await browser.newContext()).newPage();
     await page.goto(`${base}/drafts`);
+    // The question is beside its box, as text: the stranger's markup neither closed it nor ran.
+    const words = page.locator(`#question-${questionId} .question__words`);
+    expect(await words.textContent()).toBe(
+      'Which totals, <b>Lakeside</b> or Northwind?</pre><script>window.pwned = 4</script>[31m\nI can do either by Friday.',
+    );
+    expect(await page.locator(`#question-${questionId} b`).count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBe(
+      undefined,
+    );
+    expect(await page.locator(`#question-${questionId} .taint`).textContent()).toBe(
+      'third-party content',
+    );
+    expect(
+      await page
+        .locator(`#question-${questionId} textarea[name="answer"]`)
+        .getAttribute('aria-describedby'),
+    ).toBe(`asked-${questionId}`);
+    await shot(page, 'questions-asked');
     await page.locator(`#question-${questionId} textarea[name="answer"]`).fill(answer);
     await page.locator(`#question-${questionId} button[type="submit"]`).click();
     await page.waitForSelector('#said');
