@@ -6,7 +6,8 @@
 // back the way a harness reads them, through @mecha/stores. Screenshots go to
 // test-artifacts/web (git-ignored).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -21,6 +22,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bin, tempDir } from './helpers.js';
 
+const require = createRequire(import.meta.url);
 const chromiumPath = '/usr/bin/chromium';
 const artifacts = fileURLToPath(new URL('../test-artifacts/web/', import.meta.url));
 
@@ -42,6 +44,11 @@ const answer = 'Use the Lakeside totals, <b>not</b> Northwind.\nAnd copy Priya.'
 // The question the run asked, in its transcript: a model's words may carry a stranger's markup.
 const asked =
   'Which totals, <b>Lakeside</b> or Northwind?</pre><script>window.pwned = 4</script>\u001b[31m\nI can do either by Friday.';
+// A question too long to show whole beside its box.
+const longQuestion = Array.from(
+  { length: 60 },
+  (_, line) => `Point ${line}: ${'which-of-the-totals '.repeat(4)}`,
+).join('\n');
 // A draft whose box cannot show all of it: a leading line break and control characters.
 const controlDraft = '\nDear Ana,\u001b[31m\tsee below\u202e\r\nSam';
 
@@ -53,6 +60,7 @@ let browser: Browser;
 let draftId: string;
 let controlDraftId: string;
 let questionId: string;
+let longQuestionId: string;
 let sessionId: string;
 
 async function shot(page: Page, name: string): Promise<void> {
@@ -77,6 +85,13 @@ beforeAll(async () => {
   );
   questionId = rightOrThrow(await session.parkQuestion({ purpose: 'goal' })).questionId;
   rightOrThrow(await run.end({ stopCause: 'parked', turns: 1 }));
+  const other = createSessionRecorder(openHome(home));
+  const otherRun = rightOrThrow(await other.startRun({ surface: 'tui' }));
+  rightOrThrow(
+    await otherRun.message({ turn: 1, role: 'assistant', taint: 'clean', text: longQuestion }),
+  );
+  longQuestionId = rightOrThrow(await other.parkQuestion()).questionId;
+  rightOrThrow(await otherRun.end({ stopCause: 'parked', turns: 1 }));
 
   server = spawn(process.execPath, [bin, 'web', '--port', '0'], {
     env: {
@@ -160,6 +175,45 @@ describe('the owner’s words from the web board, in a browser', () => {
     );
     expect((await readDraftVerdict(openHome(home), controlDraftId)).state).toBe('pending');
     await page.close();
+  });
+
+  it('shortens a long question, opens the rest from the keyboard, and stays accessible at 400% zoom', async () => {
+    const context = await browser.newContext({ bypassCSP: true });
+    const page = await context.newPage();
+    await page.goto(`${base}/drafts`);
+    const item = page.locator(`#question-${longQuestionId}`);
+    const shown = (await item.locator('.question__words').textContent()) ?? '';
+    expect(shown.endsWith('…')).toBe(true);
+    expect(longQuestion.startsWith(shown.slice(0, -1))).toBe(true);
+    const whole = item.locator('details pre');
+    expect(await whole.isVisible()).toBe(false);
+    await item.locator('summary').focus();
+    await page.keyboard.press('Enter');
+    expect(await whole.isVisible()).toBe(true);
+    expect(await whole.textContent()).toBe(longQuestion);
+    // axe runs in the page (the context bypasses the CSP for its script only).
+    await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+    const serious = await page.evaluate(async () => {
+      const { axe } = window as unknown as {
+        axe: {
+          run: (context: Document) => Promise<{
+            violations: { id: string; impact: string | null }[];
+          }>;
+        };
+      };
+      return (await axe.run(document)).violations
+        .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+        .map((violation) => violation.id);
+    });
+    expect(serious).toEqual([]);
+    await page.setViewportSize({ width: 320, height: 640 });
+    expect(
+      await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      ),
+    ).toBeLessThanOrEqual(1);
+    await shot(page, 'questions-long-400-percent');
+    await context.close();
   });
 
   it('answers a parked question in its box; the harness resuming the session reads the answer', async () => {
