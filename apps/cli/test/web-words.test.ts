@@ -6,7 +6,8 @@
 // back the way a harness reads them, through @mecha/stores. Screenshots go to
 // test-artifacts/web (git-ignored).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -21,6 +22,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bin, tempDir } from './helpers.js';
 
+const require = createRequire(import.meta.url);
 const chromiumPath = '/usr/bin/chromium';
 const artifacts = fileURLToPath(new URL('../test-artifacts/web/', import.meta.url));
 
@@ -39,6 +41,16 @@ const edit = [
   '— Sam \u001b[31m(sent from the board)\u001b[0m',
 ].join('\n');
 const answer = 'Use the Lakeside totals, <b>not</b> Northwind.\nAnd copy Priya.';
+// The question the run asked, in its transcript: a model's words may carry a stranger's markup.
+const asked =
+  'Which totals, <b>Lakeside</b> or Northwind?</pre><script>window.pwned = 4</script>\u001b[31m\nI can do either by Friday.';
+// A question too long to show whole beside its box.
+const longQuestion = Array.from(
+  { length: 60 },
+  (_, line) => `Point ${line}: ${'which-of-the-totals '.repeat(4)}`,
+).join('\n');
+// A draft whose box cannot show all of it: a leading line break and control characters.
+const controlDraft = '\nDear Ana,\u001b[31m\tsee below\u202e\r\nSam';
 
 let home: string;
 let server: ChildProcess;
@@ -46,7 +58,9 @@ let exited: Promise<number | null>;
 let base: string;
 let browser: Browser;
 let draftId: string;
+let controlDraftId: string;
 let questionId: string;
+let longQuestionId: string;
 let sessionId: string;
 
 async function shot(page: Page, name: string): Promise<void> {
@@ -63,8 +77,21 @@ beforeAll(async () => {
   draftId = rightOrThrow(
     await session.stageDraft({ tool: 'mail_send', taint: 'third_party', text: strangerDraft }),
   ).draftId;
+  controlDraftId = rightOrThrow(
+    await session.stageDraft({ tool: 'mail_send', taint: 'clean', text: controlDraft }),
+  ).draftId;
+  rightOrThrow(
+    await run.message({ turn: 1, role: 'assistant', taint: 'third_party', text: asked }),
+  );
   questionId = rightOrThrow(await session.parkQuestion({ purpose: 'goal' })).questionId;
   rightOrThrow(await run.end({ stopCause: 'parked', turns: 1 }));
+  const other = createSessionRecorder(openHome(home));
+  const otherRun = rightOrThrow(await other.startRun({ surface: 'tui' }));
+  rightOrThrow(
+    await otherRun.message({ turn: 1, role: 'assistant', taint: 'clean', text: longQuestion }),
+  );
+  longQuestionId = rightOrThrow(await other.parkQuestion()).questionId;
+  rightOrThrow(await otherRun.end({ stopCause: 'parked', turns: 1 }));
 
   server = spawn(process.execPath, [bin, 'web', '--port', '0'], {
     env: {
@@ -136,9 +163,80 @@ describe('the owner’s words from the web board, in a browser', () => {
     await page.close();
   });
 
+  it('refuses an edit box sent back untouched, though it could not show all of the draft', async () => {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${base}/drafts`);
+    const box = page.locator(`#draft-${controlDraftId} textarea[name="text"]`);
+    expect(await box.inputValue()).toBe('\nDear Ana,[31m see below\nSam');
+    await page.locator(`#draft-${controlDraftId} button[value="send_edited"]`).click();
+    await page.waitForSelector('#said');
+    expect(await page.locator('#said').textContent()).toContain(
+      `the edit is the draft as written: use Send to send ${controlDraftId} unchanged`,
+    );
+    expect((await readDraftVerdict(openHome(home), controlDraftId)).state).toBe('pending');
+    await page.close();
+  });
+
+  it('shortens a long question, opens the rest from the keyboard, and stays accessible at 400% zoom', async () => {
+    const context = await browser.newContext({ bypassCSP: true });
+    const page = await context.newPage();
+    await page.goto(`${base}/drafts`);
+    const item = page.locator(`#question-${longQuestionId}`);
+    const shown = (await item.locator('.question__words').textContent()) ?? '';
+    expect(shown.endsWith('…')).toBe(true);
+    expect(longQuestion.startsWith(shown.slice(0, -1))).toBe(true);
+    const whole = item.locator('details pre');
+    expect(await whole.isVisible()).toBe(false);
+    await item.locator('summary').focus();
+    await page.keyboard.press('Enter');
+    expect(await whole.isVisible()).toBe(true);
+    expect(await whole.textContent()).toBe(longQuestion);
+    // axe runs in the page (the context bypasses the CSP for its script only).
+    await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+    const serious = await page.evaluate(async () => {
+      const { axe } = window as unknown as {
+        axe: {
+          run: (context: Document) => Promise<{
+            violations: { id: string; impact: string | null }[];
+          }>;
+        };
+      };
+      return (await axe.run(document)).violations
+        .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+        .map((violation) => violation.id);
+    });
+    expect(serious).toEqual([]);
+    await page.setViewportSize({ width: 320, height: 640 });
+    expect(
+      await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      ),
+    ).toBeLessThanOrEqual(1);
+    await shot(page, 'questions-long-400-percent');
+    await context.close();
+  });
+
   it('answers a parked question in its box; the harness resuming the session reads the answer', async () => {
     const page = await (await browser.newContext()).newPage();
     await page.goto(`${base}/drafts`);
+    // The question is beside its box, as text: the stranger's markup neither closed it nor ran.
+    const words = page.locator(`#question-${questionId} .question__words`);
+    expect(await words.textContent()).toBe(
+      'Which totals, <b>Lakeside</b> or Northwind?</pre><script>window.pwned = 4</script>[31m\nI can do either by Friday.',
+    );
+    expect(await page.locator(`#question-${questionId} b`).count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBe(
+      undefined,
+    );
+    expect(await page.locator(`#question-${questionId} .taint`).textContent()).toBe(
+      'third-party content',
+    );
+    expect(
+      await page
+        .locator(`#question-${questionId} textarea[name="answer"]`)
+        .getAttribute('aria-describedby'),
+    ).toBe(`asked-${questionId}`);
+    await shot(page, 'questions-asked');
     await page.locator(`#question-${questionId} textarea[name="answer"]`).fill(answer);
     await page.locator(`#question-${questionId} button[type="submit"]`).click();
     await page.waitForSelector('#said');

@@ -482,6 +482,98 @@ describe('drafts', () => {
   });
 });
 
+describe('a draft longer than Slack’s edit box', () => {
+  // Slack's plain-text input holds at most 3,000 characters: an edit box pre-filled with the
+  // first 3,000 of a longer draft would send the owner's draft cut short.
+  const long = Array.from({ length: 80 }, (_, line) => `Line ${line}: ${'total '.repeat(7)}`)
+    .join('\n')
+    .concat('\nThe last line, which a truncated box would lose.');
+
+  async function stageLong(text: string): Promise<string> {
+    const session = createSessionRecorder(harness.home);
+    const { draftId } = rightOrThrow(
+      await session.stageDraft({ tool: 'mail_send', taint: 'clean', text }),
+      'draft',
+    );
+    return draftId;
+  }
+
+  it('is posted without an Edit button, pointing to the web board', async () => {
+    expect(long.length).toBeGreaterThan(3000);
+    await harness.running.watcher.tick();
+    const draftId = await stageLong(long);
+    await harness.running.watcher.tick();
+    const posted = harness.fake.calls.find((call) => call.method === 'chat.postMessage');
+    const blocks = JSON.stringify(posted?.params.blocks);
+    expect(blocks).toContain(actionIds.draftSend);
+    expect(blocks).toContain(actionIds.draftReject);
+    expect(blocks).not.toContain(actionIds.draftEdit);
+    expect(blocks).toContain(
+      `Too long to edit in Slack (${long.length.toLocaleString('en')} characters; its edit box holds 3,000): edit ${draftId} on the web board (mecha web, Drafts and questions).`,
+    );
+  });
+
+  it('opens no modal on Edit: says why in Slack, points to the web board, and writes nothing', async () => {
+    const draftId = await stageLong(long);
+    const before = homeBytes(harness.path);
+    await tap(owner, actionIds.draftEdit, draftId, '1790000010.000001');
+    await harness.delivered(1);
+    const told = await harness.fake.waitFor((call) => call.method === 'chat.postEphemeral');
+    expect(told.params.user).toBe(owner);
+    expect(told.params.text).toBe(
+      `${draftId} is too long to edit in Slack: ${long.length.toLocaleString('en')} characters, and Slack's edit box holds 3,000. Edit it on the web board (mecha web, Drafts and questions), or Send or Reject it here. Nothing changed.`,
+    );
+    expect(harness.fake.calls.filter((call) => call.method === 'views.open')).toHaveLength(0);
+    expect(homeBytes(harness.path)).toEqual(before);
+    expect((await readDraftVerdict(harness.home, draftId)).state).toBe('pending');
+  });
+
+  it('refuses an edit submitted for it (a box opened before), keeping the draft whole', async () => {
+    const draftId = await stageLong(long);
+    const before = homeBytes(harness.path);
+    const submitted = await postSigned(harness.port, secret, {
+      body: interaction({
+        type: 'view_submission',
+        team: { id: 'T0001' },
+        user: { id: owner },
+        api_app_id: 'A0001',
+        trigger_id: 'trigger-view-long',
+        view: {
+          id: 'V0003',
+          hash: 'h3',
+          callback_id: 'mecha_draft_edit',
+          private_metadata: JSON.stringify({ draftId, channel: 'C0CHANNEL', ts: '' }),
+          state: {
+            values: {
+              draft: { text: { type: 'plain_text_input', value: `${long.slice(0, 2990)} edited` } },
+            },
+          },
+        },
+      }),
+    });
+    await harness.delivered(1);
+    expect(JSON.parse(submitted.text)).toEqual({
+      response_action: 'errors',
+      errors: { draft: expect.stringContaining(`${draftId} is too long to edit in Slack`) },
+    });
+    expect(homeBytes(harness.path)).toEqual(before);
+    expect((await readDraftVerdict(harness.home, draftId)).state).toBe('pending');
+  });
+
+  it('opens a draft of exactly 3,000 characters whole, as the box shows it', async () => {
+    const fits = `${'a'.repeat(2990)}\u001b[31m\tbye!`;
+    const draftId = await stageLong(fits);
+    await tap(owner, actionIds.draftEdit, draftId, '1790000011.000001');
+    const opened = await harness.fake.waitFor((call) => call.method === 'views.open');
+    const view = opened.params.view as {
+      blocks: { element: { initial_value?: string; max_length?: number } }[];
+    };
+    const shown = `${'a'.repeat(2990)}[31m bye!`;
+    expect(view.blocks[0]?.element.initial_value).toBe(shown);
+    expect(view.blocks[0]?.element.max_length).toBe(3000);
+  });
+});
+
 describe('the run-end context line', () => {
   async function recordRun(
     events: (run: Awaited<ReturnType<typeof startRun>>) => Promise<unknown>,

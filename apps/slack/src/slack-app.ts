@@ -27,6 +27,8 @@ import {
   refusedReply,
   slackText,
   taskMessage,
+  tooLongToEditInSlack,
+  tooLongToEditReply,
 } from './slack-messages.js';
 import { parseSlash, runCharterRequest, slashHelp } from './slash-command.js';
 import { type HomeWatcher, watchHome } from './watch-home.js';
@@ -201,29 +203,41 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     });
   }
 
+  /** The staged draft, when the outbox can be read and holds it. */
+  const stagedDraft = async (draftId: string) => {
+    const outbox = await home.outbox.read();
+    if (outbox.state === 'unreadable') return undefined;
+    const staged = outbox.records.find(
+      (record) => record.type === 'staged' && record.draft_id === draftId,
+    );
+    return staged?.type === 'staged' ? staged : undefined;
+  };
+
   app.action<BlockAction<ButtonAction>>(
     actionIds.draftEdit,
     async ({ ack, body, action, client }) => {
       await ack();
       if (!isOwner(body.user.id)) return refuseStranger(client, body);
-      const outbox = await home.outbox.read();
       const draftId = action.value ?? '';
-      const staged =
-        outbox.state === 'unreadable'
-          ? undefined
-          : outbox.records.find(
-              (record) => record.type === 'staged' && record.draft_id === draftId,
-            );
+      const staged = await stagedDraft(draftId);
       const channel = body.channel?.id ?? body.container?.channel_id ?? config.channel;
+      const tooLong = tooLongToEditInSlack(staged?.text);
+      if (tooLong !== undefined) {
+        // Never a box holding part of the draft: the owner would send it cut short.
+        await client.chat.postEphemeral({
+          channel,
+          user: body.user.id,
+          text: tooLongToEditReply(draftId, tooLong),
+        });
+        return;
+      }
       const ts = body.message?.ts ?? body.container?.message_ts ?? '';
       await client.views.open({
         trigger_id: body.trigger_id,
         view: editDraftView(
           {
             draft_id: draftId,
-            ...(staged?.type === 'staged' && staged.text !== undefined
-              ? { text: staged.text }
-              : {}),
+            ...(staged?.text === undefined ? {} : { text: staged.text }),
           },
           { channel, ts },
         ) as never,
@@ -245,8 +259,18 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       await client.chat.postEphemeral({ channel, user: body.user.id, text: notOwnerReply });
       return;
     }
+    const draftId = typeof meta.draftId === 'string' ? meta.draftId : '';
+    const tooLong = tooLongToEditInSlack((await stagedDraft(draftId))?.text);
+    if (tooLong !== undefined) {
+      // A box opened on such a draft could only have held part of it: nothing is recorded.
+      await ack({
+        response_action: 'errors',
+        errors: { draft: stripControl(tooLongToEditReply(draftId, tooLong)) },
+      });
+      return;
+    }
     const decided = await decide(
-      typeof meta.draftId === 'string' ? meta.draftId : '',
+      draftId,
       'send_edited',
       view.state.values.draft?.text?.value ?? '',
     );

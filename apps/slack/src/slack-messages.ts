@@ -1,5 +1,11 @@
 import { type BoardTask, stripControl, stripControlLines } from '@mecha/appraisal-core';
-import type { ClosedFromSurface, DraftVerdict, OwnerRefusal, SurfaceRefusal } from '@mecha/stores';
+import {
+  type ClosedFromSurface,
+  type DraftVerdict,
+  draftAsShown,
+  type OwnerRefusal,
+  type SurfaceRefusal,
+} from '@mecha/stores';
 
 /** The action ids of the buttons this app posts. */
 export const actionIds = {
@@ -30,6 +36,30 @@ function plain(text: string, limit = 3000): { type: 'plain_text'; text: string; 
     text: clean.length > limit ? `${clean.slice(0, limit - 1)}…` : clean,
     emoji: false,
   };
+}
+
+/** The most characters Slack's plain-text input holds, pre-filled or typed. */
+export const slackEditLimit = 3000;
+
+/**
+ * How long a draft is in its edit box, when that is more than Slack's box holds; `undefined`
+ * when it fits. Counted in UTF-16 units (a character outside the basic plane counts twice), so
+ * a draft that fits by this count fits Slack's box whole: the box is never pre-filled with a
+ * cut-short draft, which would send the owner's words truncated.
+ */
+export function tooLongToEditInSlack(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const length = draftAsShown(text).length;
+  return length > slackEditLimit ? length : undefined;
+}
+
+const count = (value: number) => value.toLocaleString('en');
+
+/** What Slack says when a draft is too long to edit there: where to edit it instead. */
+export function tooLongToEditReply(draftId: string, length: number): string {
+  return slackText(
+    `${draftId} is too long to edit in Slack: ${count(length)} characters, and Slack's edit box holds ${count(slackEditLimit)}. Edit it on the web board (mecha web, Drafts and questions), or Send or Reject it here. Nothing changed.`,
+  );
 }
 
 const button = (actionId: string, label: string, value: string, style?: 'primary' | 'danger') => ({
@@ -67,6 +97,7 @@ export function draftMessage(draft: {
   readonly text?: string | undefined;
 }): { text: string; blocks: unknown[] } {
   const head = `Draft ${draft.draft_id} from session ${draft.session_id}, waiting on you (${draft.tool})`;
+  const tooLong = tooLongToEditInSlack(draft.text);
   return {
     text: slackText(head),
     blocks: [
@@ -74,12 +105,25 @@ export function draftMessage(draft: {
       ...(draft.text === undefined || draft.text === ''
         ? [{ type: 'context', elements: [plain('The draft was staged without its text.')] }]
         : [{ type: 'section', text: plain(draft.text) }]),
+      ...(tooLong === undefined
+        ? []
+        : [
+            {
+              type: 'context',
+              elements: [
+                plain(
+                  `Too long to edit in Slack (${count(tooLong)} characters; its edit box holds ${count(slackEditLimit)}): edit ${draft.draft_id} on the web board (mecha web, Drafts and questions).`,
+                ),
+              ],
+            },
+          ]),
       {
         type: 'actions',
         block_id: `mecha_draft:${draft.draft_id}`,
         elements: [
           button(actionIds.draftSend, 'Send', draft.draft_id, 'primary'),
-          button(actionIds.draftEdit, 'Edit', draft.draft_id),
+          // No Edit for a draft Slack's box cannot hold whole: it would be sent cut short.
+          ...(tooLong === undefined ? [button(actionIds.draftEdit, 'Edit', draft.draft_id)] : []),
           button(actionIds.draftReject, 'Reject', draft.draft_id, 'danger'),
         ],
       },
@@ -87,7 +131,11 @@ export function draftMessage(draft: {
   };
 }
 
-/** The modal the Edit button opens: the draft's text to edit, sent as edited on submit. */
+/**
+ * The modal the Edit button opens: the draft's text to edit as every edit box shows it
+ * (`draftAsShown`), sent as edited on submit. Only for a draft that fits Slack's box whole
+ * (`tooLongToEditInSlack`); the box takes no more than Slack holds.
+ */
 export function editDraftView(
   draft: { readonly draft_id: string; readonly text?: string | undefined },
   reply: { readonly channel: string; readonly ts: string },
@@ -108,7 +156,8 @@ export function editDraftView(
           type: 'plain_text_input',
           action_id: 'text',
           multiline: true,
-          ...(draft.text === undefined ? {} : { initial_value: draft.text.slice(0, 3000) }),
+          max_length: slackEditLimit,
+          ...(draft.text === undefined ? {} : { initial_value: draftAsShown(draft.text) }),
         },
       },
     ],

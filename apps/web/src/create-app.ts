@@ -14,6 +14,7 @@ import {
   listTasks,
   type MechaHome,
   moveTask,
+  readQuestionWords,
   sessionReadout,
 } from '@mecha/stores';
 import { type Context, Hono } from 'hono';
@@ -330,6 +331,15 @@ export function createApp(options: WebAppOptions): Hono {
   // Drafts and questions.
   const drafts = async (context: Context, said?: Said, status: Status = 200) => {
     const [outbox, questions] = await Promise.all([home.outbox.read(), home.questions.read()]);
+    const parked = questions.state === 'unreadable' ? [] : parkedQuestions(questions.records);
+    const asked = new Map(
+      await Promise.all(
+        parked.map(
+          async (question) =>
+            [question.question_id, await readQuestionWords(home, question.question_id)] as const,
+        ),
+      ),
+    );
     return render(
       context,
       {
@@ -341,8 +351,9 @@ export function createApp(options: WebAppOptions): Hono {
             : pendingDrafts(outbox.records),
           questions.state === 'unreadable'
             ? `The questions could not be read: ${questions.reason}`
-            : parkedQuestions(questions.records),
+            : parked,
           csrfToken,
+          asked,
         ),
         ...(said === undefined ? {} : { said }),
       },

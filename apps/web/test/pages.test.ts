@@ -303,3 +303,134 @@ describe('the owner’s words from the board', () => {
     expect(snapshot(path)).toEqual(before);
   });
 });
+
+/** The text a browser puts in a page's edit box: entities decoded, one leading newline dropped. */
+function boxValue(page: string, id: string, name: string): string {
+  const from = page.slice(page.indexOf(`id="${id}"`));
+  const found = new RegExp(`<textarea name="${name}"[^>]*>([\\s\\S]*?)</textarea>`).exec(from);
+  if (found === null) throw new Error(`no ${name} box in ${id}`);
+  const raw = (found[1] as string).replace(/^\n/, '');
+  return raw
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+}
+
+describe('an edit box sent back untouched', () => {
+  it('is refused as the draft as written, though the box showed it without control characters', async () => {
+    const path = emptyHome();
+    const recorder = createSessionRecorder(openHome(path));
+    const draft = '\nDear Ana,\u001b[31m\tsee <below>\u202e\r\nSam & co';
+    const { draftId } = rightOrThrow(
+      await recorder.stageDraft({ tool: 'mail_send', taint: 'clean', text: draft }),
+    );
+    const { app } = await boardApp(path);
+    const page = await (await app.request(`${origin}/drafts`)).text();
+    const shown = boxValue(page, `draft-${draftId}`, 'text');
+    expect(shown).toBe('\nDear Ana,[31m see <below>\nSam & co');
+    const before = snapshot(path);
+    // A browser sends the box's lines with `\r\n`.
+    const sent = await post(app, `/drafts/${draftId}`, {
+      verdict: 'send_edited',
+      text: shown.replace(/\n/g, '\r\n'),
+      csrf: csrfToken,
+    });
+    expect(sent.status).toBe(400);
+    expect(await sent.text()).toContain('the edit is the draft as written: use Send');
+    expect(snapshot(path)).toEqual(before);
+    expect((await readDraftVerdict(openHome(path), draftId)).state).toBe('pending');
+  });
+});
+
+describe('a parked question beside its answer box', () => {
+  const question = (page: string, id: string) => {
+    const from = page.slice(page.indexOf(`id="question-${id}"`));
+    return from.slice(0, from.indexOf('</li>'));
+  };
+
+  async function parked(
+    words: readonly { readonly text?: string; readonly taint?: 'clean' | 'third_party' }[],
+  ) {
+    const path = emptyHome();
+    const recorder = createSessionRecorder(openHome(path));
+    const run = rightOrThrow(await recorder.startRun({ surface: 'web', personPresent: true }));
+    for (const [turn, message] of words.entries()) {
+      rightOrThrow(
+        await run.message({
+          turn,
+          role: 'assistant',
+          taint: message.taint ?? 'clean',
+          ...(message.text === undefined ? {} : { text: message.text }),
+        }),
+      );
+    }
+    const { questionId } = rightOrThrow(await recorder.parkQuestion());
+    rightOrThrow(await run.end({ stopCause: 'parked' }));
+    const { app } = await boardApp(path);
+    return { path, app, questionId, sessionId: recorder.sessionId };
+  }
+
+  it('shows the question the run asked, escaped and stripped, labelled for its box', async () => {
+    const { app, questionId } = await parked([
+      { text: 'Thinking.' },
+      {
+        text: 'Which totals? <script>window.pwned = 1</script>\u001b[31m\nLakeside & Northwind',
+        taint: 'third_party',
+      },
+    ]);
+    const block = question(await (await app.request(`${origin}/drafts`)).text(), questionId);
+    expect(block).toContain(
+      `<pre class="question__words" id="asked-${questionId}">Which totals? &lt;script&gt;window.pwned = 1&lt;/script&gt;[31m\nLakeside &amp; Northwind</pre>`,
+    );
+    expect(block).not.toContain('<script>');
+    expect(block).not.toContain('\u001b');
+    expect(block).not.toContain('Thinking.');
+    expect(block).toContain('third-party content');
+    // The words come before the box, and the box names them as what it answers.
+    expect(block.indexOf('question__words')).toBeLessThan(block.indexOf('<textarea'));
+    expect(block).toMatch(
+      new RegExp(`<textarea name="answer"[^>]*aria-describedby="asked-${questionId}"`),
+    );
+    expect(block).not.toContain('<details');
+  });
+
+  it('shortens a long question, with the whole of it one click away', async () => {
+    const long = Array.from(
+      { length: 40 },
+      (_, line) => `Line ${line}: ${'word '.repeat(12)}`,
+    ).join('\n');
+    const { app, questionId } = await parked([{ text: long }]);
+    const block = question(await (await app.request(`${origin}/drafts`)).text(), questionId);
+    const shown = /<pre class="question__words"[^>]*>([\s\S]*?)<\/pre>/.exec(block)?.[1] ?? '';
+    expect(shown.length).toBeLessThan(long.length);
+    expect(shown.endsWith('…')).toBe(true);
+    expect(long.startsWith(shown.slice(0, -1))).toBe(true);
+    expect(block).toContain(
+      `<summary>Show the whole question (${long.length.toLocaleString('en')} characters)</summary>`,
+    );
+    expect(block).toContain(`<pre>${long}</pre>`);
+  });
+
+  it.each([
+    ['recorded no message', [], "The question's words were not recorded: run "],
+    ['kept no text', [{}], "The question's words were not recorded: run "],
+  ])('says so when the run %s, and shows no empty question', async (_, words, said) => {
+    const { app, questionId } = await parked(words);
+    const block = question(await (await app.request(`${origin}/drafts`)).text(), questionId);
+    expect(block).toContain(said);
+    expect(block).not.toContain('question__words');
+    expect(block).toContain('<textarea name="answer"');
+  });
+
+  it('says the words could not be read when the transcript is gone', async () => {
+    const { app, path, questionId, sessionId } = await parked([{ text: 'Which totals?' }]);
+    rmSync(join(path, 'sessions', `${sessionId}.jsonl`));
+    const block = question(await (await app.request(`${origin}/drafts`)).text(), questionId);
+    expect(block).toContain(
+      `The question's words could not be read: the transcript of session ${sessionId} could not be read`,
+    );
+    expect(block).not.toContain('question__words');
+  });
+});

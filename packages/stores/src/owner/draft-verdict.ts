@@ -5,7 +5,7 @@ import { runPresence } from '../run-registration.js';
 import { createOutcomeRecorder } from '../session-recorder.js';
 import { findByPrefix } from './find-by-prefix.js';
 import { type OwnerRefusal, ownerRefusal } from './owner-refusal.js';
-import { ownerWords } from './owner-words.js';
+import { isUntouchedEdit, ownerWords } from './owner-words.js';
 
 /** What the owner decides about a staged draft. */
 export type DraftChoice = 'send' | 'send_edited' | 'reject';
@@ -99,8 +99,9 @@ export async function decideDraft(
     return ownerRefusal('unchanged', `${draftId} already has a verdict (${earlier.outcome})`);
   }
   const draftText = staged.get(draftId);
-  if (edited !== undefined && edited === draftText?.replace(/\r\n?/gu, '\n')) {
-    // An unchanged "edit" would sign the run −1.0 for words the owner kept as written.
+  if (edited !== undefined && isUntouchedEdit(edited, draftText)) {
+    // An unchanged "edit" would sign the run −1.0 for words the owner kept as written; a box
+    // submitted as it was shown (control characters stripped) is unchanged too.
     return ownerRefusal(
       'bad_request',
       `the edit is the draft as written: use Send to send ${draftId} unchanged`,

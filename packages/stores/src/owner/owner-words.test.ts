@@ -15,7 +15,7 @@ import { readQuestionAnswer } from '../readouts/read-question-answer.js';
 import { createSessionRecorder } from '../session-recorder.js';
 import { answerParkedQuestion } from './answer-question.js';
 import { decideDraft } from './draft-verdict.js';
-import { maxOwnerWordsBytes } from './owner-words.js';
+import { draftAsShown, isUntouchedEdit, maxOwnerWordsBytes } from './owner-words.js';
 
 // The owner's words (an edited draft, an answer) through the one owner operation of each act,
 // read back the way a harness does, over real files in a temporary home.
@@ -139,6 +139,42 @@ describe('Edit then send keeps the words that go out', () => {
     expect(decided.state === 'refused' && decided.message).toMatch(message);
     expect(snapshot(home.path)).toEqual(before);
     expect((await readDraftVerdict(home, draftId)).state).toBe('pending');
+  });
+
+  it('refuses the edit box submitted as it was shown (control characters stripped), and writes nothing', async () => {
+    const draft = 'Dear Ana,\u001b[31m\tsee below\u202e\r\nSam\u200b';
+    const { home, draftId } = await withDraft(draft);
+    const before = snapshot(home.path);
+    // What a browser sends back from the untouched box: the shown words, line endings `\r\n`.
+    const shown = draftAsShown(draft);
+    expect(shown).not.toBe(draft);
+    const decided = await decideDraft(home, {
+      query: draftId,
+      verdict: 'send_edited',
+      text: shown.replace(/\n/g, '\r\n'),
+      env: {},
+    });
+    expect(decided).toMatchObject({ state: 'refused', reason: 'bad_request' });
+    expect(decided.state === 'refused' && decided.message).toMatch(
+      /^the edit is the draft as written: use Send/,
+    );
+    expect(snapshot(home.path)).toEqual(before);
+    expect((await readDraftVerdict(home, draftId)).state).toBe('pending');
+  });
+
+  it('tells an untouched box from an edit, whatever the draft holds', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (draft, edit) => {
+        // The box as shown, or the draft as written, is never an edit.
+        expect(isUntouchedEdit(draftAsShown(draft), draft)).toBe(true);
+        expect(isUntouchedEdit(draft.replace(/\r\n?/g, '\n'), draft)).toBe(true);
+        // Anything that differs from both, even by one character, is an edit.
+        const kept = edit.replace(/\r\n?/g, '\n');
+        fc.pre(kept !== draftAsShown(draft) && kept !== draft.replace(/\r\n?/g, '\n'));
+        expect(isUntouchedEdit(kept, draft)).toBe(false);
+      }),
+    );
+    expect(isUntouchedEdit('Hello', undefined)).toBe(false);
   });
 
   it('refuses edited text on Send or Reject, and writes nothing', async () => {

@@ -1,4 +1,4 @@
-import { stripControl } from '@mecha/appraisal-core';
+import { stripControl, stripControlLines } from '@mecha/appraisal-core';
 import { maxRecordBytes } from '../append-lines.js';
 import { type OwnerRefusal, ownerRefusal } from './owner-refusal.js';
 
@@ -33,3 +33,22 @@ export function ownerWords(text: string | undefined, what: string): OwnerWords {
 }
 
 const kibibytes = (bytes: number) => `${Math.ceil(bytes / 1024).toLocaleString('en')} KiB`;
+
+/**
+ * A draft's words as an edit box shows them: each line with its control characters stripped
+ * (`stripControlLines`), lines joined with `\n`. Every surface that pre-fills an edit box uses
+ * this, so that `decideDraft` can tell an untouched box from an edit.
+ */
+export function draftAsShown(text: string): string {
+  return stripControlLines(text);
+}
+
+/**
+ * Whether an edit (as kept, line endings `\n`) is the draft left as it was: the draft as
+ * written, or the draft as its edit box showed it (control characters stripped). Either would
+ * sign the run −1.0 for words the owner kept.
+ */
+export function isUntouchedEdit(edit: string, draft: string | undefined): boolean {
+  if (draft === undefined) return false;
+  return edit === draft.replace(/\r\n?/gu, '\n') || edit === draftAsShown(draft);
+}
