@@ -4,7 +4,7 @@
 // loopback port over a generated home), driven by Debian's chromium through playwright-core.
 // One browser for the whole file; screenshots go to test-artifacts/web (git-ignored).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -138,6 +138,25 @@ beforeAll(async () => {
   rightOrThrow(await hostileRun.intervention({ turn: 1, kind: 'steer' }));
   rightOrThrow(await hostileRun.end({ stopCause: 'completed', turns: 1 }));
   hostileSession = hostile.sessionId;
+  // Its text appraisal echoes the markup in a judgment and a lesson, as a model's prose may.
+  appendFileSync(
+    join(home, 'appraisals', 'appraisals.jsonl'),
+    `${JSON.stringify({
+      v: 1,
+      appraisal_id: 'ta-hostile',
+      session_id: hostileSession,
+      at: new Date().toISOString(),
+      taint: 'third_party',
+      interpretation: 'The page held markup.',
+      claims_kept: 0,
+      claims_dropped: {},
+      judgments: [
+        { outcome: 'went_badly', text: 'It echoed <script>window.pwned = true</script>' },
+      ],
+      owner_wants: 'Nothing from the page.',
+      lessons: ['Never run <img src=x onerror="window.pwned = true">'],
+    })}\n`,
+  );
 
   server = spawn(process.execPath, [bin, 'web', '--port', '0'], {
     env: {
@@ -291,6 +310,16 @@ describe('the web board in a browser', () => {
     expect(
       await page.evaluate(() => (window as unknown as { pwned?: boolean }).pwned),
     ).toBeUndefined();
+    // The text appraisal's judgment and lesson, under its not-clean mark, as text.
+    await expect(page.locator('#appraisal-judgments').textContent()).resolves.toBe(
+      'no goal: went badly — It echoed <script>window.pwned = true</script>',
+    );
+    await expect(page.locator('#appraisal-lessons').textContent()).resolves.toBe(
+      'Never run <img src=x onerror="window.pwned = true">',
+    );
+    await expect(page.locator('#appraisal-owner-wants').textContent()).resolves.toBe(
+      'Nothing from the page.',
+    );
     await shot(page, 'session');
     await page.close();
   });

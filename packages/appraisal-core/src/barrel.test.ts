@@ -59,6 +59,7 @@ describe('the built @mecha/appraisal-core', () => {
       'listSessions',
       'messageEventSchema',
       'outboxRecordSchema',
+      'outcomeText',
       'ownerOutcomeRecordSchema',
       'pendingReflections',
       'predictionRecordSchema',

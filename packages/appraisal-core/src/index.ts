@@ -64,7 +64,7 @@ export type {
   HealthReadout,
 } from './readouts/health.js';
 export { health } from './readouts/health.js';
-export { citeText, formatSign, goalText } from './readouts/pointer-text.js';
+export { citeText, formatSign, goalText, outcomeText } from './readouts/pointer-text.js';
 export type { ProbeOptions, ProbeRun } from './readouts/probe-corpus.js';
 export { probeCorpus } from './readouts/probe-corpus.js';
 export type { ProjectAppraisal, ProjectUnconfidentReason } from './readouts/project-appraisal.js';

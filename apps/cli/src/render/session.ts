@@ -6,6 +6,7 @@ import {
   type GoalError,
   type GoalRef,
   goalText,
+  outcomeText,
   type SessionReading,
   stripControl,
   stripControlDeep,
@@ -86,7 +87,7 @@ export function textAppraisalLines(
     const goal = goalText(judgment.goal);
     lines.push(
       ...wrapText(
-        stripControl(`${goal}: ${judgment.outcome.replaceAll('_', ' ')} — ${judgment.text}`),
+        stripControl(`${goal}: ${outcomeText(judgment.outcome)} — ${judgment.text}`),
         '  ◆ ',
       ),
     );

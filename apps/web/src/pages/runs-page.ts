@@ -3,7 +3,11 @@ import {
   formatSign,
   goalText,
   labelSchema,
+  outcomeText,
   type SessionAppraisal,
+  stripControl,
+  stripControlLines,
+  type TextAppraisalRecord,
 } from '@mecha/appraisal-core';
 import { html } from 'hono/html';
 import type { HomeReadout, RunRow } from '../readout/home-readout.js';
@@ -191,6 +195,42 @@ ${
     : textAppraisal.state === 'none'
       ? html`<p class="note">None on record.</p>`
       : html`<p><strong>${textAppraisal.record.taint === 'clean' ? 'clean' : 'not clean'}</strong> <span class="note">(${textAppraisal.record.taint === 'clean' ? 'read no third-party content' : textAppraisal.record.taint === 'third_party' ? 'read third-party content' : 'taint unknown'}; ${when(textAppraisal.record.at)})</span></p>
-<pre>${textAppraisal.record.interpretation}</pre>`
+<pre>${stripControlLines(textAppraisal.record.interpretation)}</pre>
+${textAppraisalPartsHtml(textAppraisal.record)}`
 }`;
+}
+
+/**
+ * The parts newer text appraisals carry beside the interpretation: a judgment per goal, what
+ * the owner seems to want, and lessons. Each is the model's prose about a session that may have
+ * held a stranger's text, so it is stripped of control characters here and escaped by `html`.
+ * An older record has none of them, and then nothing is shown.
+ */
+export function textAppraisalPartsHtml(record: TextAppraisalRecord): Html {
+  const judgments = record.judgments ?? [];
+  const unresolved = record.judgment_goals_unresolved ?? 0;
+  const lessons = record.lessons ?? [];
+  return html`${
+    judgments.length === 0
+      ? ''
+      : html`<h3>Judgments</h3>
+<ul class="appraisal-parts" id="appraisal-judgments">${judgments.map(
+          (judgment) =>
+            html`<li><span class="judgment__goal">${goalText(judgment.goal)}</span>: <strong class="judgment__outcome">${outcomeText(judgment.outcome)}</strong> — ${stripControl(judgment.text)}</li>`,
+        )}</ul>`
+  }${
+    unresolved > 0
+      ? html`<p class="note">${unresolved} judgment${unresolved === 1 ? '' : 's'} named a goal mecha does not hold (recorded as no goal).</p>`
+      : ''
+  }${
+    record.owner_wants === undefined
+      ? ''
+      : html`<h3>What the owner seems to want</h3>
+<pre id="appraisal-owner-wants">${stripControlLines(record.owner_wants)}</pre>`
+  }${
+    lessons.length === 0
+      ? ''
+      : html`<h3>Lessons</h3>
+<ul class="appraisal-parts" id="appraisal-lessons">${lessons.map((lesson) => html`<li>${stripControl(lesson)}</li>`)}</ul>`
+  }`;
 }

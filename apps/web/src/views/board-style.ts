@@ -79,6 +79,7 @@ td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
 .swatch-positive::before { border-top: 2px dashed var(--positive); }
 .stack { display: flex; height: .9rem; border: 1px solid var(--line); }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--wash); padding: .5rem; border-radius: 4px; }
+.appraisal-parts li { overflow-wrap: anywhere; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { citeText, formatSign, goalText } from './pointer-text.js';
+import { citeText, formatSign, goalText, outcomeText } from './pointer-text.js';
 
 describe('pointer text', () => {
   it('signs with a true minus and marks a zero-signed entry', () => {
@@ -18,5 +18,12 @@ describe('pointer text', () => {
     expect(goalText({ kind: 'task', id: 'task-1' })).toBe('task task-1');
     expect(goalText({ kind: 'charter', id: 'replies' })).toBe('charter line replies');
     expect(goalText(undefined)).toBe('no goal');
+  });
+
+  it('writes a judgment’s outcome as words', () => {
+    expect(outcomeText('went_well')).toBe('went well');
+    expect(outcomeText('went_badly')).toBe('went badly');
+    expect(outcomeText('mixed')).toBe('mixed');
+    expect(outcomeText('unclear')).toBe('unclear');
   });
 });

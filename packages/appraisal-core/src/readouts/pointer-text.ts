@@ -1,7 +1,8 @@
 import type { Cite, GoalRef } from '../schemas/goal-error.js';
+import type { GoalOutcome } from '../schemas/learning.js';
 
 // How every surface writes a signed entry's parts (the CLI, the web board, Slack): one place,
-// so a sign, a cite or a goal never reads two ways.
+// so a sign, a cite, a goal or a judgment's outcome never reads two ways.
 
 /** A sign as every surface writes it: `+1.0`, `−0.5` (a true minus), `±0` for a zero entry. */
 export function formatSign(sign: number): string {
@@ -45,4 +46,18 @@ export function goalText(goal: GoalRef | undefined): string {
   if (goal === undefined) return 'no goal';
   const kind = goal.kind === 'charter' ? 'charter line' : goal.kind;
   return goal.id === undefined ? kind : `${kind} ${goal.id}`;
+}
+
+/** How a text appraisal judged a session for a goal, in words: `went well`, `went badly`. */
+export function outcomeText(outcome: GoalOutcome): string {
+  switch (outcome) {
+    case 'went_well':
+      return 'went well';
+    case 'went_badly':
+      return 'went badly';
+    case 'mixed':
+      return 'mixed';
+    case 'unclear':
+      return 'unclear';
+  }
 }
