@@ -12,6 +12,7 @@ import {
 } from '../command.js';
 import { homePath } from '../home.js';
 import { flag, stringOption, wholeNumber } from '../parse-command.js';
+import { modelFetchPrinter } from '../model-fetch-progress.js';
 import { progressBar } from '../progress.js';
 
 /** The context window the distiller's model is created with (prompt and reply together). */
@@ -138,7 +139,14 @@ export async function runDistill(
         );
       }
       const localModel = await runtime.loadLocalModel();
-      const modelPath = await localModel.resolveModelPath(config.right.model, { configFile });
+      const modelPath = await localModel.resolveModelPath(config.right.model, {
+        configFile,
+        onFetch: modelFetchPrinter({
+          write: context.stderr,
+          isTTY: context.stderrIsTTY,
+          label: `mecha ${path}`,
+        }),
+      });
       if (!modelPath.ok) {
         const problem =
           modelPath.error.problem === 'fetch_failed'
