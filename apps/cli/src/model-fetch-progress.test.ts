@@ -75,7 +75,10 @@ describe('modelFetchPrinter', () => {
             at += step;
             return at;
           });
-          const out = printed(true, sizes.map((size) => progress(size, at)));
+          const out = printed(
+            true,
+            sizes.map((size) => progress(size, at)),
+          );
           expect(out.length).toBeLessThanOrEqual(101);
           for (const line of out) expect(line).not.toContain('\n');
         },

@@ -11,8 +11,8 @@ import {
   usageError,
 } from '../command.js';
 import { homePath } from '../home.js';
-import { flag, stringOption, wholeNumber } from '../parse-command.js';
 import { modelFetchPrinter } from '../model-fetch-progress.js';
+import { flag, stringOption, wholeNumber } from '../parse-command.js';
 import { progressBar } from '../progress.js';
 
 /** The context window the distiller's model is created with (prompt and reply together). */
