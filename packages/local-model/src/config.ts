@@ -26,14 +26,35 @@ export interface ModelPathOptions {
    * `https://huggingface.co/`, or the `HF_ENDPOINT` environment variable otherwise.
    */
   readonly huggingFaceEndpoint?: string;
-  /** Called as a fetch goes on, in bytes. */
-  readonly onProgress?: (status: {
-    readonly totalSize: number;
-    readonly downloadedSize: number;
-  }) => void;
+  /**
+   * Told when a model URI is actually fetched (never for a file already in the cache or on
+   * disk): once at the start, then as bytes arrive (`downloadedSize` only ever grows, and the
+   * last one is the file's size), then once at the end or on failure.
+   */
+  readonly onFetch?: (event: ModelFetchEvent) => void;
   /** Stops a fetch. */
   readonly signal?: AbortSignal;
 }
+
+/**
+ * How a model fetch goes. `totalSize` is absent when the host does not say how big the file is
+ * (absent, not zero).
+ */
+export type ModelFetchEvent =
+  | {
+      readonly kind: 'start';
+      readonly uri: string;
+      readonly directory: string;
+      readonly totalSize?: number;
+    }
+  | {
+      readonly kind: 'progress';
+      readonly uri: string;
+      readonly downloadedSize: number;
+      readonly totalSize?: number;
+    }
+  | { readonly kind: 'end'; readonly uri: string; readonly path: string; readonly size: number }
+  | { readonly kind: 'failed'; readonly uri: string };
 
 /** What `[model] path` names: a file on this machine, or a model URI node-llama-cpp resolves. */
 export type ModelLocation =
@@ -87,7 +108,7 @@ async function reachable(
   uri: string,
   endpoint: string | undefined,
   signal: AbortSignal | undefined,
-): Promise<void> {
+): Promise<number | undefined> {
   const isUrl = /^https?:\/\//i.test(uri);
   const target = isUrl
     ? uri
@@ -109,6 +130,13 @@ async function reachable(
   if (isUrl && [401, 403, 404, 410].includes(response.status)) {
     throw new Error(`${target} answered ${response.status} ${response.statusText}`.trim());
   }
+  return isUrl && response.ok ? knownSize(response.headers.get('content-length')) : undefined;
+}
+
+/** A byte count a host gave, or undefined when it gave none (or nonsense, or zero). */
+function knownSize(value: string | number | null | undefined): number | undefined {
+  const size = typeof value === 'string' ? Number(value.trim()) : value;
+  return typeof size === 'number' && Number.isSafeInteger(size) && size > 0 ? size : undefined;
 }
 
 /** The file an http(s) URL's path ends in, when it names a `.gguf` file; else undefined. */
@@ -126,8 +154,8 @@ function urlFileName(uri: string): string | undefined {
 
 /**
  * Resolves a model URI through node-llama-cpp's `resolveModelFile`: a file already in the cache
- * folder is used as is; otherwise it is fetched there (no progress is printed). Any failure,
- * the network's included, comes back as the value `failed` makes of it.
+ * folder is used as is; otherwise it is fetched there, told to `options.onFetch` as it goes.
+ * Any failure, the network's included, comes back as the value `failed` makes of it.
  */
 async function fetchModel(
   uri: string,
@@ -137,6 +165,21 @@ async function fetchModel(
 ): Promise<ModelPathResult> {
   // The cache folder is made only for a fetch, and taken away again (when empty) if it fails.
   let made: string | undefined;
+  let fetching = false;
+  let downloaded = 0;
+  const tell = options.onFetch ?? (() => {});
+  const progress = (status: { readonly totalSize: number; readonly downloadedSize: number }) => {
+    // The downloader may repeat a figure (or restart a dropped part): only growth is told.
+    if (!(status.downloadedSize > downloaded)) return;
+    downloaded = status.downloadedSize;
+    const totalSize = knownSize(status.totalSize);
+    tell({
+      kind: 'progress',
+      uri,
+      downloadedSize: downloaded,
+      ...(totalSize === undefined ? {} : { totalSize }),
+    });
+  };
   try {
     const { resolveModelFile } = await import('node-llama-cpp');
     // A URL's file keeps the name its path ends in, so a later run finds it without the network
@@ -150,7 +193,7 @@ async function fetchModel(
         download,
         cli: false,
         ...(endpoint === undefined ? {} : { endpoints: { huggingFace: endpoint } }),
-        ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+        ...(download === false ? {} : { onProgress: progress }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
     let path: string;
@@ -160,14 +203,27 @@ async function fetchModel(
     } catch (notCached) {
       if (options.download === false) throw notCached;
       // node-llama-cpp's downloader retries an unreachable host for many minutes: ask once first.
-      await reachable(uri, endpoint, options.signal);
+      const totalSize = await reachable(uri, endpoint, options.signal);
       made = await mkdir(cacheDir, { recursive: true });
+      fetching = true;
+      tell({
+        kind: 'start',
+        uri,
+        directory: cacheDir,
+        ...(totalSize === undefined ? {} : { totalSize }),
+      });
       path = await resolve('auto');
     }
     const info = await stat(path);
-    if (!info.isFile()) return failed(new Error(`${path} is not a file`));
+    if (!info.isFile()) throw new Error(`${path} is not a file`);
+    if (fetching) {
+      // The last figure told is the file's size, whatever the downloader last reported.
+      progress({ totalSize: info.size, downloadedSize: info.size });
+      tell({ kind: 'end', uri, path, size: info.size });
+    }
     return { ok: true, path };
   } catch (cause) {
+    if (fetching) tell({ kind: 'failed', uri });
     if (made !== undefined) await rmdir(cacheDir).catch(() => {});
     return failed(cause);
   }

@@ -7,7 +7,12 @@ export type {
   JsonSchema,
   StopReason,
 } from './completion-model.js';
-export type { ModelLocation, ModelPathOptions, ModelPathResult } from './config.js';
+export type {
+  ModelFetchEvent,
+  ModelLocation,
+  ModelPathOptions,
+  ModelPathResult,
+} from './config.js';
 export { modelLocation, resolveModelPath } from './config.js';
 export type { ContextChoice } from './context-size.js';
 export { chooseContextSize } from './context-size.js';

@@ -7,13 +7,19 @@ import { join } from 'node:path';
 import { tinyLlamaGgufBytes } from '@mecha/fixtures';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { modelLocation, resolveModelPath } from './config.js';
+import { type ModelFetchEvent, modelLocation, resolveModelPath } from './config.js';
 import { createLocalModel } from './local-model.js';
 import { ModelConfigError } from './model-config-error.js';
 
 // This machine has no network: a real HTTP server on 127.0.0.1 stands in for the model host
 // (and, through node-llama-cpp's endpoint option, for Hugging Face), so the fetch is real.
 const gguf = tinyLlamaGgufBytes({ seed: 5 });
+// A bigger file, sent in many writes. The server sends its first half, then holds the rest until
+// the test has been told of some bytes, so a fetch is seen going on (never one jump to the end)
+// without depending on how fast anything runs.
+const big = new Uint8Array(1024 * 1024).map((_, index) => (index * 31 + 7) % 251);
+let releaseRest: () => void = () => {};
+let restReleased: Promise<void> = Promise.resolve();
 const requests: string[] = [];
 let server: Server;
 let base: string;
@@ -23,6 +29,37 @@ beforeAll(async () => {
   server = createServer((request, response) => {
     requests.push(`${request.method} ${request.url}`);
     const path = (request.url ?? '').split('?')[0] ?? '';
+    if (path.endsWith('/big.gguf')) {
+      response.writeHead(200, {
+        'content-type': 'application/octet-stream',
+        'content-length': String(big.length),
+      });
+      if (request.method === 'HEAD') {
+        response.end();
+        return;
+      }
+      const chunk = 16 * 1024;
+      let at = 0;
+      let held = false;
+      const send = () => {
+        while (at < big.length) {
+          if (!held && at >= big.length / 2) {
+            held = true;
+            void restReleased.then(send);
+            return;
+          }
+          const part = Buffer.from(big.subarray(at, at + chunk));
+          at += chunk;
+          if (!response.write(part)) {
+            response.once('drain', send);
+            return;
+          }
+        }
+        response.end();
+      };
+      send();
+      return;
+    }
     if (path.endsWith('/tiny.gguf') || path.endsWith('/resolve/main/tiny-q8.gguf')) {
       response.writeHead(200, {
         'content-type': 'application/octet-stream',
@@ -39,6 +76,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  releaseRest();
+  server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
@@ -157,6 +196,69 @@ describe('[model] path as a model URI', () => {
     expect(result).toMatchObject({ ok: false, error: { problem: 'invalid_uri' } });
     if (!result.ok) expect(result.error.message).toMatch(/hf:<user>\/<repo>:<quant>/);
     expect(requests.length).toBe(seen);
+  });
+
+  it('tells a fetch as it goes: a start, bytes that only grow and end at the file size, an end; nothing for a cached file', {
+    timeout: 60_000,
+  }, async () => {
+    const { configFile, cache } = await freshHome();
+    const uri = `${base}/files/big.gguf`;
+    const events: ModelFetchEvent[] = [];
+    restReleased = new Promise((resolve) => {
+      releaseRest = resolve;
+    });
+    const result = await resolveModelPath(
+      { path: uri },
+      {
+        configFile,
+        onFetch: (event) => {
+          events.push(event);
+          if (event.kind === 'progress') releaseRest();
+        },
+      },
+    );
+    expect(result).toEqual({ ok: true, path: join(cache, 'big.gguf') });
+    expect(new Uint8Array(await readFile(join(cache, 'big.gguf')))).toEqual(big);
+    expect(events[0]).toEqual({ kind: 'start', uri, directory: cache, totalSize: big.length });
+    expect(events.at(-1)).toEqual({
+      kind: 'end',
+      uri,
+      path: join(cache, 'big.gguf'),
+      size: big.length,
+    });
+    const progress = events.slice(1, -1);
+    expect(progress.length).toBeGreaterThan(0);
+    const sizes: number[] = [];
+    for (const event of progress) {
+      if (event.kind !== 'progress') throw new Error(`unexpected ${event.kind} mid-fetch`);
+      expect(event.uri).toBe(uri);
+      if (event.totalSize !== undefined) expect(event.totalSize).toBe(big.length);
+      sizes.push(event.downloadedSize);
+    }
+    for (let index = 1; index < sizes.length; index += 1) {
+      expect(sizes[index], `byte count ${index}`).toBeGreaterThan(sizes[index - 1] ?? 0);
+    }
+    expect(sizes.at(-1)).toBe(big.length);
+    // Told mid-fetch, not only at the end (were bytes not told as they come, the held half would
+    // never be sent and this test would time out): the rest was held until a figure arrived.
+    expect(sizes[0]).toBeLessThan(big.length);
+
+    // Found in the cache: no fetch, so nothing is told.
+    const quiet: ModelFetchEvent[] = [];
+    await resolveModelPath({ path: uri }, { configFile, onFetch: (event) => quiet.push(event) });
+    expect(quiet).toEqual([]);
+  });
+
+  it('tells a failed fetch as failed, and tells nothing when the host cannot be reached at all', async () => {
+    const { configFile } = await freshHome();
+    const events: ModelFetchEvent[] = [];
+    const port = await closedPort();
+    const result = await resolveModelPath(
+      { path: `http://127.0.0.1:${port}/m.gguf` },
+      { configFile, onFetch: (event) => events.push(event) },
+    );
+    expect(result.ok).toBe(false);
+    expect(events).toEqual([]);
   });
 
   it('with download off, a URI not in the cache is a fetch failure, not a wait', async () => {

@@ -6,6 +6,7 @@ import { configIssueText } from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
 import { type Command, type CommandGroup, exitCodes, failure, usageError } from '../command.js';
 import { homePath, openCommandHome } from '../home.js';
+import { modelFetchPrinter } from '../model-fetch-progress.js';
 import { flag, stringOption, wholeNumber } from '../parse-command.js';
 
 // `mecha appraiser`: parse, call one @mecha/gpu-appraiser use-case, render. The appraiser's
@@ -237,7 +238,14 @@ const run: Command = {
       );
     }
     const localModel = await import('@mecha/local-model');
-    const modelPath = await localModel.resolveModelPath(config.right.model, { configFile });
+    const modelPath = await localModel.resolveModelPath(config.right.model, {
+      configFile,
+      onFetch: modelFetchPrinter({
+        write: context.stderr,
+        isTTY: context.stderrIsTTY,
+        label: `mecha ${path}`,
+      }),
+    });
     if (!modelPath.ok) return failure(context, path, `${modelPath.error.message}`);
     const settings = localModel.resolveModelSettings(config.right.model);
     if (!settings.ok) {

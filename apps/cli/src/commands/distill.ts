@@ -11,6 +11,7 @@ import {
   usageError,
 } from '../command.js';
 import { homePath } from '../home.js';
+import { modelFetchPrinter } from '../model-fetch-progress.js';
 import { flag, stringOption, wholeNumber } from '../parse-command.js';
 import { progressBar } from '../progress.js';
 
@@ -138,7 +139,14 @@ export async function runDistill(
         );
       }
       const localModel = await runtime.loadLocalModel();
-      const modelPath = await localModel.resolveModelPath(config.right.model, { configFile });
+      const modelPath = await localModel.resolveModelPath(config.right.model, {
+        configFile,
+        onFetch: modelFetchPrinter({
+          write: context.stderr,
+          isTTY: context.stderrIsTTY,
+          label: `mecha ${path}`,
+        }),
+      });
       if (!modelPath.ok) {
         const problem =
           modelPath.error.problem === 'fetch_failed'
