@@ -60,7 +60,9 @@ export type ModelFetchEvent =
 export type ModelLocation =
   | { readonly kind: 'file'; readonly path: string }
   | { readonly kind: 'uri'; readonly uri: string; readonly scheme: 'hf' | 'https' | 'http' }
-  | { readonly kind: 'invalid_uri'; readonly uri: string };
+  | { readonly kind: 'invalid_uri'; readonly uri: string }
+  /** A URL with a user name or password in it: refused, and never echoed (it is a secret). */
+  | { readonly kind: 'secret_in_uri' };
 
 const hfShape =
   /^(?:hf|huggingface):(?:\/\/)?[A-Za-z0-9][\w.-]*\/[\w.-]+(?::[\w.-]+|(?:\/[^\s/]+)*\/[^\s/]+\.gguf)?$/;
@@ -85,6 +87,7 @@ export function modelLocation(value: string): ModelLocation {
       return { kind: 'invalid_uri', uri: raw };
     }
     if (url.hostname === '' || /\s/.test(raw)) return { kind: 'invalid_uri', uri: raw };
+    if (url.username !== '' || url.password !== '') return { kind: 'secret_in_uri' };
     return { kind: 'uri', uri: raw, scheme: url.protocol === 'https:' ? 'https' : 'http' };
   }
   return { kind: 'file', path: raw };
@@ -266,6 +269,7 @@ export async function resolveModelPath(
 
   const location = modelLocation(value);
   if (location.kind === 'invalid_uri') return fail('invalid_uri', location.uri);
+  if (location.kind === 'secret_in_uri') return fail('secret_in_uri');
   if (location.kind === 'uri') {
     const cacheDir = options.cacheDir ?? join(dirname(configFile), 'models');
     return fetchModel(location.uri, cacheDir, options, (cause) => ({

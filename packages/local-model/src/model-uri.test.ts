@@ -116,6 +116,22 @@ describe('modelLocation', () => {
     }
   });
 
+  it('refuses a URL holding a user name or password, and never repeats it', async () => {
+    for (const secret of [
+      'https://ana:s3cret@models.example/m.gguf',
+      'https://t0ken@models.example/m.gguf',
+    ]) {
+      expect(modelLocation(secret)).toEqual({ kind: 'secret_in_uri' });
+      const { configFile } = await freshHome();
+      const result = await resolveModelPath({ path: secret }, { configFile });
+      expect(result.ok).toBe(false);
+      if (result.ok) continue;
+      expect(result.error.problem).toBe('secret_in_uri');
+      expect(result.error.message).toMatch(/holds a user name or password/);
+      expect(result.error.message).not.toMatch(/s3cret|t0ken/);
+    }
+  });
+
   it('never reads a value without a URI scheme as anything but a path', () => {
     fc.assert(
       fc.property(fc.string(), (value) => {
