@@ -114,6 +114,7 @@ const metaKeys = new Set([
   'surprises',
   'entities',
   'relations',
+  'facts_by',
 ]);
 
 describe('distilling a generated home of 200 sessions into a real graph server', () => {

@@ -142,6 +142,7 @@ describe('distill', () => {
         'corrections',
         'distilled_by',
         'entities',
+        'facts_by',
         'goal',
         'goal_errors',
         'surprises',
