@@ -28,6 +28,18 @@ describe('graphTransport', () => {
     expect(connected.ok === false && connected.reason).toContain('$TEAM_GRAPH_TOKEN');
   });
 
+  it('refuses a token a header cannot carry, naming the variable and never the value', () => {
+    for (const token of ['s3cret\nline2', 'two words', 's3crét']) {
+      const refused = graphTransport(remote, { env: { TEAM_GRAPH_TOKEN: token } });
+      expect(refused.ok).toBe(false);
+      const reason = refused.ok ? '' : refused.reason;
+      expect(reason).toContain('$TEAM_GRAPH_TOKEN, which holds a character a token cannot');
+      expect(reason).not.toMatch(/s3cr|words/);
+    }
+    // Surrounding whitespace (a trailing newline from a file) is trimmed, not refused.
+    expect(graphTransport(remote, { env: { TEAM_GRAPH_TOKEN: ' tok3n\n' } }).ok).toBe(true);
+  });
+
   it('builds Streamable HTTP for a url and stdio for a command', () => {
     const http = graphTransport(remote, { env: { TEAM_GRAPH_TOKEN: 'x' } });
     expect(http.ok && http.graph.kind).toBe('http');

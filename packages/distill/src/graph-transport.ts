@@ -125,6 +125,13 @@ export function graphTransport(
           reason: `the [[mcp]] server '${server.name}' takes its bearer token from $${server.token_env}, which is ${token === undefined ? 'not set' : 'empty'}: export it with the token the graph at ${server.url} was started with`,
         };
       }
+      // Checked here, by name: a header the fetch layer refuses would print the whole value.
+      if (/[^\x21-\x7e]/.test(token.trim())) {
+        return {
+          ok: false,
+          reason: `the [[mcp]] server '${server.name}' takes its bearer token from $${server.token_env}, which holds a character a token cannot (a space, a line break or a non-ASCII character): export it with the token alone, on one line`,
+        };
+      }
       headers.authorization = `Bearer ${token.trim()}`;
     }
     const transport = new StreamableHTTPClientTransport(new URL(server.url), {

@@ -55,4 +55,12 @@ describe('connection URLs', () => {
     expect(redactedUrl('postgres://db.internal/graph')).toBe('postgres://db.internal/graph');
     expect(redactedUrl('postgres://team:s3cret@db.internal/graph')).not.toContain('s3cret');
   });
+
+  it('masks a password or key passphrase given in the query string, which the driver also takes', () => {
+    const shown = redactedUrl(
+      'postgres://team@db.internal/graph?password=s3cret&sslpassword=k3y&sslmode=require',
+    );
+    expect(shown).not.toMatch(/s3cret|k3y/);
+    expect(shown).toContain('sslmode=require');
+  });
 });

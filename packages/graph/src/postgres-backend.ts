@@ -24,6 +24,10 @@ export function redactedUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password !== '') parsed.password = '***';
+    // The driver also takes a password (and key passphrases) from the query string.
+    for (const key of [...parsed.searchParams.keys()]) {
+      if (/pass|secret|key|token/i.test(key)) parsed.searchParams.set(key, '***');
+    }
     return parsed.toString();
   } catch {
     return 'postgres://(an unreadable URL)';

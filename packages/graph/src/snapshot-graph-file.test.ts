@@ -178,4 +178,12 @@ describe('snapshotGraphFile', () => {
     );
     expect(readFileSync(copy, 'utf8')).toBe('keep me');
   });
+
+  it('leaves nothing but the copy beside it: the file it writes first is its own, and removed', async () => {
+    const dir = folder();
+    const path = await graphFile(dir);
+    await snapshotGraphFile(path, join(dir, 'copy.db'));
+    // Beside the graph's own files (a reader may add its -wal and -shm), only the copy.
+    expect(readdirSync(dir).filter((name) => !name.startsWith('graph.db'))).toEqual(['copy.db']);
+  });
 });

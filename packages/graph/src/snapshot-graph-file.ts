@@ -1,4 +1,5 @@
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, linkSync, rmSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { GraphInputError } from './graph-input-error.js';
 import { graphLimits } from './limits.js';
@@ -60,14 +61,19 @@ export async function snapshotGraphFile(from: string, to: string): Promise<void>
         { cause: error },
       );
     }
+    // Written under a name of its own first, then linked to `to` (which fails if something
+    // made `to` meanwhile): a failure removes only what this call wrote, never another's file.
+    const written = `${to}.${process.pid}-${randomBytes(6).toString('hex')}.partial`;
     try {
-      source.prepare('VACUUM INTO ?').run(to);
+      source.prepare('VACUUM INTO ?').run(written);
+      linkSync(written, to);
     } catch (error) {
-      removeQuietly(to);
       throw new GraphInputError(
         `the snapshot of ${from} could not be written to ${to}: ${(error as Error).message}`,
         { cause: error },
       );
+    } finally {
+      removeQuietly(written);
     }
   } finally {
     source?.close();

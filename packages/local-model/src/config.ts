@@ -80,6 +80,9 @@ export function modelLocation(value: string): ModelLocation {
       : { kind: 'invalid_uri', uri: raw };
   }
   if (/^https?:\/\//i.test(raw)) {
+    // A user name or password (anything before an "@" in the address) is a secret: refused
+    // before anything else is said about the value, so no message repeats it.
+    if (/^https?:\/\/[^/?#]*@/i.test(raw)) return { kind: 'secret_in_uri' };
     let url: URL;
     try {
       url = new URL(raw);
@@ -88,6 +91,11 @@ export function modelLocation(value: string): ModelLocation {
     }
     if (url.hostname === '' || /\s/.test(raw)) return { kind: 'invalid_uri', uri: raw };
     if (url.username !== '' || url.password !== '') return { kind: 'secret_in_uri' };
+    for (const key of url.searchParams.keys()) {
+      if (/token|key|secret|password|auth|signature|credential/i.test(key)) {
+        return { kind: 'secret_in_uri' };
+      }
+    }
     return { kind: 'uri', uri: raw, scheme: url.protocol === 'https:' ? 'https' : 'http' };
   }
   return { kind: 'file', path: raw };

@@ -83,9 +83,9 @@ function configMessage(
     case 'not_a_file':
       return `The model path ${path} named by ${where} is not a file. Point ${where} at the GGUF file itself, not its folder.`;
     case 'invalid_uri':
-      return `The model URI ${path} named by ${where} is not one mecha can fetch: use "hf:<user>/<repo>:<quant>", "hf:<user>/<repo>/<file>.gguf", or an https:// URL of a GGUF file.`;
+      return `The model URI ${path !== undefined && /[@?]/.test(path) ? '' : `${path} `}named by ${where} is not one mecha can fetch: use "hf:<user>/<repo>:<quant>", "hf:<user>/<repo>/<file>.gguf", or an https:// URL of a GGUF file.`;
     case 'secret_in_uri':
-      return `The model URL named by ${where} holds a user name or password, and config.toml must hold no secret (it is copied, shared and backed up): remove it from the URL, or download the GGUF file yourself and set ${modelPathKey} to its path.`;
+      return `The model URL named by ${where} holds a user name, a password or a secret-looking query (a token, key or signature), and config.toml must hold no secret (it is copied, shared and backed up): remove it from the URL, or download the GGUF file yourself and set ${modelPathKey} to its path.`;
     case 'fetch_failed':
       return `The model ${path} named by ${where} could not be fetched into ${options?.cacheDir ?? 'the model cache'}: ${options?.cause === undefined ? 'unknown error' : causeText(options.cause)}. Check the network and the URI, or download the GGUF file yourself and set ${modelPathKey} to its path.`;
   }

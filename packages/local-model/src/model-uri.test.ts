@@ -120,6 +120,10 @@ describe('modelLocation', () => {
     for (const secret of [
       'https://ana:s3cret@models.example/m.gguf',
       'https://t0ken@models.example/m.gguf',
+      // Refused as a secret before it could be named an ill-formed URI (and echoed).
+      'https://ana:s3cret@models.example/my model.gguf',
+      'https://ana:s3cret@/m.gguf',
+      'https://bucket.example/m.gguf?X-Amz-Signature=s3cret&X-Amz-Credential=t0ken',
     ]) {
       expect(modelLocation(secret)).toEqual({ kind: 'secret_in_uri' });
       const { configFile } = await freshHome();
@@ -127,7 +131,9 @@ describe('modelLocation', () => {
       expect(result.ok).toBe(false);
       if (result.ok) continue;
       expect(result.error.problem).toBe('secret_in_uri');
-      expect(result.error.message).toMatch(/holds a user name or password/);
+      expect(result.error.message).toMatch(
+        /holds a user name, a password or a secret-looking query/,
+      );
       expect(result.error.message).not.toMatch(/s3cret|t0ken/);
     }
   });

@@ -184,8 +184,22 @@ replayer = "scripted:arms.jsonl"
       { key: 'mcp[0].url', line: 4, message: expect.stringContaining('is not a URL') },
     ]);
     expect(configIssueText(bad[0] as ConfigIssue)).toMatch(
-      /^mcp\[0\]\.url \(line 4\) "127\.0\.0\.1:7411" is not a URL: write the graph server's whole address/,
+      /^mcp\[0\]\.url \(line 4\) is not a URL: write the graph server's whole address/,
     );
+    // A token pasted into the wrong key is never repeated back.
+    const token = 'c0ffee1234abcdef';
+    for (const [key, toml] of [
+      ['url', `[[mcp]]\nname = "g"\nurl = "${token}"\n`],
+      ['token_env', `[[mcp]]\nname = "g"\nurl = "http://h/mcp"\ntoken_env = "${token}"\n`],
+    ]) {
+      const pasted = issues(toml as string);
+      expect(pasted[0]?.key).toBe(`mcp[0].${key}`);
+      expect(configIssueText(pasted[0] as ConfigIssue)).not.toContain(token);
+    }
+    const lowerHex = issues(
+      '[[mcp]]\nname = "g"\nurl = "http://h/mcp"\ntoken_env = "deadbeef0123"\n',
+    );
+    expect(lowerHex[0]?.message).toContain('not the token itself');
     expect(issues('[[mcp]]\nname = "g"\nurl = "ftp://h/mcp"\n')[0]?.message).toContain(
       'must be an http:// or https:// address',
     );

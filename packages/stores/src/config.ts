@@ -69,9 +69,8 @@ function urlProblem(value: string): string | undefined {
   try {
     url = new URL(value);
   } catch {
-    // A value that may carry a user or a query (and so a secret) is not echoed.
-    const shown = /[@?]/.test(value) ? 'the value' : JSON.stringify(value);
-    return `${shown} is not a URL: write the graph server's whole address, such as "http://127.0.0.1:7411/mcp"`;
+    // Not echoed: a value that is not a URL may be a token pasted into the wrong key.
+    return `is not a URL: write the graph server's whole address, such as "http://127.0.0.1:7411/mcp"`;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return `must be an http:// or https:// address, not ${url.protocol}: to start a server here, use command instead`;
@@ -120,9 +119,11 @@ export const mcpServerConfigSchema = z
       .optional(),
     /** The environment variable holding the bearer token sent to `url`. */
     token_env: text('the name of an environment variable')
-      .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, {
+      // Capitals only: a name, not a token (`openssl rand -hex` output is lower case, and a
+      // refused value is never echoed).
+      .regex(/^[A-Z_][A-Z0-9_]{0,127}$/, {
         error:
-          'must be the name of an environment variable (letters, digits and "_"), such as "MECHA_GRAPH_TOKEN", not the token itself',
+          'must be the name of an environment variable in capitals (A–Z, digits and "_"), such as "MECHA_GRAPH_TOKEN", not the token itself',
       })
       .optional(),
     prefix_tools: flag(true),
