@@ -1,5 +1,6 @@
 import type { ChatPrompt, JsonSchema } from '@mecha/local-model';
 import { z } from 'zod';
+import { type ParsedModelJson, parseModelJson } from './parse-model-json.js';
 
 /** How many facts the extractor may propose per episode, and how long each part may be. */
 export interface FactBounds {
@@ -102,28 +103,11 @@ export function factsPrompt(episode: string): ChatPrompt {
 }
 
 /** An extractor answer parsed, or why it could not be. */
-export type ParsedFacts =
-  | { readonly ok: true; readonly answer: FactsAnswer }
-  | { readonly ok: false; readonly reason: string };
+export type ParsedFacts = ParsedModelJson<FactsAnswer>;
 
 /** Parses the extractor's answer. */
 export function parseFactsAnswer(text: string): ParsedFacts {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { ok: false, reason: 'the answer is not JSON' };
-  }
-  const parsed = answerSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return {
-      ok: false,
-      reason:
-        `the answer does not match the schema: ${issue?.path.map(String).join('.') ?? ''} ${issue?.message ?? ''}`.trim(),
-    };
-  }
-  return { ok: true, answer: parsed.data };
+  return parseModelJson(text, answerSchema);
 }
 
 /** An entity as it rides on `meta.entities`: the graph proposes `(name, "is a", type)`. */

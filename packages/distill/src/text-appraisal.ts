@@ -19,6 +19,7 @@ import {
   type GroundedClaims,
   groundClaims,
 } from './ground-claims.js';
+import { type ParsedModelJson, parseModelJson } from './parse-model-json.js';
 import { type GoalDirectory, resolveGoal } from './resolve-goal.js';
 
 /** How long each part of a text appraisal may be (characters) and how many claims it may make. */
@@ -186,28 +187,11 @@ export function appraisalPrompt(
 }
 
 /** A follow-up answer parsed, or why it could not be. */
-export type ParsedAppraisal =
-  | { readonly ok: true; readonly answer: AppraisalAnswer }
-  | { readonly ok: false; readonly reason: string };
+export type ParsedAppraisal = ParsedModelJson<AppraisalAnswer>;
 
 /** Parses the follow-up answer's text. */
 export function parseAppraisalAnswer(text: string): ParsedAppraisal {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { ok: false, reason: 'the answer is not JSON' };
-  }
-  const parsed = answerSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return {
-      ok: false,
-      reason:
-        `the answer does not match the schema: ${issue?.path.map(String).join('.') ?? ''} ${issue?.message ?? ''}`.trim(),
-    };
-  }
-  return { ok: true, answer: parsed.data };
+  return parseModelJson(text, answerSchema);
 }
 
 /** A text appraisal record as written to `appraisals/appraisals.jsonl`. */
