@@ -580,6 +580,21 @@ describe.each(testEngines)('the graph store on $name', (engine) => {
       expect((await store.episodes({ source: 'someone-else' })).total).toBe(0);
     });
 
+    it('says a preview was cut when the body is characters outside the BMP (counted as code points)', async () => {
+      const cut = '😀'.repeat(graphLimits.bodyPreviewCharacters + 1);
+      const whole = '😀'.repeat(graphLimits.bodyPreviewCharacters - 1);
+      await store.upsert(episode({ source_id: 'cut', body: cut }));
+      await store.upsert(episode({ source_id: 'whole', body: whole }));
+      const items = (await store.episodes({ source: 'agent:mecha' })).items;
+      const bySource = new Map(items.map((item) => [item.source_id, item]));
+      expect([...(bySource.get('cut')?.body ?? '')]).toHaveLength(
+        graphLimits.bodyPreviewCharacters,
+      );
+      expect(bySource.get('cut')?.body_truncated).toBe(true);
+      expect(bySource.get('whole')?.body).toBe(whole);
+      expect(bySource.get('whole')?.body_truncated).toBe(false);
+    });
+
     it('asks for exactly one selector and says where ids come from', async () => {
       await expect(store.get({})).rejects.toThrow(/exactly one of/);
       await expect(store.get({ fact_id: 1, episode_id: 1 })).rejects.toThrow(/exactly one of/);

@@ -40,12 +40,19 @@ export function episodeSelect(dialect: GraphDialect, preview?: number): string {
     (SELECT count(DISTINCT s.fact_id) FROM support s WHERE s.episode_id = e.id) AS fact_count`;
 }
 
+function codePoints(text: string): number {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+}
+
 export function episodeItem(row: EpisodeRecord): EpisodeItem {
   const { body_length, corrections_against, ...rest } = row;
   return {
     type: 'episode',
     ...rest,
-    body_truncated: body_length > row.body.length,
+    // body_length counts code points (SQLite's length()), so the body is counted the same way.
+    body_truncated: body_length > codePoints(row.body),
     status: row.redacted_at === null ? 'current' : 'redacted',
     trust: trustOf(corrections_against),
     provenance: { source: row.source, source_id: row.source_id, episode_ids: [row.id] },
