@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,3 +96,38 @@ export function jsonl<T = Record<string, unknown>>(path: string): T[] {
 
 /** The moment the fixture readouts are taken (the fixtures are from September 2026). */
 export const fixtureNow = { MECHA_NOW: '2026-10-01T00:00:00Z' };
+
+/** A running `mecha web`: its process, its address, and its exit code once it has gone. */
+export interface RunningWeb {
+  readonly server: ChildProcess;
+  readonly base: string;
+  readonly exited: Promise<number | null>;
+}
+
+/**
+ * Starts `mecha web --port 0` with this environment (over the clean base) and waits, on its
+ * output and never on a clock, for the address it serves; rejects with its output if it exits.
+ */
+export async function startWeb(env: Record<string, string>): Promise<RunningWeb> {
+  const server = spawn(process.execPath, [bin, 'web', '--port', '0'], {
+    env: { ...baseEnv, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  server.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    server.once('exit', (code) => resolve(code)),
+  );
+  const base = await new Promise<string>((resolve, reject) => {
+    server.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const found = /serving (http:\/\/127\.0\.0\.1:\d+)\//.exec(stdout);
+      if (found) resolve(found[1] as string);
+    });
+    void exited.then((code) => reject(new Error(`mecha web exited (${code}): ${stdout}${stderr}`)));
+  });
+  return { server, base, exited };
+}

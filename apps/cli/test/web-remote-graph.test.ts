@@ -2,7 +2,7 @@
 // `mecha-graph-mcp --http --role owner` process with a bearer token, `mecha web` as a person
 // starts it over a home whose [[mcp]] entry names the graph's url and token_env, and Debian's
 // chromium through playwright-core. Screenshots go to test-artifacts/web (git-ignored).
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +10,7 @@ import { connectGraph } from '@mecha/distill';
 import { generateHome } from '@mecha/stores/testing';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bin, mechaJson, tempDir } from './helpers.js';
+import { mechaJson, startWeb, tempDir } from './helpers.js';
 import { type HttpGraph, startHttpGraph } from './http-graph.js';
 
 const chromiumPath = '/usr/bin/chromium';
@@ -77,23 +77,7 @@ beforeAll(async () => {
   await placer.connection.close();
   expect(placed.ok).toBe(true);
 
-  board = spawn(process.execPath, [bin, 'web', '--port', '0'], {
-    env: env(token),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  board.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  exited = new Promise((resolve) => board.once('exit', (code) => resolve(code)));
-  base = await new Promise<string>((resolve, reject) => {
-    board.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const found = /serving (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
-      if (found) resolve(found[1] as string);
-    });
-    void exited.then((code) => reject(new Error(`mecha web exited (${code}): ${output}`)));
-  });
+  ({ server: board, base, exited } = await startWeb(env(token)));
   browser = await chromium.launch({
     executablePath: chromiumPath,
     args: ['--no-sandbox'],

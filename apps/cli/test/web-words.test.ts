@@ -5,7 +5,7 @@
 // The owner edits a stranger's draft and answers a parked question; the words are then read
 // back the way a harness reads them, through @mecha/stores. Screenshots go to
 // test-artifacts/web (git-ignored).
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ import {
 } from '@mecha/stores';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bin, tempDir } from './helpers.js';
+import { startWeb, tempDir } from './helpers.js';
 
 const require = createRequire(import.meta.url);
 const chromiumPath = '/usr/bin/chromium';
@@ -93,28 +93,7 @@ beforeAll(async () => {
   longQuestionId = rightOrThrow(await other.parkQuestion()).questionId;
   rightOrThrow(await otherRun.end({ stopCause: 'parked', turns: 1 }));
 
-  server = spawn(process.execPath, [bin, 'web', '--port', '0'], {
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? '/root',
-      MECHA_HOME: home,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  server.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  exited = new Promise((resolve) => server.once('exit', (code) => resolve(code)));
-  base = await new Promise<string>((resolve, reject) => {
-    server.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const found = /serving (http:\/\/127\.0\.0\.1:\d+)\//.exec(stdout);
-      if (found) resolve(found[1] as string);
-    });
-    void exited.then((code) => reject(new Error(`mecha web exited (${code}): ${stdout}${stderr}`)));
-  });
+  ({ server, base, exited } = await startWeb({ MECHA_HOME: home }));
   browser = await chromium.launch({
     executablePath: chromiumPath,
     args: ['--no-sandbox'],

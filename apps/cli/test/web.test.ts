@@ -3,7 +3,7 @@
 // The web board in a real browser: `mecha web` as a person starts it (a subprocess on a random
 // loopback port over a generated home), driven by Debian's chromium through playwright-core.
 // One browser for the whole file; screenshots go to test-artifacts/web (git-ignored).
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { createRequire } from 'node:module';
@@ -14,7 +14,7 @@ import { createSessionRecorder, openHome, rightOrThrow } from '@mecha/stores';
 import { generateHome } from '@mecha/stores/testing';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bin, jsonl, mecha, mechaJson, snapshot, tempDir } from './helpers.js';
+import { jsonl, mecha, mechaJson, snapshot, startWeb, tempDir } from './helpers.js';
 
 const chromiumPath = '/usr/bin/chromium';
 const artifacts = fileURLToPath(new URL('../test-artifacts/web/', import.meta.url));
@@ -158,28 +158,7 @@ beforeAll(async () => {
     })}\n`,
   );
 
-  server = spawn(process.execPath, [bin, 'web', '--port', '0'], {
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? '/root',
-      MECHA_HOME: home,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  server.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  exited = new Promise((resolve) => server.once('exit', (code) => resolve(code)));
-  base = await new Promise<string>((resolve, reject) => {
-    server.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const found = /serving (http:\/\/127\.0\.0\.1:\d+)\//.exec(stdout);
-      if (found) resolve(found[1] as string);
-    });
-    void exited.then((code) => reject(new Error(`mecha web exited (${code}): ${stdout}${stderr}`)));
-  });
+  ({ server, base, exited } = await startWeb({ MECHA_HOME: home }));
   browser = await chromium.launch({
     executablePath: chromiumPath,
     args: ['--no-sandbox'],
