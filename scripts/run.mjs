@@ -4,7 +4,7 @@
 //   npm run build / npm run bench
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packCheck } from './pack-check.mjs';
 import { pnpmSpec, runPnpm } from './pnpm.mjs';
@@ -132,12 +132,44 @@ function testSummaries() {
             (file) => file.status === 'failed' && file.assertionResults.length === 0,
           ).length,
         skipped: result.numPendingTests + result.numTodoTests,
+        failures: failureLines(dir, result),
       });
     } catch {
       rows.push({ name, passed: 0, failed: 1, skipped: 0, unreadable: true });
     }
   }
   return rows;
+}
+
+/**
+ * One line per failed test (file, title, the first line of its message), so that the summary at
+ * the end of a long log, often all that is kept, still says what failed.
+ */
+function failureLines(dir, result) {
+  const lines = [];
+  for (const file of result.testResults) {
+    const where = relative(dir, file.name);
+    if (file.status === 'failed' && file.assertionResults.length === 0) {
+      lines.push(`${where}: did not load: ${firstLine(file.message)}`);
+    }
+    for (const test of file.assertionResults) {
+      if (test.status !== 'failed') continue;
+      lines.push(
+        `${where} > ${test.fullName ?? test.title}: ${firstLine(test.failureMessages?.[0])}`,
+      );
+    }
+  }
+  return lines;
+}
+
+const colourCodes = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+
+function firstLine(text) {
+  const line = String(text ?? '')
+    .replace(colourCodes, '')
+    .split('\n')
+    .find((part) => part.trim() !== '');
+  return (line ?? '(no message)').trim().slice(0, 300);
 }
 
 function clearTestResults() {
@@ -176,6 +208,7 @@ if (mode === 'test') {
     console.log(
       `  ${row.name.padEnd(26)} ${row.passed} passed, ${row.failed} failed${row.skipped ? `, ${row.skipped} skipped` : ''}${note}`,
     );
+    for (const line of row.failures ?? []) console.log(`    ✗ ${line}`);
   }
   console.log(
     `  turbo (build, typecheck, lint, test): ${turbo === 0 ? 'ok' : `failed (exit ${turbo})`}`,

@@ -106,10 +106,7 @@ export async function gradeByMutation(
     const fates = new Map<number, MutantFate>();
     const runMutant = async (slot: string, mutant: Mutant): Promise<MutantFate> => {
       writeFileSync(join(slot, target), transpile(ts, applyMutant(text, mutant), task.source));
-      let run: TestRun = await runNodeTest(slot, testFile, timeoutMs);
-      // A timeout kills only when it repeats: one slow run on a loaded machine is not a kill.
-      if (run.status === 'timeout') run = await runNodeTest(slot, testFile, timeoutMs);
-      return run.status === 'passed' ? 'survived' : 'killed';
+      return fateOfRuns(() => runNodeTest(slot, testFile, timeoutMs));
     };
     let next = 0;
     await Promise.all(
@@ -149,6 +146,18 @@ export async function gradeByMutation(
     progress('clean-up');
     for (const slot of slots) removeDir(slot);
   }
+}
+
+/**
+ * A mutant's fate from running the test on it: a failure kills it, and a timeout kills it only
+ * when the second run times out too (one slow run on a loaded machine is not a kill).
+ */
+export async function fateOfRuns(
+  run: () => Promise<TestRun>,
+): Promise<Exclude<MutantFate, 'invalid'>> {
+  let outcome = await run();
+  if (outcome.status === 'timeout') outcome = await run();
+  return outcome.status === 'passed' ? 'survived' : 'killed';
 }
 
 function readTaskFileHash(task: MutationTask): string {
