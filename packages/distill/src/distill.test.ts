@@ -423,14 +423,19 @@ describe('distill', () => {
     made.writeSession(A, conversation());
     made.writeSession(B, conversation());
     const controller = new AbortController();
-    const model = scriptedDistiller(undefined, { msPerToken: 2 });
+    let distillingB = false;
+    // The abort lands on the first token of B's reply: inside the model call, by count, not time.
+    const model = scriptedDistiller(undefined, {
+      onToken: (emitted) => {
+        if (distillingB && emitted === 1) controller.abort();
+      },
+    });
     const report = await run(made, {
       model,
       appraise: false,
       signal: controller.signal,
       onProgress: (progress) => {
-        if (progress.sessionId === B && progress.step === 'distilling')
-          setTimeout(() => controller.abort(), 5);
+        if (progress.sessionId === B && progress.step === 'distilling') distillingB = true;
       },
     });
     expect(report.stopped?.reason).toBe('aborted');

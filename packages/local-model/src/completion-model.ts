@@ -51,6 +51,11 @@ export interface CompletionRequest {
    * penalised: a JSON grammar needs its quotes and braces again and again. Off by default.
    */
   readonly repeatPenalty?: number;
+  /**
+   * Called as tokens are generated, with the number generated so far: progress for long
+   * replies. Aborting the signal from here stops generation at the next token.
+   */
+  readonly onToken?: (completionTokens: number) => void;
 }
 
 /**

@@ -365,6 +365,7 @@ export function createLocalModel(options: LocalModelOptions): LocalModel {
         onToken: (tokens) => {
           firstToken ??= performance.now();
           completionTokens += tokens.length;
+          request.onToken?.(completionTokens);
         },
       });
     } catch (error) {

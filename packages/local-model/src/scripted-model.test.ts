@@ -81,16 +81,24 @@ describe('createScriptedModel', () => {
   });
 
   it('stops mid-reply when aborted, keeping the text so far', async () => {
-    const model = createScriptedModel(['x'.repeat(400)], { msPerToken: 5 });
+    const model = createScriptedModel(['x'.repeat(400)], { msPerToken: 1 });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 40);
-    const started = performance.now();
-    const result = await model.complete({ prompt: 'p', maxTokens: 100, signal: controller.signal });
+    const counts: number[] = [];
+    const result = await model.complete({
+      prompt: 'p',
+      maxTokens: 100,
+      signal: controller.signal,
+      onToken: (count) => {
+        counts.push(count);
+        if (count === 3) controller.abort();
+      },
+    });
     expect(result.stopReason).toBe('aborted');
-    expect(result.tokens.completion).toBeGreaterThan(0);
-    expect(result.tokens.completion).toBeLessThan(100);
-    expect(result.text).toBe('x'.repeat(result.tokens.completion * 4));
-    expect(performance.now() - started).toBeLessThan(400);
+    // It stops at the next token: the three tokens before the abort are kept, nothing after.
+    expect(counts).toEqual([1, 2, 3]);
+    expect(result.tokens.completion).toBe(3);
+    expect(result.text).toBe('x'.repeat(12));
+    expect(Object.keys(model.requests[0] ?? {})).not.toContain('onToken');
   });
 
   it('runs calls one at a time and lets a queued call leave when aborted', async () => {

@@ -1,4 +1,4 @@
-import { createScriptedModel, type ScriptedModel } from '@mecha/local-model';
+import { createScriptedModel, type ScriptedModel, type ScriptedModelOptions } from '@mecha/local-model';
 import { factsPromptOpening } from '../extract-facts.js';
 
 /** What the scripted distiller answers for one session. */
@@ -105,7 +105,7 @@ export function groundedAnswer(prompt: string): string {
 export function scriptedDistiller(
   reply: ScriptedReply = (sessionId) =>
     JSON.stringify({ skip: false, episode: `Worked on ${sessionId}.` }),
-  options: { readonly msPerToken?: number } = {},
+  options: Pick<ScriptedModelOptions, 'msPerToken' | 'onToken'> = {},
 ): ScriptedModel {
   return createScriptedModel(
     (prompt) => {
