@@ -1,4 +1,8 @@
-import { createScriptedModel, type ScriptedModel, type ScriptedModelOptions } from '@mecha/local-model';
+import {
+  createScriptedModel,
+  type ScriptedModel,
+  type ScriptedModelOptions,
+} from '@mecha/local-model';
 import { factsPromptOpening } from '../extract-facts.js';
 
 /** What the scripted distiller answers for one session. */
