@@ -31,40 +31,21 @@ function install() {
 }
 
 // The web board's browser tests drive Debian's chromium (Playwright's own browser download is
-// blocked on these machines). Installed through apt when missing and we are root; otherwise
-// the run stops here with the one line that says what to do.
+// blocked on these machines).
 const chromiumPath = '/usr/bin/chromium';
 function ensureChromium() {
-  if (existsSync(chromiumPath)) return;
-  const root = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (!root) {
-    console.error(
-      `\nmecha: the web board's browser tests need ${chromiumPath}: run 'sudo apt-get install -y chromium' (Debian/Ubuntu) and npm test again.`,
-    );
-    process.exit(1);
-  }
-  step('install chromium for the browser tests (apt-get, as root)');
-  const apt = (args) =>
-    spawnSync('apt-get', args, {
-      stdio: 'inherit',
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    }).status;
-  if (
-    apt(['update']) !== 0 ||
-    apt(['install', '-y', 'chromium']) !== 0 ||
-    !existsSync(chromiumPath)
-  ) {
-    console.error(
-      `\nmecha: installing chromium through apt failed; install it (apt-get install -y chromium) so ${chromiumPath} exists, and npm test again.`,
-    );
-    process.exit(1);
-  }
+  ensureAptPackage({
+    name: 'chromium',
+    found: () => existsSync(chromiumPath),
+    needed: `the web board's browser tests need ${chromiumPath}`,
+    purpose: 'the browser tests',
+    placed: `so ${chromiumPath} exists`,
+  });
 }
 
 // The graph's store suites run against a real PostgreSQL server they start themselves (initdb
 // into a temporary folder), so its server binaries must be on the machine. Found where the
-// graph's tests look (packages/graph/src/__fixtures__/postgres-server.ts); installed through apt
-// when missing and we are root, otherwise the run stops with the one line that says what to do.
+// graph's tests look (packages/graph/src/__fixtures__/postgres-server.ts).
 function postgresBinariesFound() {
   if (process.env.MECHA_PG_BIN && existsSync(join(process.env.MECHA_PG_BIN, 'initdb'))) return true;
   const base = '/usr/lib/postgresql';
@@ -78,27 +59,41 @@ function postgresBinariesFound() {
 }
 
 function ensurePostgres() {
-  if (postgresBinariesFound()) return;
-  const root = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (!root) {
+  ensureAptPackage({
+    name: 'postgresql',
+    found: postgresBinariesFound,
+    needed: "the graph's tests need PostgreSQL's server binaries (initdb, pg_ctl)",
+    purpose: 'the graph tests',
+    placed: 'so initdb is under /usr/lib/postgresql/*/bin',
+  });
+}
+
+/**
+ * Installs a Debian package the tests need when `found()` says it is missing and we are root
+ * (apt's index is updated once per run); otherwise the run stops here with the one line that
+ * says what to do.
+ */
+let aptUpdated = false;
+function ensureAptPackage({ name, found, needed, purpose, placed }) {
+  if (found()) return;
+  const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!asRoot) {
     console.error(
-      "\nmecha: the graph's tests need PostgreSQL's server binaries (initdb, pg_ctl): run 'sudo apt-get install -y postgresql' (Debian/Ubuntu) and npm test again.",
+      `\nmecha: ${needed}: run 'sudo apt-get install -y ${name}' (Debian/Ubuntu) and npm test again.`,
     );
     process.exit(1);
   }
-  step('install postgresql for the graph tests (apt-get, as root)');
+  step(`install ${name} for ${purpose} (apt-get, as root)`);
   const apt = (args) =>
     spawnSync('apt-get', args, {
       stdio: 'inherit',
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     }).status;
-  if (
-    apt(['update']) !== 0 ||
-    apt(['install', '-y', 'postgresql']) !== 0 ||
-    !postgresBinariesFound()
-  ) {
+  const updated = aptUpdated || apt(['update']) === 0;
+  aptUpdated ||= updated;
+  if (!updated || apt(['install', '-y', name]) !== 0 || !found()) {
     console.error(
-      '\nmecha: installing postgresql through apt failed; install it (apt-get install -y postgresql) so initdb is under /usr/lib/postgresql/*/bin, and npm test again.',
+      `\nmecha: installing ${name} through apt failed; install it (apt-get install -y ${name}) ${placed}, and npm test again.`,
     );
     process.exit(1);
   }
