@@ -3,23 +3,18 @@
 // starts it over a home whose [[mcp]] entry names the graph's url and token_env, and Debian's
 // chromium through playwright-core. Screenshots go to test-artifacts/web (git-ignored).
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectGraph } from '@mecha/distill';
 import { generateHome } from '@mecha/stores/testing';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeBoard, launchChromium } from './browser.js';
 import { mechaJson, startWeb, tempDir } from './helpers.js';
 import { type HttpGraph, startHttpGraph } from './http-graph.js';
 
-const chromiumPath = '/usr/bin/chromium';
 const artifacts = fileURLToPath(new URL('../test-artifacts/web/', import.meta.url));
-if (!existsSync(chromiumPath)) {
-  throw new Error(
-    `the web board's browser tests need Debian's chromium at ${chromiumPath}: run 'apt-get install -y chromium' as root (npm test does it for you when run as root)`,
-  );
-}
 
 const token = 'web-remote-graph-token-0123456789';
 let graph: HttpGraph;
@@ -78,19 +73,11 @@ beforeAll(async () => {
   expect(placed.ok).toBe(true);
 
   ({ server: board, base, exited } = await startWeb(env(token)));
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--no-sandbox'],
-    headless: true,
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
-  await browser?.close();
-  if (board !== undefined && board.exitCode === null) {
-    board.kill('SIGINT');
-    await exited;
-  }
+  await closeBoard(browser, board, exited);
   await graph?.stop();
 });
 

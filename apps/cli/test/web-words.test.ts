@@ -6,7 +6,7 @@
 // back the way a harness reads them, through @mecha/stores. Screenshots go to
 // test-artifacts/web (git-ignored).
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,19 +18,13 @@ import {
   readQuestionAnswer,
   rightOrThrow,
 } from '@mecha/stores';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeBoard, launchChromium } from './browser.js';
 import { startWeb, tempDir } from './helpers.js';
 
 const require = createRequire(import.meta.url);
-const chromiumPath = '/usr/bin/chromium';
 const artifacts = fileURLToPath(new URL('../test-artifacts/web/', import.meta.url));
-
-if (!existsSync(chromiumPath)) {
-  throw new Error(
-    `the web board's browser tests need Debian's chromium at ${chromiumPath}: run 'apt-get install -y chromium' as root (npm test does it for you when run as root)`,
-  );
-}
 
 // A stranger's mail the run drafted from: markup that tries to close the edit box and run.
 const strangerDraft =
@@ -94,19 +88,11 @@ beforeAll(async () => {
   rightOrThrow(await otherRun.end({ stopCause: 'parked', turns: 1 }));
 
   ({ server, base, exited } = await startWeb({ MECHA_HOME: home }));
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--no-sandbox'],
-    headless: true,
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
-  await browser?.close();
-  if (server !== undefined && server.exitCode === null) {
-    server.kill('SIGINT');
-    await exited;
-  }
+  await closeBoard(browser, server, exited);
 });
 
 describe('the owner’s words from the web board, in a browser', () => {

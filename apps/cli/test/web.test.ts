@@ -4,7 +4,7 @@
 // loopback port over a generated home), driven by Debian's chromium through playwright-core.
 // One browser for the whole file; screenshots go to test-artifacts/web (git-ignored).
 import type { ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -12,19 +12,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSessionRecorder, openHome, rightOrThrow } from '@mecha/stores';
 import { generateHome } from '@mecha/stores/testing';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeBoard, launchChromium } from './browser.js';
 import { jsonl, mecha, mechaJson, snapshot, startWeb, tempDir } from './helpers.js';
 
-const chromiumPath = '/usr/bin/chromium';
 const artifacts = fileURLToPath(new URL('../test-artifacts/web/', import.meta.url));
 const require = createRequire(import.meta.url);
-
-if (!existsSync(chromiumPath)) {
-  throw new Error(
-    `the web board's browser tests need Debian's chromium at ${chromiumPath}: run 'apt-get install -y chromium' as root (npm test does it for you when run as root)`,
-  );
-}
 
 interface SessionJson {
   readonly label: string;
@@ -159,20 +153,12 @@ beforeAll(async () => {
   );
 
   ({ server, base, exited } = await startWeb({ MECHA_HOME: home }));
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--no-sandbox'],
-    headless: true,
-  });
+  browser = await launchChromium();
   context = await browser.newContext();
 });
 
 afterAll(async () => {
-  await browser?.close();
-  if (server !== undefined && server.exitCode === null) {
-    server.kill('SIGINT');
-    await exited;
-  }
+  await closeBoard(browser, server, exited);
 });
 
 describe('the web board in a browser', () => {
