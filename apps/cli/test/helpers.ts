@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,25 +66,8 @@ export function fixturePath(name: string): string {
   return join(fixtures, name);
 }
 
-/**
- * Every file's bytes and every folder under a home, by path: two snapshots are equal only if
- * nothing was written, created or removed.
- */
-export function snapshot(root: string): Map<string, string> {
-  const entries = new Map<string, string>();
-  const walk = (dir: string, prefix: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const path = join(dir, name);
-      const key = `${prefix}${name}`;
-      if (statSync(path).isDirectory()) {
-        entries.set(`${key}/`, '');
-        walk(path, `${key}/`);
-      } else entries.set(key, readFileSync(path).toString('base64'));
-    }
-  };
-  walk(root, '');
-  return entries;
-}
+/** Every file's bytes and every folder under a home: equal only if nothing changed. */
+export { folderSnapshot as snapshot } from '@mecha/fixtures';
 
 /** The records of a JSONL file. */
 export function jsonl<T = Record<string, unknown>>(path: string): T[] {

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { initHome, openHome, rightOrThrow } from '@mecha/stores';
@@ -31,22 +30,8 @@ export function emptyHome(): string {
   return path;
 }
 
-/** Every file of a folder with its SHA-256, to show that nothing was written. */
-export function snapshot(root: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else
-        out[path.slice(root.length)] = createHash('sha256')
-          .update(readFileSync(path))
-          .digest('hex');
-    }
-  };
-  walk(root);
-  return out;
-}
+/** Every file and folder under a folder, to show that nothing was written. */
+export { folderSnapshot as snapshot } from '@mecha/fixtures';
 
 export const csrfToken = 'test-csrf-token';
 export const origin = 'http://127.0.0.1:4380';
