@@ -1,17 +1,9 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import {
-  cpSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { folderSnapshot } from '@mecha/fixtures';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fateOfRuns, gradeByMutation } from './mutation-grader.js';
@@ -34,26 +26,10 @@ function taskCopy(caseId: string): string {
   return dir;
 }
 
-/** Every file's sha256 under a folder, by name: equal only when nothing was written. */
-function fingerprint(dir: string): Record<string, string> {
-  return Object.fromEntries(
-    readdirSync(dir, { recursive: true, encoding: 'utf8' })
-      .sort()
-      .map((name) => [
-        name,
-        existsSync(join(dir, name)) && !name.endsWith('/')
-          ? createHash('sha256')
-              .update(readFileSync(join(dir, name)).toString('base64'))
-              .digest('hex')
-          : 'dir',
-      ]),
-  );
-}
-
 describe('the mutation grader', () => {
   it('rejects the vacuous test and leaves the task folder byte-identical', async () => {
     const dir = taskCopy('mutation-vacuous-test');
-    const before = fingerprint(dir);
+    const before = folderSnapshot(dir);
     const grade = await gradeByMutation(identity, {
       dir,
       source: 'clamp.ts',
@@ -61,7 +37,7 @@ describe('the mutation grader', () => {
     });
     expect(grade.verdict).toBe('UNSOUND');
     expect(grade.reason).toMatch(/^the test kills no mutant \(0 of \d+ mutants killed\)$/);
-    expect(fingerprint(dir)).toEqual(before);
+    expect(folderSnapshot(dir)).toEqual(before);
   });
 
   it('says "thin coverage" when one mutant of several dies', async () => {
@@ -159,7 +135,7 @@ describe('the mutation grader', () => {
 
   it('never leaves the source modified, wherever it is killed with SIGKILL', async () => {
     const dir = taskCopy('mutation-real-test');
-    const before = fingerprint(dir);
+    const before = folderSnapshot(dir);
     const graderPids: number[] = [];
     const child = (killAfter: number) =>
       new Promise<{ steps: number; killed: boolean }>((resolve, reject) => {
@@ -194,7 +170,7 @@ describe('the mutation grader', () => {
       fc.asyncProperty(fc.integer({ min: 1, max: 13 }), async (killAfter) => {
         const { killed } = await child(killAfter);
         killedSomewhere ||= killed;
-        expect(fingerprint(dir)).toEqual(before);
+        expect(folderSnapshot(dir)).toEqual(before);
       }),
       { numRuns: 6 },
     );

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripControl } from '@mecha/appraisal-core';
 import { rightOrThrow } from '@mecha/errors';
+import { folderSnapshot } from '@mecha/fixtures';
 import fc from 'fast-check';
 import type * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
@@ -24,23 +24,6 @@ const right = <T>(value: E.Either<unknown, T>): T => rightOrThrow(value, 'a writ
 
 let ids = 0;
 const freshHome = (): MechaHome => openHome(tempDir(), { newId: (p) => `${p}-${++ids}` });
-
-/** Every file under the home with its SHA-256: equal before and after means nothing was written. */
-function snapshot(root: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else
-        out[path.slice(root.length)] = createHash('sha256')
-          .update(readFileSync(path))
-          .digest('hex');
-    }
-  };
-  walk(root);
-  return out;
-}
 
 async function withDraft(text?: string) {
   const home = freshHome();
@@ -128,7 +111,7 @@ describe('Edit then send keeps the words that go out', () => {
     ['the draft as written', 'Hello\r\nthere', /^the edit is the draft as written: use Send/],
   ])('refuses %s as a bad request and writes nothing', async (_, text, message) => {
     const { home, draftId } = await withDraft('Hello\nthere');
-    const before = snapshot(home.path);
+    const before = folderSnapshot(home.path);
     const decided = await decideDraft(home, {
       query: draftId,
       verdict: 'send_edited',
@@ -137,14 +120,14 @@ describe('Edit then send keeps the words that go out', () => {
     });
     expect(decided).toMatchObject({ state: 'refused', reason: 'bad_request' });
     expect(decided.state === 'refused' && decided.message).toMatch(message);
-    expect(snapshot(home.path)).toEqual(before);
+    expect(folderSnapshot(home.path)).toEqual(before);
     expect((await readDraftVerdict(home, draftId)).state).toBe('pending');
   });
 
   it('refuses the edit box submitted as it was shown (control characters stripped), and writes nothing', async () => {
     const draft = 'Dear Ana,\u001b[31m\tsee below\u202e\r\nSam\u200b';
     const { home, draftId } = await withDraft(draft);
-    const before = snapshot(home.path);
+    const before = folderSnapshot(home.path);
     // What a browser sends back from the untouched box: the shown words, line endings `\r\n`.
     const shown = draftAsShown(draft);
     expect(shown).not.toBe(draft);
@@ -158,7 +141,7 @@ describe('Edit then send keeps the words that go out', () => {
     expect(decided.state === 'refused' && decided.message).toMatch(
       /^the edit is the draft as written: use Send/,
     );
-    expect(snapshot(home.path)).toEqual(before);
+    expect(folderSnapshot(home.path)).toEqual(before);
     expect((await readDraftVerdict(home, draftId)).state).toBe('pending');
   });
 
@@ -179,7 +162,7 @@ describe('Edit then send keeps the words that go out', () => {
 
   it('refuses edited text on Send or Reject, and writes nothing', async () => {
     const { home, draftId } = await withDraft('Hello');
-    const before = snapshot(home.path);
+    const before = folderSnapshot(home.path);
     for (const verdict of ['send', 'reject'] as const) {
       expect(await decideDraft(home, { query: draftId, verdict, text: 'Hi', env: {} })).toEqual({
         state: 'refused',
@@ -187,12 +170,12 @@ describe('Edit then send keeps the words that go out', () => {
         message: 'edited text is only kept for Edit then send',
       });
     }
-    expect(snapshot(home.path)).toEqual(before);
+    expect(folderSnapshot(home.path)).toEqual(before);
   });
 
   it('refuses an edit too long for a record with the sizes, and writes nothing', async () => {
     const { home, draftId } = await withDraft('Hello');
-    const before = snapshot(home.path);
+    const before = folderSnapshot(home.path);
     const decided = await decideDraft(home, {
       query: draftId,
       verdict: 'send_edited',
@@ -205,7 +188,7 @@ describe('Edit then send keeps the words that go out', () => {
       message:
         'the edit is too long to keep: 4,097 KiB as recorded, and at most 4,092 KiB fits in one record; shorten it',
     });
-    expect(snapshot(home.path)).toEqual(before);
+    expect(folderSnapshot(home.path)).toEqual(before);
   });
 
   it('keeps the longest edit that fits, and the record stays within the store limit', async () => {
@@ -334,7 +317,7 @@ describe('answerParkedQuestion keeps the answer a parked run resumes with', () =
     ],
   ])('refuses %s as a bad request and writes nothing', async (_, text, message) => {
     const { home, questionId } = await withQuestion();
-    const before = snapshot(home.path);
+    const before = folderSnapshot(home.path);
     const answered = await answerParkedQuestion(home, {
       query: questionId,
       surface: 'cli',
@@ -343,7 +326,7 @@ describe('answerParkedQuestion keeps the answer a parked run resumes with', () =
     });
     expect(answered).toMatchObject({ state: 'refused', reason: 'bad_request' });
     expect(answered.state === 'refused' && answered.message).toMatch(message);
-    expect(snapshot(home.path)).toEqual(before);
+    expect(folderSnapshot(home.path)).toEqual(before);
     expect((await readQuestionAnswer(home, questionId)).state).toBe('waiting');
   });
 
