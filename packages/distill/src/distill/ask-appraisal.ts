@@ -7,6 +7,7 @@ import {
   parseAppraisalAnswer,
   type TextAppraisal,
 } from '../text-appraisal.js';
+import { askFollowUp } from './ask-follow-up.js';
 import type { DistillRun } from './distill-run.js';
 import type { WorkContext } from './work-context.js';
 
@@ -46,29 +47,20 @@ export async function askAppraisal(
     return { state: 'appraised', appraisal: undefined };
   }
   run.progress(index, sessionId, 'appraising');
-  const asked = await run.model.complete(
+  const asked = await askFollowUp(
+    run,
     appraisalPrompt(session.prompt, session.reply, session.earlier),
-    {
-      grammar: run.appraisalGrammar,
-      maxTokens: run.options.appraisalMaxTokens ?? 2_048,
-    },
+    { grammar: run.appraisalGrammar, maxTokens: run.options.appraisalMaxTokens ?? 2_048 },
+    parseAppraisalAnswer,
   );
-  if (!asked.ok) {
-    if (asked.stop !== undefined) {
-      run.stop.note(asked.stop);
-      if (asked.stop.reason === 'aborted') return { state: 'aborted' };
-    }
-    appraisals.failed += 1;
-    return { state: 'appraised', appraisal: undefined };
-  }
-  const answer = parseAppraisalAnswer(asked.result.text);
-  if (!answer.ok) {
+  if (asked.state === 'aborted') return asked;
+  if (asked.state === 'failed') {
     appraisals.failed += 1;
     return { state: 'appraised', appraisal: undefined };
   }
   return {
     state: 'appraised',
-    appraisal: buildTextAppraisal(answer.answer, {
+    appraisal: buildTextAppraisal(asked.answer, {
       sessionId,
       at: run.clock().toISOString(),
       taint: taintWord(session.taint),

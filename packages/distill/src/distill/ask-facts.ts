@@ -4,6 +4,7 @@ import {
   groundFacts,
   parseFactsAnswer,
 } from '../extract-facts.js';
+import { askFollowUp } from './ask-follow-up.js';
 import type { DistillRun } from './distill-run.js';
 
 /** The extraction's answer: facts to send, none (the graph's own extractor then reads the prose), or a stop. */
@@ -25,22 +26,16 @@ export async function askFacts(
 ): Promise<FactsStep> {
   if (run.options.extractFacts === false) return { state: 'extracted', facts: undefined };
   run.progress(index, sessionId, 'extracting');
-  const asked = await run.model.complete(factsPrompt(episode), {
-    grammar: run.factsGrammar,
-    maxTokens: run.options.factsMaxTokens ?? 1_024,
-  });
-  if (!asked.ok) {
-    if (asked.stop !== undefined) {
-      run.stop.note(asked.stop);
-      if (asked.stop.reason === 'aborted') return { state: 'aborted' };
-    }
+  const asked = await askFollowUp(
+    run,
+    factsPrompt(episode),
+    { grammar: run.factsGrammar, maxTokens: run.options.factsMaxTokens ?? 1_024 },
+    parseFactsAnswer,
+  );
+  if (asked.state === 'aborted') return asked;
+  if (asked.state === 'failed') {
     run.tally.facts.failed += 1;
     return { state: 'extracted', facts: undefined };
   }
-  const parsed = parseFactsAnswer(asked.result.text);
-  if (!parsed.ok) {
-    run.tally.facts.failed += 1;
-    return { state: 'extracted', facts: undefined };
-  }
-  return { state: 'extracted', facts: groundFacts(parsed.answer, episode) };
+  return { state: 'extracted', facts: groundFacts(asked.answer, episode) };
 }
