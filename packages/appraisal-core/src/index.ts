@@ -55,6 +55,8 @@ export { appraiseClosure } from './readouts/closure-appraisal.js';
 export { closureLine } from './readouts/closure-line.js';
 export type { CompareOptions, CompareOutcome } from './readouts/compare-moment.js';
 export { compareMoment, comparePolicies } from './readouts/compare-moment.js';
+export type { LabelReason } from './readouts/explain-label.js';
+export { entryText, explainLabel } from './readouts/explain-label.js';
 export type { ValenceSums } from './readouts/format-valence.js';
 export { formatValence } from './readouts/format-valence.js';
 export type {
@@ -113,8 +115,14 @@ export {
 } from './rules/counterfactual-reflection.js';
 export type { DecidedMoment, Refused } from './rules/decided-moments.js';
 export { decidedMoments } from './rules/decided-moments.js';
-export type { LabelFacts, LabelRule, LabelRuleId, OwnerOutcomeFact } from './rules/derive-label.js';
-export { deriveLabel, labelRules } from './rules/derive-label.js';
+export type {
+  LabelDerivation,
+  LabelFacts,
+  LabelRule,
+  LabelRuleId,
+  OwnerOutcomeFact,
+} from './rules/derive-label.js';
+export { deriveLabel, labelDerivation, labelRules } from './rules/derive-label.js';
 export type {
   ExpectationContext,
   ExpectationScore,
