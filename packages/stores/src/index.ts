@@ -106,7 +106,7 @@ export { editCharter } from './owner/edit-charter.js';
 export type { PrefixMatch } from './owner/find-by-prefix.js';
 export { findByPrefix } from './owner/find-by-prefix.js';
 export { findTask } from './owner/find-task.js';
-export type { MovedTask, MoveTaskRequest, TaskMove } from './owner/move-task.js';
+export type { MovedTask, MoveTaskRequest, RefiledTask, TaskMove } from './owner/move-task.js';
 export { moveTask } from './owner/move-task.js';
 export type { OwnerRefusal } from './owner/owner-refusal.js';
 export { draftAsShown } from './owner/owner-words.js';
