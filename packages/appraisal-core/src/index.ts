@@ -55,6 +55,15 @@ export { appraiseClosure } from './readouts/closure-appraisal.js';
 export { closureLine } from './readouts/closure-line.js';
 export type { CompareOptions, CompareOutcome } from './readouts/compare-moment.js';
 export { compareMoment, comparePolicies } from './readouts/compare-moment.js';
+export type {
+  DiagnosticAppraisal,
+  DiagnosticAppraisals,
+  DiagnosticBrief,
+  DiagnosticBriefRequest,
+  DiagnosticPart,
+  DiagnosticSensors,
+} from './readouts/diagnostic-brief.js';
+export { diagnosticBrief } from './readouts/diagnostic-brief.js';
 export type { LabelReason } from './readouts/explain-label.js';
 export { entryText, explainLabel } from './readouts/explain-label.js';
 export type { ValenceSums } from './readouts/format-valence.js';
@@ -137,6 +146,8 @@ export { labelFactsFor } from './rules/label-facts-for.js';
 export type { Population } from './rules/population.js';
 export { selectPopulation, wantedBy } from './rules/population.js';
 export type { PopulationOptions } from './rules/population-options.js';
+export type { RankedReplayCandidate, ReplayCandidate } from './rules/rank-replay-candidates.js';
+export { rankReplayCandidates } from './rules/rank-replay-candidates.js';
 export type { LabelReach } from './rules/reachability.js';
 export { reachability, reachabilityLine } from './rules/reachability.js';
 export { appraisedEventTypes } from './rules/read-transcript.js';

@@ -64,6 +64,8 @@ export type {
 export { beginRun } from './live/begin-run.js';
 export type { BriefConversation } from './live/brief-conversation.js';
 export { briefConversation } from './live/brief-conversation.js';
+export type { DiagnosticBriefQuestion } from './live/diagnostic-brief-from-home.js';
+export { diagnosticBriefFromHome } from './live/diagnostic-brief-from-home.js';
 export type {
   GoalContext,
   GoalContextPart,
