@@ -238,6 +238,51 @@ describe('beginRun', () => {
     }
   });
 
+  it('records goal drift on a resumed run that names another goal, which health then counts', async () => {
+    const home = openHome(tempDir(), { clock: clockFrom(start) });
+    writeConfig(home, '[agent]\nplanning_guidance = true\n');
+    const session = createSessionRecorder(home);
+    const first = right(
+      await beginRun(home, { surface: 'task', session, goal: { kind: 'task', id: 'task-1' } }),
+    );
+    right(await first.finish({ stopCause: 'completed' }));
+    const same = right(
+      await beginRun(home, {
+        surface: 'task',
+        session,
+        resumed: true,
+        goal: { kind: 'task', id: 'task-1' },
+      }),
+    );
+    expect(same.brief.guidance).toBeUndefined();
+    right(await same.finish({ stopCause: 'completed' }));
+    const other = right(
+      await beginRun(home, {
+        surface: 'task',
+        session,
+        resumed: true,
+        goal: { kind: 'task', id: 'task-9' },
+      }),
+    );
+    expect(other.brief.guidance).toMatchObject({ reasons: ['goal_drift'], delivered: true });
+    right(await other.finish({ stopCause: 'completed' }));
+    const transcript = await home.sessions.transcript(session.sessionId);
+    const drift =
+      transcript.state === 'read'
+        ? transcript.records.flatMap((event) =>
+            event.type === 'counter' && event.name === 'goal_drift'
+              ? [[event.run_id, event.value]]
+              : [],
+          )
+        : [];
+    // The first run confirms the goal and measures nothing; each resumed run that names a
+    // goal is measured: 0 for the same goal, 1 for another.
+    expect(drift).toEqual([
+      [same.run.runId, 0],
+      [other.run.runId, 1],
+    ]);
+  });
+
   it('never delivers planning guidance in an evaluation, even when switched on', async () => {
     const home = openHome(tempDir(), { clock: clockFrom(start) });
     writeConfig(home, '[agent]\nplanning_guidance = true\n');

@@ -178,12 +178,34 @@ function settingsOf(
   return { deliver, guide, settings, timeZone: agent.timezone };
 }
 
-/** Whether an earlier run of this session recorded goal drift (a `goal_drift` counter above 0). */
-async function driftRecorded(home: MechaHome, sessionId: string): Promise<boolean> {
+/**
+ * What the session's earlier runs say about its goal: the confirmed goal (the first a run of
+ * it named) and whether goal drift was already recorded. A transcript that cannot be read
+ * confirms nothing and records nothing.
+ */
+async function sessionGoal(
+  home: MechaHome,
+  sessionId: string,
+): Promise<{ confirmed: GoalRef | undefined; driftRecorded: boolean }> {
   const transcript = await home.sessions.transcript(sessionId);
-  if (transcript.state === 'unreadable') return false;
-  return transcript.records.some(
-    (event) => event.type === 'counter' && event.name === 'goal_drift' && event.value > 0,
+  if (transcript.state === 'unreadable') return { confirmed: undefined, driftRecorded: false };
+  let confirmed: GoalRef | undefined;
+  let driftRecorded = false;
+  for (const event of transcript.records) {
+    if (event.type === 'run_start' && confirmed === undefined) confirmed = event.goal;
+    if (event.type === 'counter' && event.name === 'goal_drift' && event.value > 0) {
+      driftRecorded = true;
+    }
+  }
+  return { confirmed, driftRecorded };
+}
+
+/** A run that names a goal other than the session's confirmed one has drifted from it. */
+function drifted(confirmed: GoalRef | undefined, goal: GoalRef | undefined): boolean {
+  return (
+    confirmed !== undefined &&
+    goal !== undefined &&
+    (confirmed.kind !== goal.kind || confirmed.id !== goal.id)
   );
 }
 
@@ -231,12 +253,20 @@ export async function beginRun(home: MechaHome, options: BeginRunOptions): Recor
       }),
     );
   const rendered = await render(started?.snapshot);
+  // Goal drift is recorded on the resumed run that names another goal than the session's
+  // confirmed one; it never asks for confirmation again, and only guidance may mention it.
+  const history =
+    options.session === undefined
+      ? { confirmed: undefined, driftRecorded: false }
+      : await sessionGoal(home, session.sessionId);
+  // Measured only when the session confirmed a goal and this run names one; else not recorded.
+  const measurable = history.confirmed !== undefined && options.goal !== undefined;
+  const driftNow = drifted(history.confirmed, options.goal);
   const guidance =
     mode === 'live'
       ? planningGuidance({
           conditions: started?.snapshot,
-          goalDrift:
-            options.session !== undefined && (await driftRecorded(home, session.sessionId)),
+          goalDrift: history.driftRecorded || driftNow,
         })
       : undefined;
   const brief: SituationBriefRecord = {
@@ -261,6 +291,17 @@ export async function beginRun(home: MechaHome, options: BeginRunOptions): Recor
   });
   if (E.isLeft(written)) return written;
   const run = written.right;
+  if (measurable) {
+    const counted = await run.counter('goal_drift', driftNow ? 1 : 0);
+    if (E.isLeft(counted)) {
+      // The run goes on: a counter that could not be written is said, not fatal.
+      settings.push({
+        key: 'goal_drift',
+        state: 'refused',
+        message: `goal drift could not be recorded: ${counted.left.message}`,
+      });
+    }
+  }
   const briefs = briefConversation(deliver ? brief.text : undefined);
   return E.right({
     session,
