@@ -1,6 +1,8 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { corpusAppraisalSchema } from '@mecha/appraisal-core';
 import { describe, expect, it } from 'vitest';
-import { fixtureNow, fixturePath, mecha, mechaJson } from './helpers.js';
+import { fixtureNow, fixturePath, mecha, mechaJson, tempDir } from './helpers.js';
 
 const rows = fixturePath('rows');
 
@@ -415,5 +417,77 @@ describe('the retired and the paid passes', () => {
     expect(json.probe).toBeNull();
     const human = mecha(['--home', rows, 'sessions', 'appraise', '--probe'], fixtureNow);
     expect(human.stdout).toContain('counterfactual probe: not run: no replayer is configured');
+  });
+});
+
+describe('sessions appraise --replay-candidates', () => {
+  it('orders tied sessions by the charter line their evidence is attributed to', () => {
+    const run = mecha([
+      '--home',
+      fixturePath('tasks'),
+      'sessions',
+      'appraise',
+      '--replay-candidates',
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('every session is tied, so the charter decides');
+    expect(run.stdout).toMatch(/^ {4}1\. s-good {2}charter line replies \(rank 1\)$/m);
+  });
+
+  it('puts headroom first and leaves out sessions with none given', () => {
+    const dir = tempDir();
+    const file = join(dir, 'headroom.json');
+    writeFileSync(file, '{"s-good": 1, "s-cut": 2}');
+    const { run, json } = mechaJson<{
+      candidates: { session_id: string; headroom: number }[];
+      without_headroom: number;
+    }>([
+      '--home',
+      fixturePath('tasks'),
+      'sessions',
+      'appraise',
+      '--replay-candidates',
+      '--headroom',
+      file,
+      '--json',
+    ]);
+    expect(run.code).toBe(0);
+    expect(json.candidates.map((row) => [row.session_id, row.headroom])).toEqual([
+      ['s-cut', 2],
+      ['s-good', 1],
+    ]);
+    expect(json.without_headroom).toBe(4);
+  });
+
+  it.each([
+    ['a headroom that is not a number', '{"s-good": "lots"}', /must be a finite number/],
+    ['a file that is not JSON', 'nope', /is not JSON/],
+  ])('refuses %s as a usage error', (_, content, message) => {
+    const file = join(tempDir(), 'headroom.json');
+    writeFileSync(file, content);
+    const run = mecha([
+      '--home',
+      fixturePath('tasks'),
+      'sessions',
+      'appraise',
+      '--replay-candidates',
+      '--headroom',
+      file,
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+  });
+
+  it('refuses --headroom without --replay-candidates', () => {
+    const run = mecha([
+      '--home',
+      fixturePath('tasks'),
+      'sessions',
+      'appraise',
+      '--headroom',
+      'x.json',
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--headroom only goes with --replay-candidates');
   });
 });

@@ -80,6 +80,7 @@ describe('the built @mecha/appraisal-core', () => {
       'recordsOf',
       'reflectionRecordSchema',
       'reflectionText',
+      'replayCandidates',
       'replayScriptEntrySchema',
       'requestRecordSchema',
       'runEndEventSchema',

@@ -82,6 +82,8 @@ export type { ProjectAppraisal, ProjectUnconfidentReason } from './readouts/proj
 export { appraiseProject } from './readouts/project-appraisal.js';
 export type { SessionReading } from './readouts/read-session.js';
 export { readSession } from './readouts/read-session.js';
+export type { ReplayCandidateRow, ReplayCandidatesReadout } from './readouts/replay-candidates.js';
+export { replayCandidates } from './readouts/replay-candidates.js';
 export type { SessionList, SessionRow } from './readouts/session-list.js';
 export { kindsOnRecord, listSessions } from './readouts/session-list.js';
 export type { BadgeEvent, StatusBadge } from './readouts/status-badge.js';

@@ -42,6 +42,7 @@ import { renderSession, sessionJson, textAppraisalLines } from '../render/sessio
 import { renderSuccesses } from '../render/successes.js';
 import { configuredReplayer } from '../replayer.js';
 import { styleFor } from '../style.js';
+import { showReplayCandidates } from './replay-candidates.js';
 
 const kindPattern = /^[a-z][a-z0-9_-]{0,31}$/;
 
@@ -116,6 +117,7 @@ function scanPorts(context: CommandContext, label: string, population?: Populati
 const appraiseHelp = [
   'Usage: mecha sessions appraise [--days N] [--kind K] [--include-tests] [--json] [SESSION]',
   '       mecha sessions appraise --text [-n N] [--json]',
+  '       mecha sessions appraise --replay-candidates [--headroom FILE] [--days N] [--json]',
   '',
   'The free readout over your sessions, derived from the records every time and stored nowhere:',
   'the valence first (positive and negative summed apart, never netted), then the labels, the',
@@ -139,6 +141,12 @@ const appraiseHelp = [
   '  --max-probes N    the ceiling on replays for --probe (default 25)',
   '  --workspace DIR   the directory the replays are jailed to (default: the current one);',
   '                    never your home directory or one that covers the mecha home',
+  '  --replay-candidates',
+  "                    the window's sessions in the order replay selection takes them: the",
+  "                    harness's metric headroom first, ties by the highest-ranked charter",
+  '                    line their evidence is attributed to; never by label or valence',
+  '  --headroom FILE   with --replay-candidates: a JSON object {"SESSION": NUMBER, …} of',
+  '                    headroom; only the sessions it names are candidates',
   '  --appraise, --max-appraisals N',
   '                    retired: accepted so scripts keep running; they do nothing',
   '  --home DIR        the mecha home',
@@ -163,6 +171,8 @@ const appraise: Command = {
     workspace: { type: 'string' },
     appraise: { type: 'boolean' },
     'max-appraisals': { type: 'string' },
+    'replay-candidates': { type: 'boolean' },
+    headroom: { type: 'string' },
   },
   async run({ values, positionals, context }) {
     const path = this.path;
@@ -210,6 +220,28 @@ const appraise: Command = {
         path,
         `--probe runs over the corpus readout; ${session !== undefined ? 'one session' : '--text'} takes no probe`,
       );
+    }
+    const headroom = stringOption(values, 'headroom');
+    if (flag(values, 'replay-candidates')) {
+      if (session !== undefined || text || flag(values, 'probe')) {
+        return usageError(
+          context,
+          path,
+          '--replay-candidates orders the window’s sessions; it takes no session, --text or --probe',
+        );
+      }
+      const badKind = await unknownKind(context, population.options);
+      if (badKind !== undefined) return usageError(context, path, badKind);
+      return showReplayCandidates(
+        context,
+        path,
+        population.options,
+        headroom,
+        flag(values, 'json'),
+      );
+    }
+    if (headroom !== undefined) {
+      return usageError(context, path, '--headroom only goes with --replay-candidates');
     }
     if (flag(values, 'appraise') || stringOption(values, 'max-appraisals') !== undefined) {
       context.stderr(
