@@ -42,6 +42,11 @@ const commands: readonly {
     load: async () => (await import('./commands/tasks.js')).tasksGroup,
   },
   {
+    name: 'tools',
+    summary: 'the tools a harness registered, which can close tasks, and whether each is guarded',
+    load: async () => (await import('./commands/tools.js')).toolsGroup,
+  },
+  {
     name: 'import',
     summary: "import other agent CLIs' session logs (claude-code, codex) into the home",
     load: async () => (await import('./commands/import.js')).importGroup,

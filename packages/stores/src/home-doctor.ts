@@ -11,6 +11,7 @@ import { readManifest, writeFileAtomically } from './home-manifest.js';
 import { underLock } from './jsonl-store.js';
 import { knownSessionsFile } from './known-sessions.js';
 import type { MechaHome } from './open-home.js';
+import { readToolRegistry, type ToolFinding, toolFindings } from './tool-registry.js';
 import type { WriteFailure } from './write-failure.js';
 
 /** One store's state, as `mecha doctor` shows it. */
@@ -28,6 +29,13 @@ export type StoreCheck =
 export interface LockCheck {
   readonly file: string;
   readonly holder: LockState;
+}
+
+function closureGuaranteeOf(home: MechaHome): HomeCheck['closureGuarantee'] {
+  const read = readToolRegistry(home);
+  return read.state === 'read'
+    ? { state: 'read', findings: toolFindings(read.registry, home.path) }
+    : read;
 }
 
 /** How many of the newest runs `checkHome` reads the charter sensors from. */
@@ -74,6 +82,14 @@ export interface HomeCheck {
    * their start: its threshold, and whether the sensor is saturated (pinned or never moving).
    */
   readonly charterSensors: readonly CharterSensorFinding[];
+  /**
+   * What the closure guarantee rests on, from the tools a harness recorded (`runs/tools.json`):
+   * `none` when no harness recorded them, else the findings (empty when it holds).
+   */
+  readonly closureGuarantee:
+    | { readonly state: 'none' }
+    | { readonly state: 'unreadable'; readonly reason: string }
+    | { readonly state: 'read'; readonly findings: readonly ToolFinding[] };
   /** Whether anything above needs the owner: a store not read whole, a bad config, a stale lock. */
   readonly healthy: boolean;
 }
@@ -174,6 +190,7 @@ export async function checkHome(home: MechaHome): Promise<HomeCheck> {
       distillGivenUp: null,
       locks: [],
       charterSensors: [],
+      closureGuarantee: { state: 'none' },
       healthy: false,
     };
   }
@@ -259,6 +276,7 @@ export async function checkHome(home: MechaHome): Promise<HomeCheck> {
     distillGivenUp,
     locks,
     charterSensors,
+    closureGuarantee: closureGuaranteeOf(home),
     healthy,
   };
 }

@@ -171,5 +171,18 @@ export type {
   OutboxRecordInput,
   TranscriptEventInput,
 } from './store-schemas.js';
+export type {
+  ToolFinding,
+  ToolRegistration,
+  ToolRegistry,
+  ToolRegistryRead,
+} from './tool-registry.js';
+export {
+  readToolRegistry,
+  recordToolRegistry,
+  toolFindings,
+  toolRegistryFile,
+  toolRegistrySchema,
+} from './tool-registry.js';
 export { UnguardedTaskToolError } from './unguarded-task-tool-error.js';
 export type { WriteFailure } from './write-failure.js';

@@ -44,6 +44,24 @@ function hours(ms: number): string {
   return `${Number.isInteger(value) ? value : value.toFixed(1)}h`;
 }
 
+/** What the closure guarantee rests on, as the harness recorded its tools (`mecha tools`). */
+function guaranteeLines(guarantee: HomeCheck['closureGuarantee']): string[] {
+  switch (guarantee.state) {
+    case 'none':
+      return ['', 'Closure guarantee: no harness recorded its tools here (see mecha tools).'];
+    case 'unreadable':
+      return ['', `Closure guarantee: the tool registry could not be read (${guarantee.reason}).`];
+    case 'read':
+      return guarantee.findings.length === 0
+        ? ['', 'Closure guarantee: holds (every task tool guarded, the run shell confined).']
+        : [
+            '',
+            'Closure guarantee: does not hold (mecha tools):',
+            ...guarantee.findings.map((finding) => `  - ${finding.message}`),
+          ];
+  }
+}
+
 /** The charter sensors as the newest runs read them: threshold and saturation per line. */
 function sensorLines(findings: HomeCheck['charterSensors']): string[] {
   if (findings.length === 0) return [];
@@ -107,7 +125,7 @@ function render(check: HomeCheck, repairs: readonly RepairOutcome[] | undefined)
       );
     }
   }
-  lines.push(...sensorLines(check.charterSensors));
+  lines.push(...sensorLines(check.charterSensors), ...guaranteeLines(check.closureGuarantee));
   lines.push('');
   if (repairs !== undefined) {
     if (repairs.length === 0) lines.push('Nothing to repair: no store has damaged lines.');
