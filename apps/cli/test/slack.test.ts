@@ -130,12 +130,10 @@ describe('mecha slack', () => {
       }),
     });
     expect(tapped.status).toBe(200);
-    const reply = await fake.waitFor(
-      (call) =>
-        call.method === 'chat.postMessage' &&
-        String(call.params.text).startsWith(`Rejected ${draftId}.`),
-    );
-    expect(reply.params.thread_ts).toBe('1790000000.000001');
+    // The draft's message is replaced: its buttons give way to what happened.
+    const replaced = await fake.waitFor((call) => call.method === 'chat.update');
+    expect(replaced.params.ts).toBe('1790000000.000001');
+    expect(JSON.stringify(replaced.params.blocks)).toContain('Rejected by you · <!date^');
 
     const { run: appraised, json } = mechaJson<{
       label: string;
@@ -174,14 +172,11 @@ describe('mecha slack', () => {
         actionTs: '1790000100.000002',
       }),
     });
-    const stale = await fake.waitFor(
-      (call) =>
-        call.method === 'chat.postMessage' &&
-        String(call.params.text).startsWith('Nothing changed:'),
-    );
-    expect(stale.params.text).toBe(
-      `Nothing changed: ${added.json.id} is already done: reopen it before closing it again`,
-    );
+    const stale = await fake.waitFor((call) => call.method === 'chat.postEphemeral');
+    expect(stale.params).toMatchObject({
+      user: owner,
+      text: '“Send totals” was already done before this tap, so nothing changed.',
+    });
     expect(snapshot(home)).toEqual(before);
     expect(
       mechaJson<{ tasks: { status: string }[] }>([

@@ -119,9 +119,6 @@ afterEach(async () => {
 const tap = (user: string, actionId: string, value: string, actionTs: string) =>
   postSigned(harness.port, secret, { body: buttonTap({ user, actionId, value, actionTs }) });
 
-const threadReplies = () =>
-  harness.fake.calls.filter((call) => call.method === 'chat.postMessage' && call.params.thread_ts);
-
 async function closures(): Promise<
   { task_id: string; to: string; surface: string; who: string; appraisal_line?: string }[]
 > {
@@ -175,8 +172,17 @@ describe('mecha slack: a start Slack refuses', () => {
   });
 });
 
+/** Every block of a message, and its text, as one string to read. */
+const blocksOf = (call: { params: Record<string, unknown> } | undefined) =>
+  JSON.stringify(call?.params.blocks ?? []);
+const updates = () => harness.fake.calls.filter((call) => call.method === 'chat.update');
+const privately = () => harness.fake.calls.filter((call) => call.method === 'chat.postEphemeral');
+/** The Slack date token a moment is shown with, read in each reader's own time zone. */
+const shownAt = (at: string) =>
+  `<!date^${Math.floor(Date.parse(at) / 1000)}^{time}|${at.slice(11, 16)} UTC>`;
+
 describe('Done and Drop', () => {
-  it('closes the task through the closure path and replies in the thread with the closure line', async () => {
+  it('closes the task through the closure path and replaces its buttons with what happened', async () => {
     const answer = await tap(owner, actionIds.taskDone, 'task-1', '1790000001.000001');
     expect(answer.status).toBe(200);
     await harness.delivered(1);
@@ -184,17 +190,42 @@ describe('Done and Drop', () => {
       { task_id: 'task-1', to: 'done', surface: 'slack', who: 'owner' },
     ]);
     expect(await taskStatus('task-1')).toBe('done');
-    const reply = await harness.fake.waitFor((call) => call.method === 'chat.postMessage');
-    expect(reply.params.thread_ts).toBe('1790000000.000001');
-    const text = String(reply.params.text);
-    expect(text).toMatch(/^Closed task-1: next → done \(closure close-[0-9a-f]+\)\.\n/);
-    // The appraisal line is the one the closure record holds.
-    const [record] = await closures();
-    expect(record?.appraisal_line).toMatch(/^mecha's appraisal of task-1: /);
-    expect(text.split('\n')[1]).toBe(record?.appraisal_line);
+    const update = await harness.fake.waitFor((call) => call.method === 'chat.update');
+    expect(update.params).toMatchObject({ channel: 'C0CHANNEL', ts: '1790000000.000001' });
+    const blocks = update.params.blocks as { type: string; elements?: { text: string }[] }[];
+    // No button is left on the message: what happened stands in their place.
+    expect(blocks.map((block) => block.type)).not.toContain('actions');
+    const [record] = (await closures()) as { closure_id?: string; at?: string }[];
+    const happened = blocks.find((block) => JSON.stringify(block).includes('Done by you'));
+    expect(happened?.elements?.[0]?.text).toBe(`Done by you · ${shownAt(String(record?.at))}`);
+    expect(String(update.params.text)).toBe('Send the totals (done): Done by you');
+    // The appraisal line is the one the closure record holds; the ids are in the footer.
+    const closure = (await closures())[0];
+    expect(blocksOf(update)).toContain(JSON.stringify(closure?.appraisal_line).slice(1, -1));
+    expect(blocks.at(-1)?.elements?.[0]?.text).toBe(`task-1 · closure ${record?.closure_id}`);
+    expect(harness.fake.calls.filter((call) => call.method === 'chat.postMessage')).toEqual([]);
   });
 
-  it('closes once on a double tap, and the second tap says nothing changed', async () => {
+  it('replaces an ephemeral message through its response_url', async () => {
+    const answer = await postSigned(harness.port, secret, {
+      body: buttonTap({
+        user: owner,
+        actionId: actionIds.taskDrop,
+        value: 'task-1',
+        actionTs: '1790000001.000002',
+        ephemeral: true,
+        responseUrl: harness.fake.responseUrl('tap-1'),
+      }),
+    });
+    expect(answer.status).toBe(200);
+    await harness.delivered(1);
+    const replaced = await harness.fake.waitFor((call) => call.method === 'response_url');
+    expect(replaced.params).toMatchObject({ replace_original: true, response_url: '/response/tap-1' });
+    expect(blocksOf(replaced)).toContain('Dropped by you · <!date^');
+    expect(updates()).toEqual([]);
+  });
+
+  it('closes once on a double tap, and the second tap is told privately, in words', async () => {
     const [first, second] = await Promise.all([
       tap(owner, actionIds.taskDone, 'task-1', '1790000002.000001'),
       tap(owner, actionIds.taskDone, 'task-1', '1790000002.000002'),
@@ -202,10 +233,13 @@ describe('Done and Drop', () => {
     expect([first.status, second.status]).toEqual([200, 200]);
     await harness.delivered(2);
     expect(await closures()).toHaveLength(1);
-    await harness.fake.waitFor(() => threadReplies().length === 2);
-    const texts = threadReplies().map((call) => String(call.params.text));
-    expect(texts.filter((text) => text.startsWith('Closed task-1'))).toHaveLength(1);
-    expect(texts.filter((text) => text.startsWith('Nothing changed:'))).toHaveLength(1);
+    await harness.fake.waitFor((call) => call.method === 'chat.update');
+    const told = await harness.fake.waitFor((call) => call.method === 'chat.postEphemeral');
+    expect(updates()).toHaveLength(1);
+    expect(told.params).toMatchObject({
+      user: owner,
+      text: '“Send the totals” was already done before this tap, so nothing changed.',
+    });
   });
 
   it("runs a retried delivery (X-Slack-Retry-Num) once, by the tap's action", async () => {
@@ -228,10 +262,11 @@ describe('Done and Drop', () => {
     expect(harness.deliveries[1]).toMatchObject({ kind: 'repeat' });
     expect(homeBytes(harness.path)).toEqual(before);
     expect(await closures()).toMatchObject([{ task_id: 'task-1', to: 'dropped' }]);
-    expect(threadReplies()).toHaveLength(1);
+    expect(updates()).toHaveLength(1);
+    expect(privately()).toHaveLength(0);
   });
 
-  it('changes nothing on a tap for a task closed in the CLI since, and says so', async () => {
+  it('changes nothing on a tap for a task closed in the CLI since, and says so privately', async () => {
     const closed = await moveTask(harness.home, {
       query: 'task-1',
       to: 'done',
@@ -242,13 +277,14 @@ describe('Done and Drop', () => {
     const before = homeBytes(harness.path);
     await tap(owner, actionIds.taskDrop, 'task-1', '1790000004.000001');
     await harness.delivered(1);
-    const reply = await harness.fake.waitFor((call) => call.method === 'chat.postMessage');
-    expect(reply.params.text).toBe(
-      'Nothing changed: task-1 is already done: reopen it before closing it again',
+    const told = await harness.fake.waitFor((call) => call.method === 'chat.postEphemeral');
+    expect(told.params.text).toBe(
+      '“Send the totals” was already done before this tap, so nothing changed.',
     );
     expect(homeBytes(harness.path)).toEqual(before);
     expect(await taskStatus('task-1')).toBe('done');
     expect(await closures()).toMatchObject([{ to: 'done', surface: 'cli' }]);
+    expect(updates()).toEqual([]);
   });
 
   it('refuses a Slack user not mapped to the owner, tells them why, and writes nothing', async () => {
@@ -259,12 +295,12 @@ describe('Done and Drop', () => {
     expect(told.params.user).toBe(stranger);
     expect(String(told.params.text)).toContain('not mapped to the owner (MECHA_SLACK_OWNERS)');
     expect(homeBytes(harness.path)).toEqual(before);
-    expect(threadReplies()).toHaveLength(0);
+    expect(updates()).toHaveLength(0);
   });
 });
 
 describe('Done and Drop, through the one closure path', () => {
-  it('stages the follow-up the predicate names and says so in the thread', async () => {
+  it('stages the follow-up the predicate names and says so on the message', async () => {
     const session = createSessionRecorder(harness.home);
     const run = rightOrThrow(
       await session.startRun({
@@ -277,11 +313,9 @@ describe('Done and Drop, through the one closure path', () => {
     rightOrThrow(await run.end({ stopCause: 'turn_ceiling' }), 'end');
     await tap(owner, actionIds.taskDone, 'task-1', '1790000009.000001');
     await harness.delivered(1);
-    const reply = await harness.fake.waitFor((call) => call.method === 'chat.postMessage');
-    expect(String(reply.params.text)).toMatch(
-      /\nStaged one follow-up: task-[0-9a-f]+ ".*" \(inbox\)\.$/,
-    );
-    const staged = /Staged one follow-up: (task-[0-9a-f]+)/.exec(String(reply.params.text))?.[1];
+    const update = await harness.fake.waitFor((call) => call.method === 'chat.update');
+    expect(blocksOf(update)).toMatch(/Staged one follow-up in the inbox: “.*”\./);
+    const staged = /follow-up (task-[0-9a-f]+)/.exec(blocksOf(update))?.[1];
     expect(await taskStatus(staged ?? '')).toBe('inbox');
   });
 
@@ -295,11 +329,12 @@ describe('Done and Drop, through the one closure path', () => {
     const before = homeBytes(harness.path);
     await tap(owner, actionIds.taskDone, 'task-1', '1790000010.000001');
     await harness.delivered(1);
-    const reply = await harness.fake.waitFor((call) => call.method === 'chat.postMessage');
-    expect(String(reply.params.text)).toMatch(
+    const told = await harness.fake.waitFor((call) => call.method === 'chat.postEphemeral');
+    expect(String(told.params.text)).toMatch(
       /^Nothing changed: refused by hooks\/pre_task_close: .*not on Fridays/,
     );
     expect(homeBytes(harness.path)).toEqual(before);
+    expect(updates()).toEqual([]);
   });
 
   it("records a tap as the owner's even when mecha slack was started in a run's shell", async () => {
@@ -353,7 +388,7 @@ describe('the signature', () => {
     const timestamp = Math.floor(Date.now() / 1000);
     const genuine = await postSigned(harness.port, secret, { body: body(), timestamp });
     expect(genuine.status).toBe(200);
-    await harness.fake.waitFor((call) => call.method === 'chat.postMessage');
+    await harness.fake.waitFor((call) => call.method === 'chat.update');
     const after = homeBytes(harness.path);
     const replay = await postSigned(harness.port, secret, { body: body(), timestamp });
     expect(replay).toMatchObject({ status: 401, text: 'refused: replayed\n' });
@@ -397,10 +432,31 @@ describe('drafts', () => {
     expect(
       outbox.state === 'unreadable' ? [] : outbox.records.filter((r) => r.type === 'outcome'),
     ).toMatchObject([{ draft_id: draftId, outcome: 'rejected', sender: 'owner' }]);
-    const reply = await harness.fake.waitFor(
-      (call) => call.method === 'chat.postMessage' && Boolean(call.params.thread_ts),
-    );
-    expect(reply.params.text).toBe(`Rejected ${draftId}. (recorded as the owner's verdict)`);
+    const update = await harness.fake.waitFor((call) => call.method === 'chat.update');
+    expect(update.params.text).toBe('A draft waiting on you, to go out by mail_send: Rejected by you');
+    expect(blocksOf(update)).not.toContain(actionIds.draftSend);
+    expect(blocksOf(update)).toContain('Rejected by you · <!date^');
+    expect(blocksOf(update)).toContain('Hi <!here>');
+  });
+
+  it('replaces Send with "Sent as written", and answers a second Send privately in words', async () => {
+    const { draftId } = await stageDraft();
+    await tap(owner, actionIds.draftSend, draftId, '1790000007.000002');
+    await harness.delivered(1);
+    const update = await harness.fake.waitFor((call) => call.method === 'chat.update');
+    expect(blocksOf(update)).toContain('Sent as written · <!date^');
+    expect(blocksOf(update)).not.toMatch(/mecha_draft_(send|edit|reject)/);
+    const before = homeBytes(harness.path);
+    await tap(owner, actionIds.draftReject, draftId, '1790000007.000003');
+    await harness.delivered(2);
+    const told = await harness.fake.waitFor((call) => call.method === 'chat.postEphemeral');
+    expect(told.params).toMatchObject({
+      user: owner,
+      text: 'This draft was already sent as written, so nothing changed.',
+    });
+    expect(JSON.stringify(told.params)).not.toContain('sent_unchanged');
+    expect(homeBytes(harness.path)).toEqual(before);
+    expect(updates()).toHaveLength(1);
   });
 
   it('opens the draft in a modal on Edit and records send_edited on submit', async () => {
@@ -439,12 +495,11 @@ describe('drafts', () => {
     // The words that go out are kept, and the harness that sends reads them back.
     const read = await readDraftVerdict(harness.home, draftId);
     expect(read.state === 'send' && read.text).toBe('Hello all,\n<!channel> \u001b[1mFriday');
-    const reply = await harness.fake.waitFor(
-      (call) => call.method === 'chat.postMessage' && Boolean(call.params.thread_ts),
-    );
-    expect(reply.params.text).toBe(
-      `Sent ${draftId} with your edits. (recorded as the owner's verdict)\nAs you edited it:\nHello all,\n&lt;!channel&gt; [1mFriday`,
-    );
+    const update = await harness.fake.waitFor((call) => call.method === 'chat.update');
+    expect(update.params.ts).toBe('1790000000.000001');
+    expect(blocksOf(update)).toContain('Sent with your edits · <!date^');
+    expect(blocksOf(update)).toContain(JSON.stringify('Hello all,\n<!channel> [1mFriday'));
+    expect(blocksOf(update)).not.toContain(actionIds.draftEdit);
   });
 
   it.each([
@@ -498,19 +553,33 @@ describe('a draft longer than Slack’s edit box', () => {
     return draftId;
   }
 
-  it('is posted without an Edit button, pointing to the web board', async () => {
+  it('is posted cut, with neither Send nor Edit: it is read and sent whole on the board', async () => {
     expect(long.length).toBeGreaterThan(3000);
     await harness.running.watcher.tick();
     const draftId = await stageLong(long);
     await harness.running.watcher.tick();
     const posted = harness.fake.calls.find((call) => call.method === 'chat.postMessage');
-    const blocks = JSON.stringify(posted?.params.blocks);
-    expect(blocks).toContain(actionIds.draftSend);
+    const blocks = blocksOf(posted);
     expect(blocks).toContain(actionIds.draftReject);
+    expect(blocks).not.toContain(actionIds.draftSend);
     expect(blocks).not.toContain(actionIds.draftEdit);
     expect(blocks).toContain(
-      `Too long to edit in Slack (${long.length.toLocaleString('en')} characters; its edit box holds 3,000): edit ${draftId} on the web board (mecha web, Drafts and questions).`,
+      `Cut here: the draft is ${long.length.toLocaleString('en')} characters and a Slack message shows 3,000. Read it whole, and send or edit it, on the web board (mecha web, Drafts and questions).`,
     );
+    expect(blocks).toContain(draftId);
+  });
+
+  it('refuses Send on it (a message posted before), telling the owner privately; nothing is sent', async () => {
+    const draftId = await stageLong(long);
+    const before = homeBytes(harness.path);
+    await tap(owner, actionIds.draftSend, draftId, '1790000010.000002');
+    await harness.delivered(1);
+    const told = await harness.fake.waitFor((call) => call.method === 'chat.postEphemeral');
+    expect(told.params.text).toBe(
+      `This draft is ${long.length.toLocaleString('en')} characters and Slack shows 3,000 of it: read it whole on the web board (mecha web, Drafts and questions) and send it there. Nothing was sent.`,
+    );
+    expect(homeBytes(harness.path)).toEqual(before);
+    expect((await readDraftVerdict(harness.home, draftId)).state).toBe('pending');
   });
 
   it('opens no modal on Edit: says why in Slack, points to the web board, and writes nothing', async () => {
@@ -722,9 +791,7 @@ describe('/mecha charter', () => {
     await harness.delivered(1);
     const posted = harness.fake.calls.filter((call) => call.method === 'chat.postMessage');
     expect(posted).toHaveLength(2);
-    expect(posted[1]?.params.text).toBe(
-      '&lt;!channel&gt; pay now &amp; &lt;http://x|here&gt; (task-2 · inbox)',
-    );
+    expect(posted[1]?.params.text).toBe('&lt;!channel&gt; pay now &amp; &lt;http://x|here&gt; (inbox)');
     expect(JSON.stringify(posted[0]?.params.blocks)).toContain(actionIds.taskDrop);
   });
 });

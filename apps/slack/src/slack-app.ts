@@ -15,20 +15,27 @@ import {
   LogLevel,
   type webApi,
 } from '@slack/bolt';
+import { goalTitle, readHomeTitles, taskViewOf } from './goal-title.js';
 import { MechaReceiver, type ReceiverLog } from './mecha-receiver.js';
+import { replaceOriginal } from './replace-original.js';
 import type { SlackConfig } from './slack-config.js';
 import {
   actionIds,
-  closedReply,
-  draftReply,
+  closedTaskMessage,
+  type DraftView,
+  draftMessage,
+  draftUnchangedReply,
   editDraftCallbackId,
   editDraftView,
   notOwnerReply,
-  refusedReply,
+  type StagedDraft,
+  sendUnreadReply,
   slackText,
   taskMessage,
+  taskUnchangedReply,
   tooLongToEditInSlack,
   tooLongToEditReply,
+  verdictWhat,
 } from './slack-messages.js';
 import { parseSlash, runCharterRequest, slashHelp } from './slash-command.js';
 import { type HomeWatcher, watchHome } from './watch-home.js';
@@ -44,6 +51,8 @@ export interface SlackAppOptions {
   readonly nowSeconds?: () => number;
   /** The environment hooks run with; this process's by default (a run's registration removed). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The time an act is shown at (`Done by you · 14:02`); the system clock by default. */
+  readonly clock?: () => Date;
 }
 
 /** A started app: its port (HTTP mode), the watcher, the receiver, and how to stop it. */
@@ -105,6 +114,7 @@ function boltLogger(log: ReceiverLog): Logger {
 export async function startSlackApp(options: SlackAppOptions): Promise<RunningSlackApp> {
   const { config, home } = options;
   const log = redactingLog(config, options.log);
+  const clock = options.clock ?? (() => new Date());
   const isOwner = (userId: string | undefined) =>
     userId !== undefined && config.ownerUserIds.has(userId);
   // A Slack act is the owner acting in person: whatever run's shell started `mecha slack`, its
@@ -139,24 +149,28 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     log(`slack: a listener failed: ${error.message}`);
   });
 
-  const replyInThread = async (
+  /** Where a tap came from: the channel and message, or only a response URL (ephemeral). */
+  const origin = (body: BlockAction) => ({
+    channel: body.channel?.id ?? body.container?.channel_id,
+    ts:
+      body.container?.is_ephemeral === true
+        ? undefined
+        : (body.message?.ts ?? body.container?.message_ts),
+    responseUrl: body.response_url,
+  });
+  const refuseStranger = async (client: webApi.WebClient, body: BlockAction): Promise<void> => {
+    const channel = origin(body).channel;
+    if (channel === undefined) return;
+    await client.chat.postEphemeral({ channel, user: body.user.id, text: notOwnerReply });
+  };
+  /** A private reply, in words, to the one who tapped: nothing posted for the channel. */
+  const tellPrivately = async (
     client: webApi.WebClient,
     body: BlockAction,
     text: string,
   ): Promise<void> => {
-    const channel = body.channel?.id ?? body.container?.channel_id;
-    const ts = body.message?.ts ?? body.container?.message_ts;
-    if (channel === undefined) return;
-    await client.chat.postMessage({
-      channel,
-      ...(ts === undefined ? {} : { thread_ts: ts }),
-      text,
-    });
-  };
-  const refuseStranger = async (client: webApi.WebClient, body: BlockAction): Promise<void> => {
-    const channel = body.channel?.id ?? body.container?.channel_id;
-    if (channel === undefined) return;
-    await client.chat.postEphemeral({ channel, user: body.user.id, text: notOwnerReply });
+    const channel = origin(body).channel ?? config.channel;
+    await client.chat.postEphemeral({ channel, user: body.user.id, text });
   };
 
   for (const [actionId, to] of [
@@ -166,16 +180,25 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client }) => {
       await ack();
       if (!isOwner(body.user.id)) return refuseStranger(client, body);
+      const taskId = action.value ?? '';
       const closed = await closeTaskFromSurface(home, {
-        taskId: action.value ?? '',
+        taskId,
         to,
         surface: 'slack',
         env: ownerEnv,
       });
-      await replyInThread(
+      const titles = await readHomeTitles(home);
+      const task = titles.tasks.get(taskId);
+      const view = task === undefined ? undefined : taskViewOf(task, titles);
+      if (closed.state === 'refused') {
+        await tellPrivately(client, body, taskUnchangedReply(closed, task));
+        return;
+      }
+      if (view === undefined) return;
+      await replaceOriginal(
         client,
-        body,
-        closed.state === 'closed' ? closedReply(closed) : refusedReply(closed),
+        origin(body),
+        closedTaskMessage(view, closed, new Date(closed.closure.at)),
       );
     });
   }
@@ -187,6 +210,27 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       env: ownerEnv,
       ...(text === undefined ? {} : { text }),
     });
+
+  /** The staged draft and its verdict, when the outbox can be read and holds it. */
+  const stagedDraft = async (draftId: string) => {
+    const outbox = await home.outbox.read();
+    if (outbox.state === 'unreadable') return undefined;
+    const staged = outbox.records.find(
+      (record) => record.type === 'staged' && record.draft_id === draftId,
+    );
+    const outcome = outbox.records.find(
+      (record) => record.type === 'outcome' && record.draft_id === draftId,
+    );
+    return staged?.type === 'staged'
+      ? { staged, outcome: outcome?.type === 'outcome' ? outcome.outcome : undefined }
+      : undefined;
+  };
+  const draftView = async (staged: StagedDraft): Promise<DraftView> => ({
+    draft: staged,
+    goalTitle: goalTitle(staged.goal, await readHomeTitles(home)),
+    boardUrl: config.boardUrl,
+  });
+
   for (const [actionId, verdict] of [
     [actionIds.draftSend, 'send'],
     [actionIds.draftReject, 'reject'],
@@ -194,24 +238,32 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client }) => {
       await ack();
       if (!isOwner(body.user.id)) return refuseStranger(client, body);
-      const decided = await decide(action.value ?? '', verdict);
-      await replyInThread(
+      const draftId = action.value ?? '';
+      const before = await stagedDraft(draftId);
+      const tooLong = tooLongToEditInSlack(before?.staged.text);
+      if (verdict === 'send' && before?.outcome === undefined && tooLong !== undefined) {
+        // Never sent unread: Slack showed only part of it (a message posted before this rule).
+        await tellPrivately(client, body, sendUnreadReply(tooLong));
+        return;
+      }
+      const decided = await decide(draftId, verdict);
+      const after = await stagedDraft(draftId);
+      if (decided.state === 'refused') {
+        await tellPrivately(client, body, draftUnchangedReply(decided, after?.outcome));
+        return;
+      }
+      if (after === undefined) return;
+      await replaceOriginal(
         client,
-        body,
-        decided.state === 'decided' ? draftReply(decided) : refusedReply(decided),
+        origin(body),
+        draftMessage(await draftView(after.staged), { what: verdictWhat(decided), at: clock() }),
       );
     });
   }
-
-  /** The staged draft, when the outbox can be read and holds it. */
-  const stagedDraft = async (draftId: string) => {
-    const outbox = await home.outbox.read();
-    if (outbox.state === 'unreadable') return undefined;
-    const staged = outbox.records.find(
-      (record) => record.type === 'staged' && record.draft_id === draftId,
-    );
-    return staged?.type === 'staged' ? staged : undefined;
-  };
+  // "Open on the board" is a link: Slack opens it and tells the app, which has nothing to do.
+  app.action(actionIds.draftOpenBoard, async ({ ack }) => {
+    await ack();
+  });
 
   app.action<BlockAction<ButtonAction>>(
     actionIds.draftEdit,
@@ -219,19 +271,14 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       await ack();
       if (!isOwner(body.user.id)) return refuseStranger(client, body);
       const draftId = action.value ?? '';
-      const staged = await stagedDraft(draftId);
-      const channel = body.channel?.id ?? body.container?.channel_id ?? config.channel;
+      const staged = (await stagedDraft(draftId))?.staged;
+      const from = origin(body);
       const tooLong = tooLongToEditInSlack(staged?.text);
       if (tooLong !== undefined) {
         // Never a box holding part of the draft: the owner would send it cut short.
-        await client.chat.postEphemeral({
-          channel,
-          user: body.user.id,
-          text: tooLongToEditReply(draftId, tooLong),
-        });
+        await tellPrivately(client, body, tooLongToEditReply(draftId, tooLong));
         return;
       }
-      const ts = body.message?.ts ?? body.container?.message_ts ?? '';
       await client.views.open({
         trigger_id: body.trigger_id,
         view: editDraftView(
@@ -239,28 +286,38 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
             draft_id: draftId,
             ...(staged?.text === undefined ? {} : { text: staged.text }),
           },
-          { channel, ts },
+          {
+            channel: from.channel ?? config.channel,
+            ts: from.ts ?? '',
+            ...(from.ts === undefined && from.responseUrl !== undefined
+              ? { responseUrl: from.responseUrl }
+              : {}),
+          },
         ) as never,
       });
     },
   );
 
   app.view(editDraftCallbackId, async ({ ack, body, view, client }) => {
-    let meta: { draftId?: unknown; channel?: unknown; ts?: unknown } = {};
+    let meta: { draftId?: unknown; channel?: unknown; ts?: unknown; responseUrl?: unknown } = {};
     try {
       meta = JSON.parse(view.private_metadata);
     } catch {
       meta = {};
     }
     const channel = typeof meta.channel === 'string' ? meta.channel : config.channel;
-    const ts = typeof meta.ts === 'string' && meta.ts !== '' ? meta.ts : undefined;
+    const from = {
+      channel,
+      ts: typeof meta.ts === 'string' && meta.ts !== '' ? meta.ts : undefined,
+      responseUrl: typeof meta.responseUrl === 'string' ? meta.responseUrl : undefined,
+    };
     if (!isOwner(body.user.id)) {
       await ack();
       await client.chat.postEphemeral({ channel, user: body.user.id, text: notOwnerReply });
       return;
     }
     const draftId = typeof meta.draftId === 'string' ? meta.draftId : '';
-    const tooLong = tooLongToEditInSlack((await stagedDraft(draftId))?.text);
+    const tooLong = tooLongToEditInSlack((await stagedDraft(draftId))?.staged.text);
     if (tooLong !== undefined) {
       // A box opened on such a draft could only have held part of it: nothing is recorded.
       await ack({
@@ -280,15 +337,25 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       return;
     }
     await ack();
-    const text =
-      decided.state === 'decided'
-        ? `${draftReply(decided)}\nAs you edited it:\n${slackText(decided.text ?? '')}`
-        : refusedReply(decided);
-    await client.chat.postMessage({
-      channel,
-      ...(ts === undefined ? {} : { thread_ts: ts }),
-      text,
-    });
+    const after = await stagedDraft(draftId);
+    if (decided.state === 'refused') {
+      await client.chat.postEphemeral({
+        channel,
+        user: body.user.id,
+        text: draftUnchangedReply(decided, after?.outcome),
+      });
+      return;
+    }
+    if (after === undefined) return;
+    await replaceOriginal(
+      client,
+      from,
+      draftMessage(await draftView(after.staged), {
+        what: verdictWhat(decided),
+        at: clock(),
+        edited: decided.text,
+      }),
+    );
   });
 
   app.command('/mecha', async ({ ack, command, client }) => {
@@ -327,8 +394,14 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
           response_type: 'ephemeral',
           text: `Posting ${tasks.tasks.length} open task${tasks.tasks.length === 1 ? '' : 's'}.`,
         });
+        const titles = await readHomeTitles(home);
         for (const task of tasks.tasks) {
-          await client.chat.postMessage({ channel: command.channel_id, ...taskMessage(task) });
+          const message = taskMessage(taskViewOf(task, titles));
+          await client.chat.postMessage({
+            channel: command.channel_id,
+            text: message.text,
+            blocks: message.blocks as never,
+          });
         }
         return;
       }
@@ -339,7 +412,14 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
   await app.init();
   if (receiver === undefined) await app.start();
   else port = await receiver.start();
-  const watcher = watchHome({ home, client: app.client, channel: config.channel, log });
+  const watcher = watchHome({
+    home,
+    client: app.client,
+    channel: config.channel,
+    log,
+    clock,
+    boardUrl: config.boardUrl,
+  });
   if (options.watch !== false) watcher.start(config.pollMs);
   return {
     app,

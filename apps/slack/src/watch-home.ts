@@ -4,9 +4,10 @@ import type { TranscriptEvent } from '@mecha/appraisal-core';
 import { homeLayout, type MechaHome } from '@mecha/stores';
 import type { webApi } from '@slack/bolt';
 import * as E from 'fp-ts/lib/Either.js';
+import { goalTitle, readHomeTitles } from './goal-title.js';
 import { runEndLine } from './post-run-end.js';
 import { runKey, type SlackLedgerEntry, updateSlackLedger } from './slack-ledger.js';
-import { draftMessage } from './slack-messages.js';
+import { draftMessage, type StagedDraft } from './slack-messages.js';
 
 /** What one look at the home did. */
 export interface WatchTick {
@@ -33,6 +34,8 @@ export interface WatchOptions {
   readonly channel: string;
   readonly log: (line: string) => void;
   readonly clock?: () => Date;
+  /** The web board's address, for "Open on the board" on a draft too long for Slack. */
+  readonly boardUrl?: string | undefined;
 }
 
 interface Candidate {
@@ -171,12 +174,7 @@ export function watchHome(options: WatchOptions): HomeWatcher {
     }
   }
 
-  async function postDraft(draft: {
-    readonly draft_id: string;
-    readonly session_id: string;
-    readonly tool: string;
-    readonly text?: string | undefined;
-  }): Promise<'posted' | 'failed' | 'skipped'> {
+  async function postDraft(draft: StagedDraft): Promise<'posted' | 'failed' | 'skipped'> {
     const claim = await updateSlackLedger(home.path, (ledger) => {
       const earlier = ledger.drafts.get(draft.draft_id);
       if (earlier !== undefined && earlier.state !== 'failed') return { append: [], result: false };
@@ -188,7 +186,16 @@ export function watchHome(options: WatchOptions): HomeWatcher {
     if (E.isLeft(claim)) throw new Error(claim.left);
     if (!claim.right) return 'skipped';
     try {
-      const posted = await client.chat.postMessage({ channel, ...draftMessage(draft) });
+      const message = draftMessage({
+        draft,
+        goalTitle: goalTitle(draft.goal, await readHomeTitles(home)),
+        boardUrl: options.boardUrl,
+      });
+      const posted = await client.chat.postMessage({
+        channel,
+        text: message.text,
+        blocks: message.blocks as never,
+      });
       await record([
         {
           v: 1,
