@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -17,7 +17,7 @@ import { buttonTap, interaction, postSigned, slashCommand } from './__fixtures__
 import type { Delivery } from './mecha-receiver.js';
 import { type RunningSlackApp, startSlackApp } from './slack-app.js';
 import { slackConfigFromEnv } from './slack-config.js';
-import { readSlackLedger } from './slack-ledger.js';
+import { readSlackLedger, slackLedgerFile } from './slack-ledger.js';
 import { actionIds } from './slack-messages.js';
 
 // Slack's Web API cannot be reached from here: the app's client points at a loopback fake that
@@ -42,6 +42,8 @@ interface Harness {
 
 let harness: Harness;
 const waiters: (() => void)[] = [];
+// The app's clock: real time at each test's start, moved on by hand (no test waits on time).
+let clockMs = Date.now();
 
 /** Keeps `deliveries` up to date with what the app's receiver handled, waking the waiters. */
 function track(running: RunningSlackApp, deliveries: Delivery[]): void {
@@ -82,11 +84,13 @@ async function start(): Promise<Harness> {
     'config',
   );
   const logs: string[] = [];
+  clockMs = Date.now();
   const running = await startSlackApp({
     config,
     home,
     log: (line) => logs.push(line),
     watch: false,
+    clock: () => new Date(clockMs),
   });
   const deliveries: Delivery[] = [];
   track(running, deliveries);
@@ -220,7 +224,10 @@ describe('Done and Drop', () => {
     expect(answer.status).toBe(200);
     await harness.delivered(1);
     const replaced = await harness.fake.waitFor((call) => call.method === 'response_url');
-    expect(replaced.params).toMatchObject({ replace_original: true, response_url: '/response/tap-1' });
+    expect(replaced.params).toMatchObject({
+      replace_original: true,
+      response_url: '/response/tap-1',
+    });
     expect(blocksOf(replaced)).toContain('Dropped by you · <!date^');
     expect(updates()).toEqual([]);
   });
@@ -433,7 +440,9 @@ describe('drafts', () => {
       outbox.state === 'unreadable' ? [] : outbox.records.filter((r) => r.type === 'outcome'),
     ).toMatchObject([{ draft_id: draftId, outcome: 'rejected', sender: 'owner' }]);
     const update = await harness.fake.waitFor((call) => call.method === 'chat.update');
-    expect(update.params.text).toBe('A draft waiting on you, to go out by mail_send: Rejected by you');
+    expect(update.params.text).toBe(
+      'A draft waiting on you, to go out by mail_send: Rejected by you',
+    );
     expect(blocksOf(update)).not.toContain(actionIds.draftSend);
     expect(blocksOf(update)).toContain('Rejected by you · <!date^');
     expect(blocksOf(update)).toContain('Hi <!here>');
@@ -710,12 +719,91 @@ describe('the run-end context line', () => {
     ]);
   });
 
-  it('tries a failed post again on the next look', async () => {
+  it('tries a failed post again once its wait is over', async () => {
     await harness.running.watcher.tick();
     await recordRun(async () => {}, 'turn_ceiling');
     harness.fake.failNext('chat.postMessage', 'ratelimited', 1);
     expect(await harness.running.watcher.tick()).toMatchObject({ posted: 0, failed: 1 });
+    expect(await harness.running.watcher.tick()).toMatchObject({ posted: 0, waiting: 1 });
+    clockMs += 2_000;
     expect(await harness.running.watcher.tick()).toMatchObject({ posted: 1, failed: 0 });
+  });
+});
+
+describe('the watcher when Slack keeps failing', () => {
+  const ledgerLines = () =>
+    readFileSync(join(harness.path, slackLedgerFile), 'utf8').split('\n').filter(Boolean).length;
+  /** A minute of looks every 300 ms, the clock moved on by hand before each. */
+  async function aMinuteOfLooks(): Promise<void> {
+    for (let look = 0; look < 200; look += 1) {
+      clockMs += 300;
+      await harness.running.watcher.tick();
+    }
+  }
+  async function somethingToPost(): Promise<string> {
+    await harness.running.watcher.tick();
+    const session = createSessionRecorder(harness.home);
+    const run = rightOrThrow(await session.startRun({ surface: 'slack' }), 'run');
+    const { draftId } = rightOrThrow(
+      await session.stageDraft({ tool: 'mail_send', taint: 'clean', text: 'Totals attached' }),
+      'draft',
+    );
+    rightOrThrow(await run.end({ stopCause: 'turn_ceiling' }), 'end');
+    return draftId;
+  }
+  const channelPosts = () =>
+    harness.fake.calls.filter(
+      (call) => call.method === 'chat.postMessage' && call.params.channel === 'C0CHANNEL',
+    );
+
+  it('backs off per post: a handful of tries each in a minute, and the ledger grows per try only', async () => {
+    await somethingToPost();
+    harness.fake.answer('chat.postMessage', { ok: false, error: 'internal_error' });
+    await aMinuteOfLooks();
+    // Two posts (a run's line, a draft), each tried at 0, 2, 6, 14 and 30 s: five tries each.
+    const tries = channelPosts().length;
+    expect(tries).toBe(10);
+    // A claim and its failure per try, and the first look's watch_from: nothing per look.
+    expect(ledgerLines()).toBe(1 + 2 * tries);
+    expect(harness.logs.filter((line) => line.includes('was not posted'))).toHaveLength(tries);
+  });
+
+  it('stops on channel_not_found, says once which variable to fix, and tells the owner by DM', async () => {
+    await somethingToPost();
+    harness.fake.answer('chat.postMessage', (params) =>
+      params.channel === 'C0CHANNEL' ? { ok: false, error: 'channel_not_found' } : undefined,
+    );
+    const first = await harness.running.watcher.tick();
+    expect(first.halted).toMatchObject({
+      code: 'channel_not_found',
+      variable: 'MECHA_SLACK_CHANNEL',
+    });
+    const lines = ledgerLines();
+    await aMinuteOfLooks();
+    expect(channelPosts()).toHaveLength(1);
+    expect(ledgerLines()).toBe(lines);
+    const said = harness.logs.filter((line) => line.includes('Slack refused to post'));
+    expect(said).toEqual([
+      'slack: Slack refused to post (channel_not_found): MECHA_SLACK_CHANNEL C0CHANNEL names no channel the bot can see: set it to the channel id (C0…) from the channel details. Nothing more is posted until mecha slack is restarted with it fixed.',
+    ]);
+    const dm = harness.fake.calls.filter(
+      (call) => call.method === 'chat.postMessage' && call.params.channel === owner,
+    );
+    expect(dm.map((call) => call.params.text)).toEqual([
+      said[0]?.replace(/^slack: /, 'mecha slack: '),
+    ]);
+  });
+
+  it.each([
+    ['not_in_channel', 'MECHA_SLACK_CHANNEL'],
+    ['invalid_auth', 'SLACK_BOT_TOKEN'],
+    ['account_inactive', 'SLACK_BOT_TOKEN'],
+  ])('stops on %s after one try, naming %s', async (error, variable) => {
+    await somethingToPost();
+    harness.fake.answer('chat.postMessage', { ok: false, error });
+    await aMinuteOfLooks();
+    expect(channelPosts()).toHaveLength(1);
+    expect(harness.logs.filter((line) => line.includes(`(${error}): ${variable}`))).toHaveLength(1);
   });
 });
 
@@ -791,7 +879,9 @@ describe('/mecha charter', () => {
     await harness.delivered(1);
     const posted = harness.fake.calls.filter((call) => call.method === 'chat.postMessage');
     expect(posted).toHaveLength(2);
-    expect(posted[1]?.params.text).toBe('&lt;!channel&gt; pay now &amp; &lt;http://x|here&gt; (inbox)');
+    expect(posted[1]?.params.text).toBe(
+      '&lt;!channel&gt; pay now &amp; &lt;http://x|here&gt; (inbox)',
+    );
     expect(JSON.stringify(posted[0]?.params.blocks)).toContain(actionIds.taskDrop);
   });
 });

@@ -419,6 +419,14 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     log,
     clock,
     boardUrl: config.boardUrl,
+    // Said on stderr by the watcher; the owner is told by DM too when the token still works
+    // (a DM is a post to the owner's user id: the app's Messages tab, with chat:write alone).
+    onHalt: async (line, failure) => {
+      if (failure.variable !== 'MECHA_SLACK_CHANNEL') return;
+      for (const user of config.ownerUserIds) {
+        await app.client.chat.postMessage({ channel: user, text: `mecha slack: ${line}` });
+      }
+    },
   });
   if (options.watch !== false) watcher.start(config.pollMs);
   return {

@@ -6,6 +6,12 @@ import type { webApi } from '@slack/bolt';
 import * as E from 'fp-ts/lib/Either.js';
 import { goalTitle, readHomeTitles } from './goal-title.js';
 import { runEndLine } from './post-run-end.js';
+import {
+  retryDelayMs,
+  type StandingSlackError,
+  standingErrorLine,
+  standingSlackError,
+} from './retry-policy.js';
 import { runKey, type SlackLedgerEntry, updateSlackLedger } from './slack-ledger.js';
 import { draftMessage, type StagedDraft } from './slack-messages.js';
 
@@ -14,8 +20,12 @@ export interface WatchTick {
   readonly posted: number;
   readonly silent: number;
   readonly drafts: number;
-  /** Posts that failed; they are tried again on the next look. */
+  /** Posts that failed; each is tried again once its wait is over (`retryDelayMs`). */
   readonly failed: number;
+  /** Posts still waiting out the wait after a failure: not tried on this look. */
+  readonly waiting: number;
+  /** Set once Slack answered with an error that will not fix itself: nothing more is posted. */
+  readonly halted?: StandingSlackError | undefined;
   /** Why the look was cut short (an unreadable ledger, sessions or outbox), if it was. */
   readonly problems: readonly string[];
 }
@@ -36,6 +46,11 @@ export interface WatchOptions {
   readonly clock?: () => Date;
   /** The web board's address, for "Open on the board" on a draft too long for Slack. */
   readonly boardUrl?: string | undefined;
+  /**
+   * Called once when Slack answers with an error that will not fix itself, with the line that
+   * says which setting to fix (the app sends it to the owner by DM when it can).
+   */
+  readonly onHalt?: (line: string, failure: StandingSlackError) => Promise<void>;
 }
 
 interface Candidate {
@@ -86,6 +101,30 @@ export function watchHome(options: WatchOptions): HomeWatcher {
   // Each transcript's time and size when it was last read with nothing left to post.
   const looked = new Map<string, string>();
   let lookedOutbox: string | undefined;
+  let watchFrom: string | undefined;
+  // Each post that failed: how many times, and the earliest time to try it again.
+  const backoff = new Map<string, { failures: number; nextAt: number }>();
+  let halted: StandingSlackError | undefined;
+  /** Whether a post is still waiting out its wait after a failure. */
+  const waitingOut = (key: string) => {
+    const held = backoff.get(key);
+    return held !== undefined && clock().getTime() < held.nextAt;
+  };
+  /** Records a failure: the next try waits twice as long; a standing error halts posting. */
+  const failedAt = async (key: string, error: unknown) => {
+    const failures = (backoff.get(key)?.failures ?? 0) + 1;
+    backoff.set(key, { failures, nextAt: clock().getTime() + retryDelayMs(failures) });
+    const standing = standingSlackError(error);
+    if (standing === undefined || halted !== undefined) return;
+    halted = standing;
+    const line = standingErrorLine(standing, channel);
+    log(`slack: ${line}`);
+    try {
+      await options.onHalt?.(line, standing);
+    } catch (dmError) {
+      log(`slack: the owner could not be told by DM either: ${errorText(dmError)}`);
+    }
+  };
 
   const record = (entries: readonly SlackLedgerEntry[]) =>
     updateSlackLedger(home.path, () => ({ append: entries, result: undefined }));
@@ -112,8 +151,10 @@ export function watchHome(options: WatchOptions): HomeWatcher {
 
   async function postRun(
     candidate: Candidate,
-  ): Promise<'posted' | 'silent' | 'failed' | 'skipped'> {
+  ): Promise<'posted' | 'silent' | 'failed' | 'skipped' | 'waiting'> {
     const { sessionId, runId } = candidate;
+    const key = `run:${runKey(sessionId, runId)}`;
+    if (waitingOut(key)) return 'waiting';
     const text = runEndLine(candidate.events);
     const claim = await updateSlackLedger(home.path, (ledger) => {
       const earlier = ledger.runs.get(runKey(sessionId, runId));
@@ -156,9 +197,13 @@ export function watchHome(options: WatchOptions): HomeWatcher {
           ...(posted.ts === undefined ? {} : { ts: posted.ts }),
         },
       ]);
+      backoff.delete(key);
       return 'posted';
     } catch (error) {
-      log(`slack: the line for run ${runId} was not posted: ${errorText(error)}`);
+      if (standingSlackError(error) === undefined) {
+        log(`slack: the line for run ${runId} was not posted: ${errorText(error)}`);
+      }
+      await failedAt(key, error);
       await record([
         {
           v: 1,
@@ -174,7 +219,11 @@ export function watchHome(options: WatchOptions): HomeWatcher {
     }
   }
 
-  async function postDraft(draft: StagedDraft): Promise<'posted' | 'failed' | 'skipped'> {
+  async function postDraft(
+    draft: StagedDraft,
+  ): Promise<'posted' | 'failed' | 'skipped' | 'waiting'> {
+    const key = `draft:${draft.draft_id}`;
+    if (waitingOut(key)) return 'waiting';
     const claim = await updateSlackLedger(home.path, (ledger) => {
       const earlier = ledger.drafts.get(draft.draft_id);
       if (earlier !== undefined && earlier.state !== 'failed') return { append: [], result: false };
@@ -207,9 +256,13 @@ export function watchHome(options: WatchOptions): HomeWatcher {
           ...(posted.ts === undefined ? {} : { ts: posted.ts }),
         },
       ]);
+      backoff.delete(key);
       return 'posted';
     } catch (error) {
-      log(`slack: draft ${draft.draft_id} was not posted: ${errorText(error)}`);
+      if (standingSlackError(error) === undefined) {
+        log(`slack: draft ${draft.draft_id} was not posted: ${errorText(error)}`);
+      }
+      await failedAt(key, error);
       await record([
         {
           v: 1,
@@ -225,15 +278,20 @@ export function watchHome(options: WatchOptions): HomeWatcher {
   }
 
   async function look(): Promise<WatchTick> {
-    const counts = { posted: 0, silent: 0, drafts: 0, failed: 0 };
+    const counts = { posted: 0, silent: 0, drafts: 0, failed: 0, waiting: 0 };
     const problems: string[] = [];
-    const started = await updateSlackLedger(home.path, (ledger) =>
-      ledger.watchFrom === undefined
-        ? { append: [{ v: 1, kind: 'watch_from', at: now() }], result: now() }
-        : { append: [], result: ledger.watchFrom },
-    );
-    if (E.isLeft(started)) return { ...counts, problems: [started.left] };
-    const since = Date.parse(started.right);
+    // After an error that will not fix itself, nothing is tried again: not one more call.
+    if (halted !== undefined) return { ...counts, problems, halted };
+    if (watchFrom === undefined) {
+      const started = await updateSlackLedger(home.path, (ledger) =>
+        ledger.watchFrom === undefined
+          ? { append: [{ v: 1, kind: 'watch_from', at: now() }], result: now() }
+          : { append: [], result: ledger.watchFrom },
+      );
+      if (E.isLeft(started)) return { ...counts, problems: [started.left] };
+      watchFrom = started.right;
+    }
+    const since = Date.parse(watchFrom);
 
     let names: string[] = [];
     try {
@@ -265,9 +323,10 @@ export function watchHome(options: WatchOptions): HomeWatcher {
       }
       let settled = true;
       for (const candidate of finishedSlackRuns(sessionId, transcript.records, since)) {
+        if (halted !== undefined) break;
         const outcome = await postRun(candidate);
         if (outcome !== 'skipped') counts[outcome] += 1;
-        if (outcome === 'failed') settled = false;
+        if (outcome === 'failed' || outcome === 'waiting') settled = false;
       }
       if (settled) looked.set(sessionId, seen);
     }
@@ -293,17 +352,17 @@ export function watchHome(options: WatchOptions): HomeWatcher {
       );
       for (const record of outbox.records) {
         if (record.type !== 'staged' || decided.has(record.draft_id)) continue;
-        if (Date.parse(record.at) < since) continue;
+        if (Date.parse(record.at) < since || halted !== undefined) continue;
         const outcome = await postDraft(record);
         if (outcome === 'posted') counts.drafts += 1;
-        if (outcome === 'failed') {
-          counts.failed += 1;
+        if (outcome === 'failed' || outcome === 'waiting') {
+          counts[outcome] += 1;
           settled = false;
         }
       }
       lookedOutbox = settled ? outboxSeen : undefined;
     }
-    return { ...counts, problems };
+    return { ...counts, problems, ...(halted === undefined ? {} : { halted }) };
   }
 
   const tick = (): Promise<WatchTick> => {
@@ -314,6 +373,7 @@ export function watchHome(options: WatchOptions): HomeWatcher {
       silent: 0,
       drafts: 0,
       failed: 0,
+      waiting: 0,
       problems: [errorText(error)],
     }));
     running = next;
@@ -324,10 +384,14 @@ export function watchHome(options: WatchOptions): HomeWatcher {
     tick,
     start(pollMs) {
       if (timer !== undefined) return;
+      // A problem is said once, and again only when it changes (not on every look).
+      let said = '';
       const loop = () => {
         timer = setTimeout(async () => {
           const done = await tick();
-          for (const problem of done.problems) log(`slack: watcher: ${problem}`);
+          const now = done.problems.join('\n');
+          if (now !== said) for (const problem of done.problems) log(`slack: watcher: ${problem}`);
+          said = now;
           if (timer !== undefined) loop();
         }, pollMs);
         timer.unref?.();

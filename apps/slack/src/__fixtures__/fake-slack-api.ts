@@ -16,8 +16,17 @@ export interface FakeSlackApi {
   waitFor(match: (call: FakeCall) => boolean, timeoutMs?: number): Promise<FakeCall>;
   /** Makes the next `count` calls of `method` answer `{ ok: false, error }`. */
   failNext(method: string, error: string, count?: number): void;
-  /** Makes every call of `method` answer `body` (until `answer` is called again with undefined). */
-  answer(method: string, body: Record<string, unknown> | undefined): void;
+  /**
+   * Makes every call of `method` answer `body`, or what `body` returns for its parameters
+   * (undefined: the usual answer), until `answer` is called again with undefined.
+   */
+  answer(
+    method: string,
+    body:
+      | Record<string, unknown>
+      | ((params: Record<string, unknown>) => Record<string, unknown> | undefined)
+      | undefined,
+  ): void;
   /** Holds every call of `method` unanswered until the returned release is called. */
   hold(method: string): () => void;
   /** A `response_url` for an interaction: posts to it are recorded as calls of `response_url`. */
@@ -45,7 +54,11 @@ export async function startFakeSlackApi(): Promise<FakeSlackApi> {
   const calls: FakeCall[] = [];
   const waiters = new Set<() => void>();
   const failures = new Map<string, { error: string; count: number }>();
-  const answers = new Map<string, Record<string, unknown>>();
+  const answers = new Map<
+    string,
+    | Record<string, unknown>
+    | ((params: Record<string, unknown>) => Record<string, unknown> | undefined)
+  >();
   const held = new Map<string, (() => void)[]>();
   const holding = new Set<string>();
   let seq = 100;
@@ -66,7 +79,8 @@ export async function startFakeSlackApi(): Promise<FakeSlackApi> {
       calls.push({ method, params, authorization: request.headers.authorization });
       for (const wake of waiters) wake();
       const failure = failures.get(method);
-      const fixed = answers.get(method);
+      const given = answers.get(method);
+      const fixed = typeof given === 'function' ? given(params) : given;
       let body: Record<string, unknown>;
       if (failure !== undefined && failure.count > 0) {
         failure.count -= 1;
