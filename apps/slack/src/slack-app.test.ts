@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { appraiseRun, explainLabel } from '@mecha/appraisal-core';
 import {
   createSessionRecorder,
   type MechaHome,
@@ -680,7 +681,10 @@ describe('the run-end context line', () => {
       .filter((call) => call.method === 'chat.postMessage' && call.params.thread_ts)
       .map((call) => call.params.text);
     expect(lines.sort()).toEqual(
-      ['appraisal · distress \u22120.5', 'appraisal · \u22120.5…'].sort(),
+      [
+        'A run with no goal · appraisal · distress \u22120.5',
+        'A run with no goal · appraisal · \u22120.5…',
+      ].sort(),
     );
     const ledger = readSlackLedger(harness.path);
     expect(
@@ -713,10 +717,36 @@ describe('the run-end context line', () => {
     expect(await harness.running.watcher.tick()).toMatchObject({ posted: 1 });
     const posts = harness.fake.calls.filter((call) => call.method === 'chat.postMessage');
     expect(posts.map((call) => [call.params.text, call.params.thread_ts])).toEqual([
-      [`mecha · session ${session.sessionId}`, undefined],
-      ['appraisal · distress \u22120.5', '1790000000.000101'],
-      ['appraisal · distress \u22121.0', '1790000000.000101'],
+      ['mecha · A run with no goal', undefined],
+      ['A run with no goal · appraisal · distress \u22120.5', '1790000000.000101'],
+      ['A run with no goal · appraisal · distress \u22121.0', '1790000000.000101'],
     ]);
+  });
+
+  it("names the run's goal by its title and gives the label's reason, the ids in the footer", async () => {
+    await harness.running.watcher.tick();
+    const session = createSessionRecorder(harness.home);
+    const run = rightOrThrow(
+      await session.startRun({ surface: 'slack', goal: { kind: 'task', id: 'task-1' } }),
+      'run',
+    );
+    rightOrThrow(await run.end({ stopCause: 'turn_ceiling' }), 'end');
+    expect(await harness.running.watcher.tick()).toMatchObject({ posted: 1 });
+    const [parent, line] = harness.fake.calls.filter((call) => call.method === 'chat.postMessage');
+    expect(parent?.params.text).toBe('mecha · Send the totals');
+    expect(line?.params.text).toBe('Send the totals · appraisal · distress \u22120.5');
+    const transcript = await harness.home.sessions.transcript(session.sessionId);
+    if (transcript.state === 'unreadable') throw new Error(transcript.reason);
+    // The reason is explainLabel's sentence, the one the web board shows, never a second wording.
+    const reason = explainLabel(appraiseRun(transcript.records)).sentence;
+    expect(reason).toMatch(/^Distress because /);
+    const blocks = line?.params.blocks as {
+      text?: { text: string };
+      elements?: { text: string }[];
+    }[];
+    expect(blocks[0]?.text?.text).toBe(`*Send the totals*\n${reason}`);
+    expect(blocks[1]?.elements?.[0]?.text).toBe('appraisal · distress \u22120.5');
+    expect(blocks[2]?.elements?.[0]?.text).toBe(`run ${run.runId} · session ${session.sessionId}`);
   });
 
   it('tries a failed post again once its wait is over', async () => {

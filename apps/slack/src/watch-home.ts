@@ -5,7 +5,7 @@ import { homeLayout, type MechaHome } from '@mecha/stores';
 import type { webApi } from '@slack/bolt';
 import * as E from 'fp-ts/lib/Either.js';
 import { goalTitle, readHomeTitles } from './goal-title.js';
-import { runEndLine } from './post-run-end.js';
+import { runAbout, runEndMessage } from './post-run-end.js';
 import {
   retryDelayMs,
   type StandingSlackError,
@@ -13,7 +13,7 @@ import {
   standingSlackError,
 } from './retry-policy.js';
 import { runKey, type SlackLedgerEntry, updateSlackLedger } from './slack-ledger.js';
-import { draftMessage, type StagedDraft } from './slack-messages.js';
+import { draftMessage, idFooter, type StagedDraft, slackText } from './slack-messages.js';
 
 /** What one look at the home did. */
 export interface WatchTick {
@@ -129,7 +129,7 @@ export function watchHome(options: WatchOptions): HomeWatcher {
   const record = (entries: readonly SlackLedgerEntry[]) =>
     updateSlackLedger(home.path, () => ({ append: entries, result: undefined }));
 
-  async function threadFor(sessionId: string): Promise<string | undefined> {
+  async function threadFor(sessionId: string, about: string): Promise<string | undefined> {
     const known = await updateSlackLedger(home.path, (ledger) => ({
       append: [],
       result: ledger.threads.get(sessionId)?.ts,
@@ -138,7 +138,11 @@ export function watchHome(options: WatchOptions): HomeWatcher {
     if (known.right !== undefined) return known.right;
     const parent = await client.chat.postMessage({
       channel,
-      text: `mecha · session ${sessionId}`,
+      text: slackText(`mecha · ${about}`),
+      blocks: [
+        { type: 'section', text: { type: 'mrkdwn', text: `*${slackText(about)}*` } },
+        idFooter([`mecha · session ${sessionId}`]),
+      ] as never,
     });
     if (parent.ts === undefined) return undefined;
     const written = await record([
@@ -155,7 +159,13 @@ export function watchHome(options: WatchOptions): HomeWatcher {
     const { sessionId, runId } = candidate;
     const key = `run:${runKey(sessionId, runId)}`;
     if (waitingOut(key)) return 'waiting';
-    const text = runEndLine(candidate.events);
+    const start = candidate.events.find((event) => event.type === 'run_start');
+    const title = goalTitle(
+      start?.type === 'run_start' ? start.goal : undefined,
+      await readHomeTitles(home),
+    );
+    const message = runEndMessage(candidate.events, title);
+    const text = message?.line;
     const claim = await updateSlackLedger(home.path, (ledger) => {
       const earlier = ledger.runs.get(runKey(sessionId, runId));
       if (earlier !== undefined && earlier.state !== 'failed') return { append: [], result: false };
@@ -175,14 +185,14 @@ export function watchHome(options: WatchOptions): HomeWatcher {
     });
     if (E.isLeft(claim)) throw new Error(claim.left);
     if (!claim.right) return 'skipped';
-    if (text === undefined) return 'silent';
+    if (message === undefined || text === undefined) return 'silent';
     try {
-      const threadTs = await threadFor(sessionId);
+      const threadTs = await threadFor(sessionId, runAbout(candidate.events, title));
       const posted = await client.chat.postMessage({
         channel,
         ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
-        text,
-        blocks: [{ type: 'context', elements: [{ type: 'plain_text', text, emoji: false }] }],
+        text: message.text,
+        blocks: message.blocks as never,
       });
       await record([
         {
