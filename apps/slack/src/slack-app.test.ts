@@ -904,14 +904,109 @@ describe('/mecha charter', () => {
     expect(homeBytes(harness.path)).toEqual(before);
   });
 
-  it('posts the open tasks with Done and Drop, escaping what their titles carry', async () => {
-    await slash(owner, 'tasks');
-    await harness.delivered(1);
-    const posted = harness.fake.calls.filter((call) => call.method === 'chat.postMessage');
-    expect(posted).toHaveLength(2);
-    expect(posted[1]?.params.text).toBe(
-      '&lt;!channel&gt; pay now &amp; &lt;http://x|here&gt; (inbox)',
+  it('answers /mecha tasks with one private list: grouped, capped, Done and Drop per row', async () => {
+    const rows = Array.from({ length: 28 }, (_, index) => ({
+      v: 1 as const,
+      kind: 'task' as const,
+      id: `task-${index + 3}`,
+      title: index === 3 ? '<!here> & co' : `Task number ${index + 3}`,
+      status: (['next', 'waiting', 'inbox'] as const)[index % 3] ?? 'inbox',
+      ...(index === 0 ? { due: '2026-12-05', project_id: 'p-1' } : {}),
+    }));
+    const board = await harness.home.board.read();
+    rightOrThrow(
+      await harness.home.board.put([
+        ...(board.state === 'unreadable' ? [] : board.records),
+        { v: 1, kind: 'project', id: 'p-1', title: 'Year end' },
+        ...rows,
+      ]),
+      'board',
     );
-    expect(JSON.stringify(posted[0]?.params.blocks)).toContain(actionIds.taskDrop);
+    const answer = await slash(owner, 'tasks');
+    await harness.delivered(1);
+    // One message, only the owner sees it; nothing is posted to the channel.
+    expect(answer.response_type).toBe('ephemeral');
+    expect(harness.fake.calls.filter((call) => call.method.startsWith('chat.'))).toEqual([]);
+    const blocks = (
+      answer as unknown as {
+        blocks: {
+          type: string;
+          text?: { text: string };
+          block_id?: string;
+          elements?: { text: string }[];
+        }[];
+      }
+    ).blocks;
+    expect(blocks.length).toBeLessThanOrEqual(50);
+    expect(answer.text).toBe('Your open tasks: 30 (18 more on the board)');
+    expect(
+      blocks.filter((block) => block.type === 'header').map((block) => block.text?.text),
+    ).toEqual(['Next (11)', 'Waiting (1)']);
+    const rowIds = blocks.flatMap((block) => (block.type === 'actions' ? [block.block_id] : []));
+    expect(rowIds).toHaveLength(12);
+    expect(JSON.stringify(blocks)).toContain(
+      '*Task number 3*\\nnext · due 2026-12-05 · project “Year end”',
+    );
+    expect(JSON.stringify(blocks)).toContain('*&lt;!here&gt; &amp; co*');
+    expect(blocks.at(-1)?.elements?.[0]?.text).toBe('18 more tasks on the board (mecha web).');
+
+    // Done on a row: the list is shown again through its response_url, what happened on top.
+    await postSigned(harness.port, secret, {
+      body: buttonTap({
+        user: owner,
+        actionId: actionIds.taskDone,
+        value: 'task-1',
+        actionTs: '1790000020.000001',
+        ephemeral: true,
+        responseUrl: harness.fake.responseUrl('tasks-list'),
+      }),
+    });
+    await harness.delivered(2);
+    const replaced = await harness.fake.waitFor((call) => call.method === 'response_url');
+    expect(replaced.params).toMatchObject({
+      replace_original: true,
+      text: 'Your open tasks: 29 (17 more on the board)',
+    });
+    expect(blocksOf(replaced)).toContain('“Send the totals”: Done by you · <!date^');
+    expect(await taskStatus('task-1')).toBe('done');
+  });
+
+  it('lists the drafts waiting with /mecha drafts, those staged before the app looked too', async () => {
+    const session = createSessionRecorder(harness.home);
+    const { draftId } = rightOrThrow(
+      await session.stageDraft({
+        tool: 'mail_send',
+        taint: 'third_party',
+        goal: { kind: 'task', id: 'task-1' },
+        text: 'Totals attached',
+      }),
+      'draft',
+    );
+    // The watcher starts after it was staged: it never posts it to the channel.
+    clockMs = Date.now() + 1_000;
+    expect(await harness.running.watcher.tick()).toMatchObject({ drafts: 0 });
+    const answer = await slash(owner, 'drafts');
+    expect(answer).toMatchObject({ response_type: 'ephemeral', text: 'Drafts waiting on you: 1' });
+    const listed = JSON.stringify((answer as unknown as { blocks: unknown[] }).blocks);
+    expect(listed).toContain('A draft for “Send the totals”, to go out by mail_send');
+    expect(listed).toContain('Third-party content');
+    expect(listed).toContain(actionIds.draftSend);
+    await postSigned(harness.port, secret, {
+      body: buttonTap({
+        user: owner,
+        actionId: actionIds.draftSend,
+        value: draftId,
+        actionTs: '1790000021.000001',
+        ephemeral: true,
+        responseUrl: harness.fake.responseUrl('drafts-list'),
+      }),
+    });
+    await harness.delivered(2);
+    const replaced = await harness.fake.waitFor((call) => call.method === 'response_url');
+    expect(replaced.params.text).toBe('No drafts are waiting on you.');
+    expect(blocksOf(replaced)).toContain(
+      '“A draft for “Send the totals”, to go out by mail_send”: Sent as written · <!date^',
+    );
+    expect((await readDraftVerdict(harness.home, draftId)).state).toBe('send');
   });
 });

@@ -17,21 +17,25 @@ import {
 } from '@slack/bolt';
 import { goalTitle, readHomeTitles, taskViewOf } from './goal-title.js';
 import { MechaReceiver, type ReceiverLog } from './mecha-receiver.js';
-import { replaceOriginal } from './replace-original.js';
+import { type MessageOrigin, replaceOriginal } from './replace-original.js';
 import type { SlackConfig } from './slack-config.js';
+import { draftListMessage, type ListAct, taskListMessage } from './slack-lists.js';
 import {
   actionIds,
   closedTaskMessage,
+  closedWhat,
   type DraftView,
+  draftHeadline,
   draftMessage,
   draftUnchangedReply,
   editDraftCallbackId,
   editDraftView,
+  type Happened,
   notOwnerReply,
+  type SlackMessage,
   type StagedDraft,
   sendUnreadReply,
   slackText,
-  taskMessage,
   taskUnchangedReply,
   tooLongToEditInSlack,
   tooLongToEditReply,
@@ -195,10 +199,18 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
         return;
       }
       if (view === undefined) return;
+      const from = origin(body);
+      const at = new Date(closed.closure.at);
+      if (from.ts !== undefined) {
+        await replaceOriginal(client, from, closedTaskMessage(view, closed, at));
+        return;
+      }
+      // A row of the `/mecha tasks` list: the list is shown again, what the tap did at its top.
+      const list = await taskList({ what: closedWhat(closed), at, on: view.task.title });
       await replaceOriginal(
         client,
-        origin(body),
-        closedTaskMessage(view, closed, new Date(closed.closure.at)),
+        from,
+        typeof list === 'string' ? closedTaskMessage(view, closed, at) : list,
       );
     });
   }
@@ -231,6 +243,56 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     boardUrl: config.boardUrl,
   });
 
+  /** The open tasks as `/mecha tasks` shows them, or why the board could not be read. */
+  const taskList = async (act?: ListAct): Promise<SlackMessage | string> => {
+    const tasks = await listTasks(home);
+    if (tasks.state === 'unreadable') return `the board could not be read: ${tasks.reason}`;
+    const titles = await readHomeTitles(home);
+    return taskListMessage(
+      tasks.tasks.map((task) => taskViewOf(task, titles)),
+      act,
+    );
+  };
+  /** The drafts waiting, staged before this process started too, or why the outbox could not be read. */
+  const draftList = async (act?: ListAct): Promise<SlackMessage | string> => {
+    const outbox = await home.outbox.read();
+    if (outbox.state === 'unreadable') return `the outbox could not be read: ${outbox.reason}`;
+    const decided = new Set(
+      outbox.records.flatMap((record) => (record.type === 'outcome' ? [record.draft_id] : [])),
+    );
+    const titles = await readHomeTitles(home);
+    return draftListMessage(
+      outbox.records.flatMap((record) =>
+        record.type === 'staged' && !decided.has(record.draft_id)
+          ? [
+              {
+                draft: record,
+                goalTitle: goalTitle(record.goal, titles),
+                boardUrl: config.boardUrl,
+              },
+            ]
+          : [],
+      ),
+      act,
+    );
+  };
+  /** After a verdict: the draft's own message, or the whole `/mecha drafts` list it was in. */
+  const afterVerdict = async (
+    client: webApi.WebClient,
+    from: MessageOrigin,
+    staged: StagedDraft,
+    happened: Happened & { readonly edited?: string | undefined },
+  ) => {
+    const view = await draftView(staged);
+    if (from.ts !== undefined) return replaceOriginal(client, from, draftMessage(view, happened));
+    const list = await draftList({ ...happened, on: draftHeadline(view) });
+    return replaceOriginal(
+      client,
+      from,
+      typeof list === 'string' ? draftMessage(view, happened) : list,
+    );
+  };
+
   for (const [actionId, verdict] of [
     [actionIds.draftSend, 'send'],
     [actionIds.draftReject, 'reject'],
@@ -253,11 +315,10 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
         return;
       }
       if (after === undefined) return;
-      await replaceOriginal(
-        client,
-        origin(body),
-        draftMessage(await draftView(after.staged), { what: verdictWhat(decided), at: clock() }),
-      );
+      await afterVerdict(client, origin(body), after.staged, {
+        what: verdictWhat(decided),
+        at: clock(),
+      });
     });
   }
   // "Open on the board" is a link: Slack opens it and tells the app, which has nothing to do.
@@ -347,18 +408,14 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       return;
     }
     if (after === undefined) return;
-    await replaceOriginal(
-      client,
-      from,
-      draftMessage(await draftView(after.staged), {
-        what: verdictWhat(decided),
-        at: clock(),
-        edited: decided.text,
-      }),
-    );
+    await afterVerdict(client, from, after.staged, {
+      what: verdictWhat(decided),
+      at: clock(),
+      edited: decided.text,
+    });
   });
 
-  app.command('/mecha', async ({ ack, command, client }) => {
+  app.command('/mecha', async ({ ack, command }) => {
     if (!isOwner(command.user_id)) {
       await ack({ response_type: 'ephemeral', text: notOwnerReply });
       return;
@@ -382,27 +439,21 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
         });
         return;
       case 'tasks': {
-        const tasks = await listTasks(home);
-        if (tasks.state === 'unreadable') {
-          await ack({
-            response_type: 'ephemeral',
-            text: slackText(`/mecha tasks: the board could not be read: ${tasks.reason}`),
-          });
-          return;
-        }
-        await ack({
-          response_type: 'ephemeral',
-          text: `Posting ${tasks.tasks.length} open task${tasks.tasks.length === 1 ? '' : 's'}.`,
-        });
-        const titles = await readHomeTitles(home);
-        for (const task of tasks.tasks) {
-          const message = taskMessage(taskViewOf(task, titles));
-          await client.chat.postMessage({
-            channel: command.channel_id,
-            text: message.text,
-            blocks: message.blocks as never,
-          });
-        }
+        const list = await taskList();
+        await ack(
+          typeof list === 'string'
+            ? { response_type: 'ephemeral', text: slackText(`/mecha tasks: ${list}`) }
+            : { response_type: 'ephemeral', text: list.text, blocks: list.blocks as never },
+        );
+        return;
+      }
+      case 'drafts': {
+        const list = await draftList();
+        await ack(
+          typeof list === 'string'
+            ? { response_type: 'ephemeral', text: slackText(`/mecha drafts: ${list}`) }
+            : { response_type: 'ephemeral', text: list.text, blocks: list.blocks as never },
+        );
         return;
       }
     }
