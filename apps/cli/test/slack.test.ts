@@ -54,6 +54,75 @@ function startSlack(
   });
 }
 
+/** Runs the built `mecha slack` to its end, for what it prints and its exit code. */
+function runSlack(
+  args: readonly string[],
+  env: Record<string, string>,
+  onStart?: (child: ChildProcess) => void,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const started = spawn(process.execPath, [bin, 'slack', ...args], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...env },
+  });
+  child = started;
+  let stdout = '';
+  let stderr = '';
+  started.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+  });
+  started.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  onStart?.(started);
+  return new Promise((resolve) =>
+    started.on('exit', (code) => {
+      child = undefined;
+      resolve({ code, stdout, stderr });
+    }),
+  );
+}
+
+describe('mecha slack: --check and start-up', () => {
+  it('--check asks Slack: the token accepted and the bot in the channel, or which variable to fix', async () => {
+    const home = join(tempDir(), 'home');
+    expect(mecha(['init', '--home', home]).code).toBe(0);
+    fake = await startFakeSlackApi();
+    const good = await runSlack(['--check', '--home', home], settings(fake));
+    expect(good.code).toBe(0);
+    expect(good.stdout).toContain('mecha slack: SLACK_BOT_TOKEN is accepted: the bot mecha.\n');
+    expect(good.stdout).toContain(
+      'mecha slack: MECHA_SLACK_CHANNEL C0CHANNEL (#mecha): the bot is in it.\n',
+    );
+    expect(fake.calls.map((call) => call.method)).toEqual(['auth.test', 'conversations.info']);
+    fake.answer('conversations.info', { ok: true, channel: { id: 'C0CHANNEL', is_member: false } });
+    const outside = await runSlack(['--check', '--home', home], settings(fake));
+    expect(outside.code).toBe(1);
+    expect(outside.stderr).toContain(
+      'mecha slack: MECHA_SLACK_CHANNEL C0CHANNEL is a channel the bot is not in: invite it there (/invite @mecha).',
+    );
+    fake.failNext('auth.test', 'invalid_auth');
+    const refused = await runSlack(['--check', '--home', home], settings(fake));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('mecha slack: SLACK_BOT_TOKEN is not accepted by Slack');
+    expect(`${refused.stdout}${refused.stderr}`).not.toContain('NEVERSHOWTHIS');
+  });
+
+  it('says it stopped when Ctrl-C comes during start-up', async () => {
+    const home = join(tempDir(), 'home');
+    expect(mecha(['init', '--home', home]).code).toBe(0);
+    fake = await startFakeSlackApi();
+    const release = fake.hold('auth.test');
+    const ended = runSlack(['--home', home], settings(fake), (started) => {
+      void (fake as FakeSlackApi)
+        .waitFor((call) => call.method === 'auth.test')
+        .then(() => started.kill('SIGINT'));
+    });
+    const { code, stdout } = await ended;
+    release();
+    expect(code).toBe(0);
+    expect(stdout).toBe('mecha slack: stopped during start-up; nothing was started.\n');
+  });
+});
+
 describe('mecha slack', () => {
   it('names every missing or malformed setting and starts nothing, never printing a token', () => {
     const home = join(tempDir(), 'home');

@@ -15,6 +15,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeSlackApi, startFakeSlackApi } from './__fixtures__/fake-slack-api.js';
 import { homeBytes } from './__fixtures__/home-bytes.js';
 import { buttonTap, interaction, postSigned, slashCommand } from './__fixtures__/signed-request.js';
+import { checkSlack } from './check-slack.js';
 import type { Delivery } from './mecha-receiver.js';
 import { type RunningSlackApp, startSlackApp } from './slack-app.js';
 import { slackConfigFromEnv } from './slack-config.js';
@@ -170,7 +171,9 @@ describe('mecha slack: a start Slack refuses', () => {
       (error: unknown) => error as Error,
     );
     await fake.close();
-    expect(failed?.message).toMatch(/invalid_auth/);
+    expect(failed?.message).toBe(
+      'SLACK_BOT_TOKEN is not accepted by Slack: copy the Bot User OAuth Token again (OAuth & Permissions) (Slack answered invalid_auth)',
+    );
     expect(`${failed?.message} ${failed?.stack} ${logs.join(' ')}`).not.toContain(
       'SECRETTOKENVALUE',
     );
@@ -185,6 +188,94 @@ const privately = () => harness.fake.calls.filter((call) => call.method === 'cha
 /** The Slack date token a moment is shown with, read in each reader's own time zone. */
 const shownAt = (at: string) =>
   `<!date^${Math.floor(Date.parse(at) / 1000)}^{time}|${at.slice(11, 16)} UTC>`;
+
+describe('mecha slack: what a start and --check say', () => {
+  const configWith = (env: Record<string, string>) => {
+    const config = slackConfigFromEnv({
+      SLACK_SIGNING_SECRET: secret,
+      SLACK_BOT_TOKEN: botToken,
+      MECHA_SLACK_OWNERS: owner,
+      MECHA_SLACK_CHANNEL: 'C0CHANNEL',
+      MECHA_SLACK_PORT: '0',
+      MECHA_SLACK_API_URL: harness.fake.url,
+      ...env,
+    });
+    if (E.isLeft(config)) throw new Error(JSON.stringify(config.left));
+    return config.right;
+  };
+  const failedStart = (env: Record<string, string>) =>
+    startSlackApp({
+      config: configWith(env),
+      home: harness.home,
+      log: () => {},
+      watch: false,
+    }).then(
+      async (running) => {
+        await running.stop();
+        return undefined;
+      },
+      (error: unknown) => (error as Error).message,
+    );
+
+  it('names MECHA_SLACK_PORT when the port is taken', async () => {
+    expect(await failedStart({ MECHA_SLACK_PORT: String(harness.port) })).toBe(
+      `MECHA_SLACK_PORT ${harness.port} is already in use on 127.0.0.1: stop what holds it, or set MECHA_SLACK_PORT to a free port (0 picks one)`,
+    );
+  });
+
+  it('stops with a message when socket mode gets no URL, asking Slack once', async () => {
+    const message = await failedStart({
+      MECHA_SLACK_SOCKET_MODE: '1',
+      SLACK_APP_TOKEN: 'xapp-1-A0001-APPTOKENVALUE',
+    });
+    expect(message).toBe(
+      "Slack gave no socket mode URL for SLACK_APP_TOKEN (apps.connections.open): turn Socket Mode on in the app's settings, and give the token the connections:write scope",
+    );
+    const opens = harness.fake.calls.filter((call) => call.method === 'apps.connections.open');
+    expect(opens).toHaveLength(1);
+    expect(opens[0]?.authorization).toBe('Bearer xapp-1-A0001-APPTOKENVALUE');
+  });
+
+  it('answers a body over 1 MiB with 413, the connection not reset', async () => {
+    const answer = await postSigned(harness.port, secret, { body: 'x'.repeat(1024 * 1024 + 10) });
+    expect(answer).toEqual({ status: 413, text: 'refused: too large\n' });
+  });
+
+  it('--check: auth.test and the bot in MECHA_SLACK_CHANNEL, or which variable to fix', async () => {
+    const config = configWith({});
+    expect(await checkSlack(config)).toEqual({
+      ok: true,
+      lines: [
+        'SLACK_BOT_TOKEN is accepted: the bot mecha.',
+        'MECHA_SLACK_CHANNEL C0CHANNEL (#mecha): the bot is in it.',
+      ],
+    });
+    harness.fake.answer('conversations.info', {
+      ok: true,
+      channel: { id: 'C0CHANNEL', name: 'mecha', is_member: false },
+    });
+    expect(await checkSlack(config)).toMatchObject({
+      ok: false,
+      lines: [
+        'SLACK_BOT_TOKEN is accepted: the bot mecha.',
+        'MECHA_SLACK_CHANNEL C0CHANNEL (#mecha) is a channel the bot is not in: invite it there (/invite @mecha).',
+      ],
+    });
+    harness.fake.answer('conversations.info', { ok: false, error: 'channel_not_found' });
+    expect((await checkSlack(config)).lines[1]).toMatch(
+      /^MECHA_SLACK_CHANNEL C0CHANNEL names no channel/,
+    );
+    harness.fake.failNext('auth.test', 'invalid_auth');
+    expect(await checkSlack(config)).toEqual({
+      ok: false,
+      lines: [
+        'SLACK_BOT_TOKEN is not accepted by Slack: copy the Bot User OAuth Token again (OAuth & Permissions) (Slack answered invalid_auth)',
+      ],
+    });
+    const calls = harness.fake.calls.map((call) => call.method);
+    expect(calls.filter((method) => method.startsWith('chat.'))).toEqual([]);
+  });
+});
 
 describe('Done and Drop', () => {
   it('closes the task through the closure path and replaces its buttons with what happened', async () => {

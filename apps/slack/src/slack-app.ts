@@ -13,7 +13,7 @@ import {
   type ButtonAction,
   type Logger,
   LogLevel,
-  type webApi,
+  webApi,
 } from '@slack/bolt';
 import { goalTitle, readHomeTitles, taskViewOf } from './goal-title.js';
 import { MechaReceiver, type ReceiverLog } from './mecha-receiver.js';
@@ -42,6 +42,7 @@ import {
   verdictWhat,
 } from './slack-messages.js';
 import { parseSlash, runCharterRequest, slashHelp } from './slash-command.js';
+import { startErrorText } from './start-error.js';
 import { type HomeWatcher, watchHome } from './watch-home.js';
 
 /** What `startSlackApp` needs: the checked settings, the home the CLI shares, and a log. */
@@ -106,6 +107,29 @@ function boltLogger(log: ReceiverLog): Logger {
     getLevel: () => level,
     setName: () => {},
   };
+}
+
+/**
+ * Asks Slack for a socket mode URL once before Bolt does: Bolt's client tries again for ever
+ * when the answer holds no URL, so a token or an app without socket mode would loop quietly.
+ */
+async function checkSocketUrl(config: SlackConfig, logger: Logger): Promise<void> {
+  const opener = new webApi.WebClient(config.appToken, {
+    logger,
+    retryConfig: { retries: 0 },
+    ...(config.apiUrl === undefined ? {} : { slackApiUrl: config.apiUrl }),
+  });
+  let opened: { url?: string | undefined };
+  try {
+    opened = await opener.apps.connections.open({});
+  } catch (error) {
+    throw new Error(startErrorText(error, config, 'app_token'));
+  }
+  if (typeof opened.url !== 'string' || opened.url === '') {
+    throw new Error(
+      "Slack gave no socket mode URL for SLACK_APP_TOKEN (apps.connections.open): turn Socket Mode on in the app's settings, and give the token the connections:write scope",
+    );
+  }
 }
 
 /**
@@ -460,9 +484,21 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
   });
 
   let port: number | undefined;
-  await app.init();
-  if (receiver === undefined) await app.start();
-  else port = await receiver.start();
+  try {
+    await app.init();
+  } catch (error) {
+    throw new Error(startErrorText(error, config, 'bot_token'));
+  }
+  if (receiver === undefined) {
+    await checkSocketUrl(config, boltLogger(log));
+    await app.start();
+  } else {
+    try {
+      port = await receiver.start();
+    } catch (error) {
+      throw new Error(startErrorText(error, config, 'listen'));
+    }
+  }
   const watcher = watchHome({
     home,
     client: app.client,
