@@ -123,6 +123,41 @@ describe('mecha slack: --check and start-up', () => {
   });
 });
 
+describe('mecha doctor and the Slack ledger', () => {
+  it('reports a damaged slack/posted.jsonl and exits 1; a whole one reads as counts', async () => {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const home = join(tempDir(), 'home');
+    expect(mecha(['init', '--home', home]).code).toBe(0);
+    mkdirSync(join(home, 'slack'));
+    const entry = (state: string) =>
+      `${JSON.stringify({ v: 1, kind: 'draft', at: '2026-12-03T10:00:00.000Z', draft_id: 'draft-1', state })}\n`;
+    writeFileSync(join(home, 'slack/posted.jsonl'), entry('posting') + entry('posted'));
+    const whole = mecha(['doctor', '--home', home]);
+    expect(whole.code).toBe(0);
+    expect(whole.stdout).toContain(
+      '  slack       slack/posted.jsonl (0 run line(s), 1 draft(s) posted)\n',
+    );
+    writeFileSync(
+      join(home, 'slack/posted.jsonl'),
+      `${entry('posting')}{"v":1,"kind":\n${entry('posted')}`,
+    );
+    const damaged = mecha(['doctor', '--home', home]);
+    expect(damaged.code).toBe(1);
+    expect(damaged.stdout).toContain('  damaged     slack/posted.jsonl:2 is not JSON\n');
+    expect(damaged.stdout).not.toContain('Every store reads whole.');
+    const json = mechaJson<{ slack: { state: string; reason: string } }>([
+      'doctor',
+      '--home',
+      home,
+      '--json',
+    ]);
+    expect(json.json.slack).toEqual({
+      state: 'damaged',
+      reason: 'slack/posted.jsonl:2 is not JSON',
+    });
+  });
+});
+
 describe('mecha slack', () => {
   it('names every missing or malformed setting and starts nothing, never printing a token', () => {
     const home = join(tempDir(), 'home');
