@@ -1,6 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { buttonTap, type FakeSlackApi, postSigned, startFakeSlackApi } from '@mecha/slack/testing';
+import {
+  buttonTap,
+  type FakeSlackApi,
+  interaction,
+  postSigned,
+  startFakeSlackApi,
+} from '@mecha/slack/testing';
 import { createSessionRecorder, openHome, rightOrThrow } from '@mecha/stores';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bin, mecha, mechaJson, snapshot, tempDir } from './helpers.js';
@@ -234,6 +240,25 @@ describe('mecha slack', () => {
       }),
     });
     expect(tapped.status).toBe(200);
+    // Reject asks why, optionally; the rejection is recorded when the modal is submitted.
+    const opened = await fake.waitFor((call) => call.method === 'views.open');
+    const submitted = await postSigned(port, secret, {
+      body: interaction({
+        type: 'view_submission',
+        team: { id: 'T0001' },
+        user: { id: owner },
+        api_app_id: 'A0001',
+        trigger_id: 'trigger-reject',
+        view: {
+          id: 'V0REJECT',
+          hash: 'h',
+          callback_id: 'mecha_draft_reject',
+          private_metadata: (opened.params.view as { private_metadata: string }).private_metadata,
+          state: { values: { reason: { text: { type: 'plain_text_input', value: null } } } },
+        },
+      }),
+    });
+    expect(submitted.status).toBe(200);
     // The draft's message is replaced: its buttons give way to what happened.
     const replaced = await fake.waitFor((call) => call.method === 'chat.update');
     expect(replaced.params.ts).toBe('1790000000.000001');

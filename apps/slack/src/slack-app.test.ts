@@ -183,6 +183,24 @@ describe('mecha slack: a start Slack refuses', () => {
 /** Every block of a message, and its text, as one string to read. */
 const blocksOf = (call: { params: Record<string, unknown> } | undefined) =>
   JSON.stringify(call?.params.blocks ?? []);
+/** Submits a modal as Slack does, with the view's metadata and the values typed in it. */
+const submitView = (callbackId: string, metadata: string, values: Record<string, unknown>) =>
+  postSigned(harness.port, secret, {
+    body: interaction({
+      type: 'view_submission',
+      team: { id: 'T0001' },
+      user: { id: owner },
+      api_app_id: 'A0001',
+      trigger_id: `trigger-${callbackId}`,
+      view: {
+        id: `V-${callbackId}`,
+        hash: 'h',
+        callback_id: callbackId,
+        private_metadata: metadata,
+        state: { values },
+      },
+    }),
+  });
 const updates = () => harness.fake.calls.filter((call) => call.method === 'chat.update');
 const privately = () => harness.fake.calls.filter((call) => call.method === 'chat.postEphemeral');
 /** The Slack date token a moment is shown with, read in each reader's own time zone. */
@@ -525,19 +543,54 @@ describe('drafts', () => {
     for (const id of [actionIds.draftSend, actionIds.draftEdit, actionIds.draftReject]) {
       expect(blocks).toContain(id);
     }
+    // Reject asks why (optional) in a modal; the rejection is recorded when it is submitted.
     await tap(owner, actionIds.draftReject, draftId, '1790000007.000001');
-    await harness.delivered(1);
+    const opened = await harness.fake.waitFor((call) => call.method === 'views.open');
+    const view = opened.params.view as { callback_id: string; private_metadata: string };
+    expect(view.callback_id).toBe('mecha_draft_reject');
+    expect(await readDraftVerdict(harness.home, draftId)).toMatchObject({ state: 'pending' });
+    await submitView('mecha_draft_reject', view.private_metadata, {
+      reason: {
+        text: { type: 'plain_text_input', value: 'Wrong recipient: <!channel>\nsecond line' },
+      },
+    });
+    await harness.delivered(2);
     const outbox = await harness.home.outbox.read();
     expect(
       outbox.state === 'unreadable' ? [] : outbox.records.filter((r) => r.type === 'outcome'),
-    ).toMatchObject([{ draft_id: draftId, outcome: 'rejected', sender: 'owner' }]);
+    ).toMatchObject([
+      {
+        draft_id: draftId,
+        outcome: 'rejected',
+        sender: 'owner',
+        reason: 'Wrong recipient: <!channel>\nsecond line',
+      },
+    ]);
     const update = await harness.fake.waitFor((call) => call.method === 'chat.update');
     expect(update.params.text).toBe(
-      'A draft waiting on you, to go out by mail_send: Rejected by you',
+      'A draft waiting on you, to go out by mail_send: Rejected: Wrong recipient: &lt;!channel&gt;',
     );
     expect(blocksOf(update)).not.toContain(actionIds.draftSend);
-    expect(blocksOf(update)).toContain('Rejected by you · <!date^');
+    expect(blocksOf(update)).toContain('Rejected: Wrong recipient: &lt;!channel&gt; · <!date^');
     expect(blocksOf(update)).toContain('Hi <!here>');
+  });
+
+  it('records a Reject with no reason as "Rejected by you"', async () => {
+    const { draftId } = await stageDraft();
+    await tap(owner, actionIds.draftReject, draftId, '1790000007.000009');
+    const opened = await harness.fake.waitFor((call) => call.method === 'views.open');
+    await submitView(
+      'mecha_draft_reject',
+      (opened.params.view as { private_metadata: string }).private_metadata,
+      { reason: { text: { type: 'plain_text_input', value: null } } },
+    );
+    await harness.delivered(2);
+    const update = await harness.fake.waitFor((call) => call.method === 'chat.update');
+    expect(blocksOf(update)).toContain('Rejected by you · <!date^');
+    expect(await readDraftVerdict(harness.home, draftId)).toMatchObject({
+      state: 'not_sent',
+      outcome: 'rejected',
+    });
   });
 
   it('replaces Send with "Sent as written", and answers a second Send privately in words', async () => {

@@ -32,6 +32,8 @@ import {
   editDraftView,
   type Happened,
   notOwnerReply,
+  rejectDraftCallbackId,
+  rejectDraftView,
   type SlackMessage,
   type StagedDraft,
   sendUnreadReply,
@@ -191,6 +193,21 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     if (channel === undefined) return;
     await client.chat.postEphemeral({ channel, user: body.user.id, text: notOwnerReply });
   };
+  /** What a modal carries of where it was opened: the draft, and the message to replace. */
+  const modalOrigin = (metadata: string) => {
+    let meta: { draftId?: unknown; channel?: unknown; ts?: unknown; responseUrl?: unknown } = {};
+    try {
+      meta = JSON.parse(metadata);
+    } catch {
+      meta = {};
+    }
+    return {
+      draftId: typeof meta.draftId === 'string' ? meta.draftId : '',
+      channel: typeof meta.channel === 'string' ? meta.channel : config.channel,
+      ts: typeof meta.ts === 'string' && meta.ts !== '' ? meta.ts : undefined,
+      responseUrl: typeof meta.responseUrl === 'string' ? meta.responseUrl : undefined,
+    };
+  };
   /** A private reply, in words, to the one who tapped: nothing posted for the channel. */
   const tellPrivately = async (
     client: webApi.WebClient,
@@ -239,12 +256,17 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     });
   }
 
-  const decide = async (draftId: string, verdict: DraftChoice, text?: string) =>
+  const decide = async (
+    draftId: string,
+    verdict: DraftChoice,
+    words: { readonly text?: string; readonly reason?: string } = {},
+  ) =>
     decideDraft(home, {
       query: draftId,
       verdict,
       env: ownerEnv,
-      ...(text === undefined ? {} : { text }),
+      ...(words.text === undefined ? {} : { text: words.text }),
+      ...(words.reason === undefined ? {} : { reason: words.reason }),
     });
 
   /** The staged draft and its verdict, when the outbox can be read and holds it. */
@@ -317,17 +339,83 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     );
   };
 
-  for (const [actionId, verdict] of [
-    [actionIds.draftSend, 'send'],
-    [actionIds.draftReject, 'reject'],
-  ] as const) {
+  /** The modal's reply address: the message it was opened from (or its list's response URL). */
+  const replyTo = (from: MessageOrigin) => ({
+    channel: from.channel ?? config.channel,
+    ts: from.ts ?? '',
+    ...(from.ts === undefined && from.responseUrl !== undefined
+      ? { responseUrl: from.responseUrl }
+      : {}),
+  });
+
+  app.action<BlockAction<ButtonAction>>(
+    actionIds.draftReject,
+    async ({ ack, body, action, client }) => {
+      await ack();
+      if (!isOwner(body.user.id)) return refuseStranger(client, body);
+      const draftId = action.value ?? '';
+      const before = await stagedDraft(draftId);
+      if (before === undefined || before.outcome !== undefined) {
+        // Nothing to ask about: the decision says why nothing changed.
+        const refused = await decide(draftId, 'reject');
+        if (refused.state === 'refused') {
+          await tellPrivately(client, body, draftUnchangedReply(refused, before?.outcome));
+        }
+        return;
+      }
+      await client.views.open({
+        trigger_id: body.trigger_id,
+        view: rejectDraftView(
+          draftId,
+          draftHeadline(await draftView(before.staged)),
+          replyTo(origin(body)),
+        ) as never,
+      });
+    },
+  );
+
+  app.view(rejectDraftCallbackId, async ({ ack, body, view, client }) => {
+    const from = modalOrigin(view.private_metadata);
+    if (!isOwner(body.user.id)) {
+      await ack();
+      await client.chat.postEphemeral({
+        channel: from.channel,
+        user: body.user.id,
+        text: notOwnerReply,
+      });
+      return;
+    }
+    const reason = (view.state.values.reason?.text?.value ?? '').trim();
+    const decided = await decide(from.draftId, 'reject', reason === '' ? {} : { reason });
+    if (decided.state === 'refused' && decided.reason === 'bad_request') {
+      await ack({ response_action: 'errors', errors: { reason: stripControl(decided.message) } });
+      return;
+    }
+    await ack();
+    const after = await stagedDraft(from.draftId);
+    if (decided.state === 'refused') {
+      await client.chat.postEphemeral({
+        channel: from.channel,
+        user: body.user.id,
+        text: draftUnchangedReply(decided, after?.outcome),
+      });
+      return;
+    }
+    if (after === undefined) return;
+    await afterVerdict(client, from, after.staged, {
+      what: verdictWhat(decided, reason),
+      at: clock(),
+    });
+  });
+
+  for (const [actionId, verdict] of [[actionIds.draftSend, 'send']] as const) {
     app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client }) => {
       await ack();
       if (!isOwner(body.user.id)) return refuseStranger(client, body);
       const draftId = action.value ?? '';
       const before = await stagedDraft(draftId);
       const tooLong = tooLongToEditInSlack(before?.staged.text);
-      if (verdict === 'send' && before?.outcome === undefined && tooLong !== undefined) {
+      if (before?.outcome === undefined && tooLong !== undefined) {
         // Never sent unread: Slack showed only part of it (a message posted before this rule).
         await tellPrivately(client, body, sendUnreadReply(tooLong));
         return;
@@ -371,37 +459,21 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
             draft_id: draftId,
             ...(staged?.text === undefined ? {} : { text: staged.text }),
           },
-          {
-            channel: from.channel ?? config.channel,
-            ts: from.ts ?? '',
-            ...(from.ts === undefined && from.responseUrl !== undefined
-              ? { responseUrl: from.responseUrl }
-              : {}),
-          },
+          replyTo(from),
         ) as never,
       });
     },
   );
 
   app.view(editDraftCallbackId, async ({ ack, body, view, client }) => {
-    let meta: { draftId?: unknown; channel?: unknown; ts?: unknown; responseUrl?: unknown } = {};
-    try {
-      meta = JSON.parse(view.private_metadata);
-    } catch {
-      meta = {};
-    }
-    const channel = typeof meta.channel === 'string' ? meta.channel : config.channel;
-    const from = {
-      channel,
-      ts: typeof meta.ts === 'string' && meta.ts !== '' ? meta.ts : undefined,
-      responseUrl: typeof meta.responseUrl === 'string' ? meta.responseUrl : undefined,
-    };
+    const from = modalOrigin(view.private_metadata);
+    const channel = from.channel;
     if (!isOwner(body.user.id)) {
       await ack();
       await client.chat.postEphemeral({ channel, user: body.user.id, text: notOwnerReply });
       return;
     }
-    const draftId = typeof meta.draftId === 'string' ? meta.draftId : '';
+    const draftId = from.draftId;
     const tooLong = tooLongToEditInSlack((await stagedDraft(draftId))?.staged.text);
     if (tooLong !== undefined) {
       // A box opened on such a draft could only have held part of it: nothing is recorded.
@@ -411,11 +483,9 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       });
       return;
     }
-    const decided = await decide(
-      draftId,
-      'send_edited',
-      view.state.values.draft?.text?.value ?? '',
-    );
+    const decided = await decide(draftId, 'send_edited', {
+      text: view.state.values.draft?.text?.value ?? '',
+    });
     if (decided.state === 'refused' && decided.reason === 'bad_request') {
       // The modal stays open with the owner's words in it, saying what to change.
       await ack({ response_action: 'errors', errors: { draft: stripControl(decided.message) } });

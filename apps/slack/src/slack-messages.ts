@@ -26,6 +26,8 @@ export const actionIds = {
 
 /** The callback id of the modal the Edit button opens. */
 export const editDraftCallbackId = 'mecha_draft_edit';
+/** The callback id of the modal the Reject button opens (the reason, optional). */
+export const rejectDraftCallbackId = 'mecha_draft_reject';
 
 /**
  * Text for Slack's mrkdwn, from text that may come from anyone (a task's title can be a
@@ -305,13 +307,47 @@ export function draftMessage(
 }
 
 /**
+ * The modal the Reject button opens: the reason, optional, in the owner's words (it goes to
+ * the reflector with the outcome, never to a score). Submitting it records the rejection.
+ */
+export function rejectDraftView(
+  draftId: string,
+  headline: string,
+  reply: { readonly channel: string; readonly ts: string; readonly responseUrl?: string },
+): Record<string, unknown> {
+  return {
+    type: 'modal',
+    callback_id: rejectDraftCallbackId,
+    private_metadata: JSON.stringify({ draftId, ...reply }),
+    title: plain('Reject the draft', 24),
+    submit: plain('Reject', 24),
+    close: plain('Cancel', 24),
+    blocks: [
+      { type: 'section', text: plain(headline) },
+      {
+        type: 'input',
+        block_id: 'reason',
+        optional: true,
+        label: plain('Why? (optional: it goes to the reflector, never to a score)'),
+        element: {
+          type: 'plain_text_input',
+          action_id: 'text',
+          multiline: true,
+          max_length: 4000,
+        },
+      },
+    ],
+  };
+}
+
+/**
  * The modal the Edit button opens: the draft's text to edit as every edit box shows it
  * (`draftAsShown`), sent as edited on submit. Only for a draft that fits Slack's box whole
  * (`tooLongToEditInSlack`); the box takes no more than Slack holds.
  */
 export function editDraftView(
   draft: { readonly draft_id: string; readonly text?: string | undefined },
-  reply: { readonly channel: string; readonly ts: string },
+  reply: { readonly channel: string; readonly ts: string; readonly responseUrl?: string },
 ): Record<string, unknown> {
   return {
     type: 'modal',
@@ -400,9 +436,16 @@ export function outcomeWords(outcome: string): string {
   }
 }
 
-/** What a verdict came to, in place of the buttons: `Sent as written`, `Rejected by you`. */
-export function verdictWhat(verdict: DraftVerdict): string {
-  if (verdict.outcome === 'rejected') return 'Rejected by you';
+/**
+ * What a verdict came to, in place of the buttons: `Sent as written`, `Rejected: <reason>`
+ * (its first line, cut at 200 characters), `Rejected by you` when no reason was given.
+ */
+export function verdictWhat(verdict: DraftVerdict, reason?: string): string {
+  if (verdict.outcome === 'rejected') {
+    const line = stripControl(reason?.trim().split(/\r\n|[\r\n]/u)[0] ?? '');
+    if (line === '') return 'Rejected by you';
+    return `Rejected: ${line.length > 200 ? `${line.slice(0, 199)}…` : line}`;
+  }
   const words = outcomeWords(verdict.outcome);
   return `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
 }
