@@ -21,6 +21,7 @@ import { type RunningSlackApp, startSlackApp } from './slack-app.js';
 import { slackConfigFromEnv } from './slack-config.js';
 import { readSlackLedger, slackLedgerFile } from './slack-ledger.js';
 import { actionIds } from './slack-messages.js';
+import { watchHome } from './watch-home.js';
 
 // Slack's Web API cannot be reached from here: the app's client points at a loopback fake that
 // records each call. Everything else is real: the home's files, the receiver, Bolt, the stores.
@@ -966,6 +967,28 @@ describe('the watcher when Slack keeps failing', () => {
     expect(dm.map((call) => call.params.text)).toEqual([
       said[0]?.replace(/^slack: /, 'mecha slack: '),
     ]);
+  });
+
+  it('says a damaged ledger once, not on every look', async () => {
+    mkdirSync(join(harness.path, 'slack'), { recursive: true });
+    writeFileSync(join(harness.path, slackLedgerFile), '{"v":1,"kind":\n{}\n');
+    const lines: string[] = [];
+    const looks: (() => Promise<void>)[] = [];
+    const watcher = watchHome({
+      home: harness.home,
+      client: harness.running.app.client,
+      channel: 'C0CHANNEL',
+      log: (line) => lines.push(line),
+      // Each look is run here by hand, in turn: no timer, no waiting.
+      schedule: (run) => {
+        looks.push(run as () => Promise<void>);
+        return { cancel: () => {} };
+      },
+    });
+    watcher.start(300);
+    for (let look = 0; look < 5; look += 1) await looks.shift()?.();
+    await watcher.stop();
+    expect(lines).toEqual([`slack: watcher: ${slackLedgerFile}:1 is not JSON`]);
   });
 
   it.each([

@@ -51,6 +51,8 @@ export interface WatchOptions {
    * says which setting to fix (the app sends it to the owner by DM when it can).
    */
   readonly onHalt?: (line: string, failure: StandingSlackError) => Promise<void>;
+  /** Runs `run` after `ms` (a timer by default; tests run each look by hand). */
+  readonly schedule?: (run: () => void, ms: number) => { cancel(): void };
 }
 
 interface Candidate {
@@ -96,7 +98,14 @@ export function watchHome(options: WatchOptions): HomeWatcher {
   const { home, client, channel, log } = options;
   const clock = options.clock ?? (() => new Date());
   const now = () => clock().toISOString();
-  let timer: NodeJS.Timeout | undefined;
+  const schedule =
+    options.schedule ??
+    ((run: () => void, ms: number) => {
+      const handle = setTimeout(run, ms);
+      handle.unref?.();
+      return { cancel: () => clearTimeout(handle) };
+    });
+  let timer: { cancel(): void } | undefined;
   let running: Promise<WatchTick> | undefined;
   // Each transcript's time and size when it was last read with nothing left to post.
   const looked = new Map<string, string>();
@@ -397,19 +406,18 @@ export function watchHome(options: WatchOptions): HomeWatcher {
       // A problem is said once, and again only when it changes (not on every look).
       let said = '';
       const loop = () => {
-        timer = setTimeout(async () => {
+        timer = schedule(async () => {
           const done = await tick();
           const now = done.problems.join('\n');
           if (now !== said) for (const problem of done.problems) log(`slack: watcher: ${problem}`);
           said = now;
           if (timer !== undefined) loop();
         }, pollMs);
-        timer.unref?.();
       };
       loop();
     },
     async stop() {
-      if (timer !== undefined) clearTimeout(timer);
+      timer?.cancel();
       timer = undefined;
       await running;
     },
