@@ -10,6 +10,7 @@ describe('the built @mecha/slack', () => {
     expect(Object.keys(api).sort()).toEqual([
       'MechaReceiver',
       'actionIds',
+      'checkSlack',
       'deliveryKey',
       'parseSlash',
       'postRunEndContextLine',
@@ -17,6 +18,7 @@ describe('the built @mecha/slack', () => {
       'redactingLog',
       'runEndContextLine',
       'runEndLine',
+      'runEndMessage',
       'signatureWindowSeconds',
       'slackConfigFromEnv',
       'slackLedgerFile',

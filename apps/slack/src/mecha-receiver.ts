@@ -53,20 +53,34 @@ export function deliveryKey(body: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+/** Past this, a sender still sending is cut off rather than read to the end to answer it. */
+const drainLimit = 64 * bodyLimit;
+
+/**
+ * Reads a request's body; `undefined` when it is over {@link bodyLimit}. An oversized body is
+ * read to its end (and dropped) before the answer, so the sender gets the 413 rather than a
+ * connection reset mid-send; only a sender past {@link drainLimit} is cut off.
+ */
 function readBody(request: IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     request.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > bodyLimit) {
-        resolve(undefined);
+      if (size > drainLimit) {
         request.destroy();
+        resolve(undefined);
+        return;
+      }
+      if (size > bodyLimit) {
+        chunks.length = 0;
         return;
       }
       chunks.push(chunk);
     });
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('end', () =>
+      resolve(size > bodyLimit ? undefined : Buffer.concat(chunks).toString('utf8')),
+    );
     request.on('error', reject);
   });
 }
@@ -162,7 +176,10 @@ export class MechaReceiver implements Receiver {
       return;
     }
     const rawBody = await readBody(request);
-    if (rawBody === undefined) return this.refuse(response, 413, 'too_large');
+    if (rawBody === undefined) {
+      response.setHeader('connection', 'close');
+      return this.refuse(response, 413, 'too_large');
+    }
     const nowSeconds = this.options.nowSeconds?.() ?? Math.floor(Date.now() / 1000);
     const verified = verifySlackRequest(
       this.options.signingSecret,

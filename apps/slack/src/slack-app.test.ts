@@ -1,6 +1,7 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { appraiseRun, explainLabel } from '@mecha/appraisal-core';
 import {
   createSessionRecorder,
   type MechaHome,
@@ -14,11 +15,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeSlackApi, startFakeSlackApi } from './__fixtures__/fake-slack-api.js';
 import { homeBytes } from './__fixtures__/home-bytes.js';
 import { buttonTap, interaction, postSigned, slashCommand } from './__fixtures__/signed-request.js';
+import { checkSlack } from './check-slack.js';
 import type { Delivery } from './mecha-receiver.js';
 import { type RunningSlackApp, startSlackApp } from './slack-app.js';
 import { slackConfigFromEnv } from './slack-config.js';
-import { readSlackLedger } from './slack-ledger.js';
+import { readSlackLedger, slackLedgerFile } from './slack-ledger.js';
 import { actionIds } from './slack-messages.js';
+import { watchHome } from './watch-home.js';
 
 // Slack's Web API cannot be reached from here: the app's client points at a loopback fake that
 // records each call. Everything else is real: the home's files, the receiver, Bolt, the stores.
@@ -42,6 +45,8 @@ interface Harness {
 
 let harness: Harness;
 const waiters: (() => void)[] = [];
+// The app's clock: real time at each test's start, moved on by hand (no test waits on time).
+let clockMs = Date.now();
 
 /** Keeps `deliveries` up to date with what the app's receiver handled, waking the waiters. */
 function track(running: RunningSlackApp, deliveries: Delivery[]): void {
@@ -82,11 +87,13 @@ async function start(): Promise<Harness> {
     'config',
   );
   const logs: string[] = [];
+  clockMs = Date.now();
   const running = await startSlackApp({
     config,
     home,
     log: (line) => logs.push(line),
     watch: false,
+    clock: () => new Date(clockMs),
   });
   const deliveries: Delivery[] = [];
   track(running, deliveries);
@@ -118,9 +125,6 @@ afterEach(async () => {
 
 const tap = (user: string, actionId: string, value: string, actionTs: string) =>
   postSigned(harness.port, secret, { body: buttonTap({ user, actionId, value, actionTs }) });
-
-const threadReplies = () =>
-  harness.fake.calls.filter((call) => call.method === 'chat.postMessage' && call.params.thread_ts);
 
 async function closures(): Promise<
   { task_id: string; to: string; surface: string; who: string; appraisal_line?: string }[]
@@ -168,15 +172,132 @@ describe('mecha slack: a start Slack refuses', () => {
       (error: unknown) => error as Error,
     );
     await fake.close();
-    expect(failed?.message).toMatch(/invalid_auth/);
+    expect(failed?.message).toBe(
+      'SLACK_BOT_TOKEN is not accepted by Slack: copy the Bot User OAuth Token again (OAuth & Permissions) (Slack answered invalid_auth)',
+    );
     expect(`${failed?.message} ${failed?.stack} ${logs.join(' ')}`).not.toContain(
       'SECRETTOKENVALUE',
     );
   });
 });
 
+/** Every block of a message, and its text, as one string to read. */
+const blocksOf = (call: { params: Record<string, unknown> } | undefined) =>
+  JSON.stringify(call?.params.blocks ?? []);
+/** Submits a modal as Slack does, with the view's metadata and the values typed in it. */
+const submitView = (callbackId: string, metadata: string, values: Record<string, unknown>) =>
+  postSigned(harness.port, secret, {
+    body: interaction({
+      type: 'view_submission',
+      team: { id: 'T0001' },
+      user: { id: owner },
+      api_app_id: 'A0001',
+      trigger_id: `trigger-${callbackId}`,
+      view: {
+        id: `V-${callbackId}`,
+        hash: 'h',
+        callback_id: callbackId,
+        private_metadata: metadata,
+        state: { values },
+      },
+    }),
+  });
+const updates = () => harness.fake.calls.filter((call) => call.method === 'chat.update');
+const privately = () => harness.fake.calls.filter((call) => call.method === 'chat.postEphemeral');
+/** The Slack date token a moment is shown with, read in each reader's own time zone. */
+const shownAt = (at: string) =>
+  `<!date^${Math.floor(Date.parse(at) / 1000)}^{time}|${at.slice(11, 16)} UTC>`;
+
+describe('mecha slack: what a start and --check say', () => {
+  const configWith = (env: Record<string, string>) => {
+    const config = slackConfigFromEnv({
+      SLACK_SIGNING_SECRET: secret,
+      SLACK_BOT_TOKEN: botToken,
+      MECHA_SLACK_OWNERS: owner,
+      MECHA_SLACK_CHANNEL: 'C0CHANNEL',
+      MECHA_SLACK_PORT: '0',
+      MECHA_SLACK_API_URL: harness.fake.url,
+      ...env,
+    });
+    if (E.isLeft(config)) throw new Error(JSON.stringify(config.left));
+    return config.right;
+  };
+  const failedStart = (env: Record<string, string>) =>
+    startSlackApp({
+      config: configWith(env),
+      home: harness.home,
+      log: () => {},
+      watch: false,
+    }).then(
+      async (running) => {
+        await running.stop();
+        return undefined;
+      },
+      (error: unknown) => (error as Error).message,
+    );
+
+  it('names MECHA_SLACK_PORT when the port is taken', async () => {
+    expect(await failedStart({ MECHA_SLACK_PORT: String(harness.port) })).toBe(
+      `MECHA_SLACK_PORT ${harness.port} is already in use on 127.0.0.1: stop what holds it, or set MECHA_SLACK_PORT to a free port (0 picks one)`,
+    );
+  });
+
+  it('stops with a message when socket mode gets no URL, asking Slack once', async () => {
+    const message = await failedStart({
+      MECHA_SLACK_SOCKET_MODE: '1',
+      SLACK_APP_TOKEN: 'xapp-1-A0001-APPTOKENVALUE',
+    });
+    expect(message).toBe(
+      "Slack gave no socket mode URL for SLACK_APP_TOKEN (apps.connections.open): turn Socket Mode on in the app's settings, and give the token the connections:write scope",
+    );
+    const opens = harness.fake.calls.filter((call) => call.method === 'apps.connections.open');
+    expect(opens).toHaveLength(1);
+    expect(opens[0]?.authorization).toBe('Bearer xapp-1-A0001-APPTOKENVALUE');
+  });
+
+  it('answers a body over 1 MiB with 413, the connection not reset', async () => {
+    const answer = await postSigned(harness.port, secret, { body: 'x'.repeat(1024 * 1024 + 10) });
+    expect(answer).toEqual({ status: 413, text: 'refused: too large\n' });
+  });
+
+  it('--check: auth.test and the bot in MECHA_SLACK_CHANNEL, or which variable to fix', async () => {
+    const config = configWith({});
+    expect(await checkSlack(config)).toEqual({
+      ok: true,
+      lines: [
+        'SLACK_BOT_TOKEN is accepted: the bot mecha.',
+        'MECHA_SLACK_CHANNEL C0CHANNEL (#mecha): the bot is in it.',
+      ],
+    });
+    harness.fake.answer('conversations.info', {
+      ok: true,
+      channel: { id: 'C0CHANNEL', name: 'mecha', is_member: false },
+    });
+    expect(await checkSlack(config)).toMatchObject({
+      ok: false,
+      lines: [
+        'SLACK_BOT_TOKEN is accepted: the bot mecha.',
+        'MECHA_SLACK_CHANNEL C0CHANNEL (#mecha) is a channel the bot is not in: invite it there (/invite @mecha).',
+      ],
+    });
+    harness.fake.answer('conversations.info', { ok: false, error: 'channel_not_found' });
+    expect((await checkSlack(config)).lines[1]).toMatch(
+      /^MECHA_SLACK_CHANNEL C0CHANNEL names no channel/,
+    );
+    harness.fake.failNext('auth.test', 'invalid_auth');
+    expect(await checkSlack(config)).toEqual({
+      ok: false,
+      lines: [
+        'SLACK_BOT_TOKEN is not accepted by Slack: copy the Bot User OAuth Token again (OAuth & Permissions) (Slack answered invalid_auth)',
+      ],
+    });
+    const calls = harness.fake.calls.map((call) => call.method);
+    expect(calls.filter((method) => method.startsWith('chat.'))).toEqual([]);
+  });
+});
+
 describe('Done and Drop', () => {
-  it('closes the task through the closure path and replies in the thread with the closure line', async () => {
+  it('closes the task through the closure path and replaces its buttons with what happened', async () => {
     const answer = await tap(owner, actionIds.taskDone, 'task-1', '1790000001.000001');
     expect(answer.status).toBe(200);
     await harness.delivered(1);
@@ -184,17 +305,45 @@ describe('Done and Drop', () => {
       { task_id: 'task-1', to: 'done', surface: 'slack', who: 'owner' },
     ]);
     expect(await taskStatus('task-1')).toBe('done');
-    const reply = await harness.fake.waitFor((call) => call.method === 'chat.postMessage');
-    expect(reply.params.thread_ts).toBe('1790000000.000001');
-    const text = String(reply.params.text);
-    expect(text).toMatch(/^Closed task-1: next → done \(closure close-[0-9a-f]+\)\.\n/);
-    // The appraisal line is the one the closure record holds.
-    const [record] = await closures();
-    expect(record?.appraisal_line).toMatch(/^mecha's appraisal of task-1: /);
-    expect(text.split('\n')[1]).toBe(record?.appraisal_line);
+    const update = await harness.fake.waitFor((call) => call.method === 'chat.update');
+    expect(update.params).toMatchObject({ channel: 'C0CHANNEL', ts: '1790000000.000001' });
+    const blocks = update.params.blocks as { type: string; elements?: { text: string }[] }[];
+    // No button is left on the message: what happened stands in their place.
+    expect(blocks.map((block) => block.type)).not.toContain('actions');
+    const [record] = (await closures()) as { closure_id?: string; at?: string }[];
+    const happened = blocks.find((block) => JSON.stringify(block).includes('Done by you'));
+    expect(happened?.elements?.[0]?.text).toBe(`Done by you · ${shownAt(String(record?.at))}`);
+    expect(String(update.params.text)).toBe('Send the totals (done): Done by you');
+    // The appraisal line is the one the closure record holds; the ids are in the footer.
+    const closure = (await closures())[0];
+    expect(blocksOf(update)).toContain(JSON.stringify(closure?.appraisal_line).slice(1, -1));
+    expect(blocks.at(-1)?.elements?.[0]?.text).toBe(`task-1 · closure ${record?.closure_id}`);
+    expect(harness.fake.calls.filter((call) => call.method === 'chat.postMessage')).toEqual([]);
   });
 
-  it('closes once on a double tap, and the second tap says nothing changed', async () => {
+  it('replaces an ephemeral message through its response_url', async () => {
+    const answer = await postSigned(harness.port, secret, {
+      body: buttonTap({
+        user: owner,
+        actionId: actionIds.taskDrop,
+        value: 'task-1',
+        actionTs: '1790000001.000002',
+        ephemeral: true,
+        responseUrl: harness.fake.responseUrl('tap-1'),
+      }),
+    });
+    expect(answer.status).toBe(200);
+    await harness.delivered(1);
+    const replaced = await harness.fake.waitFor((call) => call.method === 'response_url');
+    expect(replaced.params).toMatchObject({
+      replace_original: true,
+      response_url: '/response/tap-1',
+    });
+    expect(blocksOf(replaced)).toContain('Dropped by you · <!date^');
+    expect(updates()).toEqual([]);
+  });
+
+  it('closes once on a double tap, and the second tap is told privately, in words', async () => {
     const [first, second] = await Promise.all([
       tap(owner, actionIds.taskDone, 'task-1', '1790000002.000001'),
       tap(owner, actionIds.taskDone, 'task-1', '1790000002.000002'),
@@ -202,10 +351,13 @@ describe('Done and Drop', () => {
     expect([first.status, second.status]).toEqual([200, 200]);
     await harness.delivered(2);
     expect(await closures()).toHaveLength(1);
-    await harness.fake.waitFor(() => threadReplies().length === 2);
-    const texts = threadReplies().map((call) => String(call.params.text));
-    expect(texts.filter((text) => text.startsWith('Closed task-1'))).toHaveLength(1);
-    expect(texts.filter((text) => text.startsWith('Nothing changed:'))).toHaveLength(1);
+    await harness.fake.waitFor((call) => call.method === 'chat.update');
+    const told = await harness.fake.waitFor((call) => call.method === 'chat.postEphemeral');
+    expect(updates()).toHaveLength(1);
+    expect(told.params).toMatchObject({
+      user: owner,
+      text: '“Send the totals” was already done before this tap, so nothing changed.',
+    });
   });
 
   it("runs a retried delivery (X-Slack-Retry-Num) once, by the tap's action", async () => {
@@ -228,10 +380,11 @@ describe('Done and Drop', () => {
     expect(harness.deliveries[1]).toMatchObject({ kind: 'repeat' });
     expect(homeBytes(harness.path)).toEqual(before);
     expect(await closures()).toMatchObject([{ task_id: 'task-1', to: 'dropped' }]);
-    expect(threadReplies()).toHaveLength(1);
+    expect(updates()).toHaveLength(1);
+    expect(privately()).toHaveLength(0);
   });
 
-  it('changes nothing on a tap for a task closed in the CLI since, and says so', async () => {
+  it('changes nothing on a tap for a task closed in the CLI since, and says so privately', async () => {
     const closed = await moveTask(harness.home, {
       query: 'task-1',
       to: 'done',
@@ -242,13 +395,14 @@ describe('Done and Drop', () => {
     const before = homeBytes(harness.path);
     await tap(owner, actionIds.taskDrop, 'task-1', '1790000004.000001');
     await harness.delivered(1);
-    const reply = await harness.fake.waitFor((call) => call.method === 'chat.postMessage');
-    expect(reply.params.text).toBe(
-      'Nothing changed: task-1 is already done: reopen it before closing it again',
+    const told = await harness.fake.waitFor((call) => call.method === 'chat.postEphemeral');
+    expect(told.params.text).toBe(
+      '“Send the totals” was already done before this tap, so nothing changed.',
     );
     expect(homeBytes(harness.path)).toEqual(before);
     expect(await taskStatus('task-1')).toBe('done');
     expect(await closures()).toMatchObject([{ to: 'done', surface: 'cli' }]);
+    expect(updates()).toEqual([]);
   });
 
   it('refuses a Slack user not mapped to the owner, tells them why, and writes nothing', async () => {
@@ -259,12 +413,12 @@ describe('Done and Drop', () => {
     expect(told.params.user).toBe(stranger);
     expect(String(told.params.text)).toContain('not mapped to the owner (MECHA_SLACK_OWNERS)');
     expect(homeBytes(harness.path)).toEqual(before);
-    expect(threadReplies()).toHaveLength(0);
+    expect(updates()).toHaveLength(0);
   });
 });
 
 describe('Done and Drop, through the one closure path', () => {
-  it('stages the follow-up the predicate names and says so in the thread', async () => {
+  it('stages the follow-up the predicate names and says so on the message', async () => {
     const session = createSessionRecorder(harness.home);
     const run = rightOrThrow(
       await session.startRun({
@@ -277,11 +431,9 @@ describe('Done and Drop, through the one closure path', () => {
     rightOrThrow(await run.end({ stopCause: 'turn_ceiling' }), 'end');
     await tap(owner, actionIds.taskDone, 'task-1', '1790000009.000001');
     await harness.delivered(1);
-    const reply = await harness.fake.waitFor((call) => call.method === 'chat.postMessage');
-    expect(String(reply.params.text)).toMatch(
-      /\nStaged one follow-up: task-[0-9a-f]+ ".*" \(inbox\)\.$/,
-    );
-    const staged = /Staged one follow-up: (task-[0-9a-f]+)/.exec(String(reply.params.text))?.[1];
+    const update = await harness.fake.waitFor((call) => call.method === 'chat.update');
+    expect(blocksOf(update)).toMatch(/Staged one follow-up in the inbox: “.*”\./);
+    const staged = /follow-up (task-[0-9a-f]+)/.exec(blocksOf(update))?.[1];
     expect(await taskStatus(staged ?? '')).toBe('inbox');
   });
 
@@ -295,11 +447,12 @@ describe('Done and Drop, through the one closure path', () => {
     const before = homeBytes(harness.path);
     await tap(owner, actionIds.taskDone, 'task-1', '1790000010.000001');
     await harness.delivered(1);
-    const reply = await harness.fake.waitFor((call) => call.method === 'chat.postMessage');
-    expect(String(reply.params.text)).toMatch(
+    const told = await harness.fake.waitFor((call) => call.method === 'chat.postEphemeral');
+    expect(String(told.params.text)).toMatch(
       /^Nothing changed: refused by hooks\/pre_task_close: .*not on Fridays/,
     );
     expect(homeBytes(harness.path)).toEqual(before);
+    expect(updates()).toEqual([]);
   });
 
   it("records a tap as the owner's even when mecha slack was started in a run's shell", async () => {
@@ -353,7 +506,7 @@ describe('the signature', () => {
     const timestamp = Math.floor(Date.now() / 1000);
     const genuine = await postSigned(harness.port, secret, { body: body(), timestamp });
     expect(genuine.status).toBe(200);
-    await harness.fake.waitFor((call) => call.method === 'chat.postMessage');
+    await harness.fake.waitFor((call) => call.method === 'chat.update');
     const after = homeBytes(harness.path);
     const replay = await postSigned(harness.port, secret, { body: body(), timestamp });
     expect(replay).toMatchObject({ status: 401, text: 'refused: replayed\n' });
@@ -391,16 +544,74 @@ describe('drafts', () => {
     for (const id of [actionIds.draftSend, actionIds.draftEdit, actionIds.draftReject]) {
       expect(blocks).toContain(id);
     }
+    // Reject asks why (optional) in a modal; the rejection is recorded when it is submitted.
     await tap(owner, actionIds.draftReject, draftId, '1790000007.000001');
-    await harness.delivered(1);
+    const opened = await harness.fake.waitFor((call) => call.method === 'views.open');
+    const view = opened.params.view as { callback_id: string; private_metadata: string };
+    expect(view.callback_id).toBe('mecha_draft_reject');
+    expect(await readDraftVerdict(harness.home, draftId)).toMatchObject({ state: 'pending' });
+    await submitView('mecha_draft_reject', view.private_metadata, {
+      reason: {
+        text: { type: 'plain_text_input', value: 'Wrong recipient: <!channel>\nsecond line' },
+      },
+    });
+    await harness.delivered(2);
     const outbox = await harness.home.outbox.read();
     expect(
       outbox.state === 'unreadable' ? [] : outbox.records.filter((r) => r.type === 'outcome'),
-    ).toMatchObject([{ draft_id: draftId, outcome: 'rejected', sender: 'owner' }]);
-    const reply = await harness.fake.waitFor(
-      (call) => call.method === 'chat.postMessage' && Boolean(call.params.thread_ts),
+    ).toMatchObject([
+      {
+        draft_id: draftId,
+        outcome: 'rejected',
+        sender: 'owner',
+        reason: 'Wrong recipient: <!channel>\nsecond line',
+      },
+    ]);
+    const update = await harness.fake.waitFor((call) => call.method === 'chat.update');
+    expect(update.params.text).toBe(
+      'A draft waiting on you, to go out by mail_send: Rejected: Wrong recipient: &lt;!channel&gt;',
     );
-    expect(reply.params.text).toBe(`Rejected ${draftId}. (recorded as the owner's verdict)`);
+    expect(blocksOf(update)).not.toContain(actionIds.draftSend);
+    expect(blocksOf(update)).toContain('Rejected: Wrong recipient: &lt;!channel&gt; · <!date^');
+    expect(blocksOf(update)).toContain('Hi <!here>');
+  });
+
+  it('records a Reject with no reason as "Rejected by you"', async () => {
+    const { draftId } = await stageDraft();
+    await tap(owner, actionIds.draftReject, draftId, '1790000007.000009');
+    const opened = await harness.fake.waitFor((call) => call.method === 'views.open');
+    await submitView(
+      'mecha_draft_reject',
+      (opened.params.view as { private_metadata: string }).private_metadata,
+      { reason: { text: { type: 'plain_text_input', value: null } } },
+    );
+    await harness.delivered(2);
+    const update = await harness.fake.waitFor((call) => call.method === 'chat.update');
+    expect(blocksOf(update)).toContain('Rejected by you · <!date^');
+    expect(await readDraftVerdict(harness.home, draftId)).toMatchObject({
+      state: 'not_sent',
+      outcome: 'rejected',
+    });
+  });
+
+  it('replaces Send with "Sent as written", and answers a second Send privately in words', async () => {
+    const { draftId } = await stageDraft();
+    await tap(owner, actionIds.draftSend, draftId, '1790000007.000002');
+    await harness.delivered(1);
+    const update = await harness.fake.waitFor((call) => call.method === 'chat.update');
+    expect(blocksOf(update)).toContain('Sent as written · <!date^');
+    expect(blocksOf(update)).not.toMatch(/mecha_draft_(send|edit|reject)/);
+    const before = homeBytes(harness.path);
+    await tap(owner, actionIds.draftReject, draftId, '1790000007.000003');
+    await harness.delivered(2);
+    const told = await harness.fake.waitFor((call) => call.method === 'chat.postEphemeral');
+    expect(told.params).toMatchObject({
+      user: owner,
+      text: 'This draft was already sent as written, so nothing changed.',
+    });
+    expect(JSON.stringify(told.params)).not.toContain('sent_unchanged');
+    expect(homeBytes(harness.path)).toEqual(before);
+    expect(updates()).toHaveLength(1);
   });
 
   it('opens the draft in a modal on Edit and records send_edited on submit', async () => {
@@ -439,12 +650,11 @@ describe('drafts', () => {
     // The words that go out are kept, and the harness that sends reads them back.
     const read = await readDraftVerdict(harness.home, draftId);
     expect(read.state === 'send' && read.text).toBe('Hello all,\n<!channel> \u001b[1mFriday');
-    const reply = await harness.fake.waitFor(
-      (call) => call.method === 'chat.postMessage' && Boolean(call.params.thread_ts),
-    );
-    expect(reply.params.text).toBe(
-      `Sent ${draftId} with your edits. (recorded as the owner's verdict)\nAs you edited it:\nHello all,\n&lt;!channel&gt; [1mFriday`,
-    );
+    const update = await harness.fake.waitFor((call) => call.method === 'chat.update');
+    expect(update.params.ts).toBe('1790000000.000001');
+    expect(blocksOf(update)).toContain('Sent with your edits · <!date^');
+    expect(blocksOf(update)).toContain(JSON.stringify('Hello all,\n<!channel> [1mFriday'));
+    expect(blocksOf(update)).not.toContain(actionIds.draftEdit);
   });
 
   it.each([
@@ -498,19 +708,33 @@ describe('a draft longer than Slack’s edit box', () => {
     return draftId;
   }
 
-  it('is posted without an Edit button, pointing to the web board', async () => {
+  it('is posted cut, with neither Send nor Edit: it is read and sent whole on the board', async () => {
     expect(long.length).toBeGreaterThan(3000);
     await harness.running.watcher.tick();
     const draftId = await stageLong(long);
     await harness.running.watcher.tick();
     const posted = harness.fake.calls.find((call) => call.method === 'chat.postMessage');
-    const blocks = JSON.stringify(posted?.params.blocks);
-    expect(blocks).toContain(actionIds.draftSend);
+    const blocks = blocksOf(posted);
     expect(blocks).toContain(actionIds.draftReject);
+    expect(blocks).not.toContain(actionIds.draftSend);
     expect(blocks).not.toContain(actionIds.draftEdit);
     expect(blocks).toContain(
-      `Too long to edit in Slack (${long.length.toLocaleString('en')} characters; its edit box holds 3,000): edit ${draftId} on the web board (mecha web, Drafts and questions).`,
+      `Cut here: the draft is ${long.length.toLocaleString('en')} characters and a Slack message shows 3,000. Read it whole, and send or edit it, on the web board (mecha web, Drafts and questions).`,
     );
+    expect(blocks).toContain(draftId);
+  });
+
+  it('refuses Send on it (a message posted before), telling the owner privately; nothing is sent', async () => {
+    const draftId = await stageLong(long);
+    const before = homeBytes(harness.path);
+    await tap(owner, actionIds.draftSend, draftId, '1790000010.000002');
+    await harness.delivered(1);
+    const told = await harness.fake.waitFor((call) => call.method === 'chat.postEphemeral');
+    expect(told.params.text).toBe(
+      `This draft is ${long.length.toLocaleString('en')} characters and Slack shows 3,000 of it: read it whole on the web board (mecha web, Drafts and questions) and send it there. Nothing was sent.`,
+    );
+    expect(homeBytes(harness.path)).toEqual(before);
+    expect((await readDraftVerdict(harness.home, draftId)).state).toBe('pending');
   });
 
   it('opens no modal on Edit: says why in Slack, points to the web board, and writes nothing', async () => {
@@ -602,7 +826,10 @@ describe('the run-end context line', () => {
       .filter((call) => call.method === 'chat.postMessage' && call.params.thread_ts)
       .map((call) => call.params.text);
     expect(lines.sort()).toEqual(
-      ['appraisal · distress \u22120.5', 'appraisal · \u22120.5…'].sort(),
+      [
+        'A run with no goal · appraisal · distress \u22120.5',
+        'A run with no goal · appraisal · \u22120.5…',
+      ].sort(),
     );
     const ledger = readSlackLedger(harness.path);
     expect(
@@ -635,18 +862,145 @@ describe('the run-end context line', () => {
     expect(await harness.running.watcher.tick()).toMatchObject({ posted: 1 });
     const posts = harness.fake.calls.filter((call) => call.method === 'chat.postMessage');
     expect(posts.map((call) => [call.params.text, call.params.thread_ts])).toEqual([
-      [`mecha · session ${session.sessionId}`, undefined],
-      ['appraisal · distress \u22120.5', '1790000000.000101'],
-      ['appraisal · distress \u22121.0', '1790000000.000101'],
+      ['mecha · A run with no goal', undefined],
+      ['A run with no goal · appraisal · distress \u22120.5', '1790000000.000101'],
+      ['A run with no goal · appraisal · distress \u22121.0', '1790000000.000101'],
     ]);
   });
 
-  it('tries a failed post again on the next look', async () => {
+  it("names the run's goal by its title and gives the label's reason, the ids in the footer", async () => {
+    await harness.running.watcher.tick();
+    const session = createSessionRecorder(harness.home);
+    const run = rightOrThrow(
+      await session.startRun({ surface: 'slack', goal: { kind: 'task', id: 'task-1' } }),
+      'run',
+    );
+    rightOrThrow(await run.end({ stopCause: 'turn_ceiling' }), 'end');
+    expect(await harness.running.watcher.tick()).toMatchObject({ posted: 1 });
+    const [parent, line] = harness.fake.calls.filter((call) => call.method === 'chat.postMessage');
+    expect(parent?.params.text).toBe('mecha · Send the totals');
+    expect(line?.params.text).toBe('Send the totals · appraisal · distress \u22120.5');
+    const transcript = await harness.home.sessions.transcript(session.sessionId);
+    if (transcript.state === 'unreadable') throw new Error(transcript.reason);
+    // The reason is explainLabel's sentence, the one the web board shows, never a second wording.
+    const reason = explainLabel(appraiseRun(transcript.records)).sentence;
+    expect(reason).toMatch(/^Distress because /);
+    const blocks = line?.params.blocks as {
+      text?: { text: string };
+      elements?: { text: string }[];
+    }[];
+    expect(blocks[0]?.text?.text).toBe(`*Send the totals*\n${reason}`);
+    expect(blocks[1]?.elements?.[0]?.text).toBe('appraisal · distress \u22120.5');
+    expect(blocks[2]?.elements?.[0]?.text).toBe(`run ${run.runId} · session ${session.sessionId}`);
+  });
+
+  it('tries a failed post again once its wait is over', async () => {
     await harness.running.watcher.tick();
     await recordRun(async () => {}, 'turn_ceiling');
     harness.fake.failNext('chat.postMessage', 'ratelimited', 1);
     expect(await harness.running.watcher.tick()).toMatchObject({ posted: 0, failed: 1 });
+    expect(await harness.running.watcher.tick()).toMatchObject({ posted: 0, waiting: 1 });
+    clockMs += 2_000;
     expect(await harness.running.watcher.tick()).toMatchObject({ posted: 1, failed: 0 });
+  });
+});
+
+describe('the watcher when Slack keeps failing', () => {
+  const ledgerLines = () =>
+    readFileSync(join(harness.path, slackLedgerFile), 'utf8').split('\n').filter(Boolean).length;
+  /** A minute of looks every 300 ms, the clock moved on by hand before each. */
+  async function aMinuteOfLooks(): Promise<void> {
+    for (let look = 0; look < 200; look += 1) {
+      clockMs += 300;
+      await harness.running.watcher.tick();
+    }
+  }
+  async function somethingToPost(): Promise<string> {
+    await harness.running.watcher.tick();
+    const session = createSessionRecorder(harness.home);
+    const run = rightOrThrow(await session.startRun({ surface: 'slack' }), 'run');
+    const { draftId } = rightOrThrow(
+      await session.stageDraft({ tool: 'mail_send', taint: 'clean', text: 'Totals attached' }),
+      'draft',
+    );
+    rightOrThrow(await run.end({ stopCause: 'turn_ceiling' }), 'end');
+    return draftId;
+  }
+  const channelPosts = () =>
+    harness.fake.calls.filter(
+      (call) => call.method === 'chat.postMessage' && call.params.channel === 'C0CHANNEL',
+    );
+
+  it('backs off per post: a handful of tries each in a minute, and the ledger grows per try only', async () => {
+    await somethingToPost();
+    harness.fake.answer('chat.postMessage', { ok: false, error: 'internal_error' });
+    await aMinuteOfLooks();
+    // Two posts (a run's line, a draft), each tried at 0, 2, 6, 14 and 30 s: five tries each.
+    const tries = channelPosts().length;
+    expect(tries).toBe(10);
+    // A claim and its failure per try, and the first look's watch_from: nothing per look.
+    expect(ledgerLines()).toBe(1 + 2 * tries);
+    expect(harness.logs.filter((line) => line.includes('was not posted'))).toHaveLength(tries);
+  });
+
+  it('stops on channel_not_found, says once which variable to fix, and tells the owner by DM', async () => {
+    await somethingToPost();
+    harness.fake.answer('chat.postMessage', (params) =>
+      params.channel === 'C0CHANNEL' ? { ok: false, error: 'channel_not_found' } : undefined,
+    );
+    const first = await harness.running.watcher.tick();
+    expect(first.halted).toMatchObject({
+      code: 'channel_not_found',
+      variable: 'MECHA_SLACK_CHANNEL',
+    });
+    const lines = ledgerLines();
+    await aMinuteOfLooks();
+    expect(channelPosts()).toHaveLength(1);
+    expect(ledgerLines()).toBe(lines);
+    const said = harness.logs.filter((line) => line.includes('Slack refused to post'));
+    expect(said).toEqual([
+      'slack: Slack refused to post (channel_not_found): MECHA_SLACK_CHANNEL C0CHANNEL names no channel the bot can see: set it to the channel id (C0…) from the channel details. Nothing more is posted until mecha slack is restarted with it fixed.',
+    ]);
+    const dm = harness.fake.calls.filter(
+      (call) => call.method === 'chat.postMessage' && call.params.channel === owner,
+    );
+    expect(dm.map((call) => call.params.text)).toEqual([
+      said[0]?.replace(/^slack: /, 'mecha slack: '),
+    ]);
+  });
+
+  it('says a damaged ledger once, not on every look', async () => {
+    mkdirSync(join(harness.path, 'slack'), { recursive: true });
+    writeFileSync(join(harness.path, slackLedgerFile), '{"v":1,"kind":\n{}\n');
+    const lines: string[] = [];
+    const looks: (() => Promise<void>)[] = [];
+    const watcher = watchHome({
+      home: harness.home,
+      client: harness.running.app.client,
+      channel: 'C0CHANNEL',
+      log: (line) => lines.push(line),
+      // Each look is run here by hand, in turn: no timer, no waiting.
+      schedule: (run) => {
+        looks.push(run as () => Promise<void>);
+        return { cancel: () => {} };
+      },
+    });
+    watcher.start(300);
+    for (let look = 0; look < 5; look += 1) await looks.shift()?.();
+    await watcher.stop();
+    expect(lines).toEqual([`slack: watcher: ${slackLedgerFile}:1 is not JSON`]);
+  });
+
+  it.each([
+    ['not_in_channel', 'MECHA_SLACK_CHANNEL'],
+    ['invalid_auth', 'SLACK_BOT_TOKEN'],
+    ['account_inactive', 'SLACK_BOT_TOKEN'],
+  ])('stops on %s after one try, naming %s', async (error, variable) => {
+    await somethingToPost();
+    harness.fake.answer('chat.postMessage', { ok: false, error });
+    await aMinuteOfLooks();
+    expect(channelPosts()).toHaveLength(1);
+    expect(harness.logs.filter((line) => line.includes(`(${error}): ${variable}`))).toHaveLength(1);
   });
 });
 
@@ -717,14 +1071,109 @@ describe('/mecha charter', () => {
     expect(homeBytes(harness.path)).toEqual(before);
   });
 
-  it('posts the open tasks with Done and Drop, escaping what their titles carry', async () => {
-    await slash(owner, 'tasks');
-    await harness.delivered(1);
-    const posted = harness.fake.calls.filter((call) => call.method === 'chat.postMessage');
-    expect(posted).toHaveLength(2);
-    expect(posted[1]?.params.text).toBe(
-      '&lt;!channel&gt; pay now &amp; &lt;http://x|here&gt; (task-2 · inbox)',
+  it('answers /mecha tasks with one private list: grouped, capped, Done and Drop per row', async () => {
+    const rows = Array.from({ length: 28 }, (_, index) => ({
+      v: 1 as const,
+      kind: 'task' as const,
+      id: `task-${index + 3}`,
+      title: index === 3 ? '<!here> & co' : `Task number ${index + 3}`,
+      status: (['next', 'waiting', 'inbox'] as const)[index % 3] ?? 'inbox',
+      ...(index === 0 ? { due: '2026-12-05', project_id: 'p-1' } : {}),
+    }));
+    const board = await harness.home.board.read();
+    rightOrThrow(
+      await harness.home.board.put([
+        ...(board.state === 'unreadable' ? [] : board.records),
+        { v: 1, kind: 'project', id: 'p-1', title: 'Year end' },
+        ...rows,
+      ]),
+      'board',
     );
-    expect(JSON.stringify(posted[0]?.params.blocks)).toContain(actionIds.taskDrop);
+    const answer = await slash(owner, 'tasks');
+    await harness.delivered(1);
+    // One message, only the owner sees it; nothing is posted to the channel.
+    expect(answer.response_type).toBe('ephemeral');
+    expect(harness.fake.calls.filter((call) => call.method.startsWith('chat.'))).toEqual([]);
+    const blocks = (
+      answer as unknown as {
+        blocks: {
+          type: string;
+          text?: { text: string };
+          block_id?: string;
+          elements?: { text: string }[];
+        }[];
+      }
+    ).blocks;
+    expect(blocks.length).toBeLessThanOrEqual(50);
+    expect(answer.text).toBe('Your open tasks: 30 (18 more on the board)');
+    expect(
+      blocks.filter((block) => block.type === 'header').map((block) => block.text?.text),
+    ).toEqual(['Next (11)', 'Waiting (1)']);
+    const rowIds = blocks.flatMap((block) => (block.type === 'actions' ? [block.block_id] : []));
+    expect(rowIds).toHaveLength(12);
+    expect(JSON.stringify(blocks)).toContain(
+      '*Task number 3*\\nnext · due 2026-12-05 · project “Year end”',
+    );
+    expect(JSON.stringify(blocks)).toContain('*&lt;!here&gt; &amp; co*');
+    expect(blocks.at(-1)?.elements?.[0]?.text).toBe('18 more tasks on the board (mecha web).');
+
+    // Done on a row: the list is shown again through its response_url, what happened on top.
+    await postSigned(harness.port, secret, {
+      body: buttonTap({
+        user: owner,
+        actionId: actionIds.taskDone,
+        value: 'task-1',
+        actionTs: '1790000020.000001',
+        ephemeral: true,
+        responseUrl: harness.fake.responseUrl('tasks-list'),
+      }),
+    });
+    await harness.delivered(2);
+    const replaced = await harness.fake.waitFor((call) => call.method === 'response_url');
+    expect(replaced.params).toMatchObject({
+      replace_original: true,
+      text: 'Your open tasks: 29 (17 more on the board)',
+    });
+    expect(blocksOf(replaced)).toContain('“Send the totals”: Done by you · <!date^');
+    expect(await taskStatus('task-1')).toBe('done');
+  });
+
+  it('lists the drafts waiting with /mecha drafts, those staged before the app looked too', async () => {
+    const session = createSessionRecorder(harness.home);
+    const { draftId } = rightOrThrow(
+      await session.stageDraft({
+        tool: 'mail_send',
+        taint: 'third_party',
+        goal: { kind: 'task', id: 'task-1' },
+        text: 'Totals attached',
+      }),
+      'draft',
+    );
+    // The watcher starts after it was staged: it never posts it to the channel.
+    clockMs = Date.now() + 1_000;
+    expect(await harness.running.watcher.tick()).toMatchObject({ drafts: 0 });
+    const answer = await slash(owner, 'drafts');
+    expect(answer).toMatchObject({ response_type: 'ephemeral', text: 'Drafts waiting on you: 1' });
+    const listed = JSON.stringify((answer as unknown as { blocks: unknown[] }).blocks);
+    expect(listed).toContain('A draft for “Send the totals”, to go out by mail_send');
+    expect(listed).toContain('Third-party content');
+    expect(listed).toContain(actionIds.draftSend);
+    await postSigned(harness.port, secret, {
+      body: buttonTap({
+        user: owner,
+        actionId: actionIds.draftSend,
+        value: draftId,
+        actionTs: '1790000021.000001',
+        ephemeral: true,
+        responseUrl: harness.fake.responseUrl('drafts-list'),
+      }),
+    });
+    await harness.delivered(2);
+    const replaced = await harness.fake.waitFor((call) => call.method === 'response_url');
+    expect(replaced.params.text).toBe('No drafts are waiting on you.');
+    expect(blocksOf(replaced)).toContain(
+      '“A draft for “Send the totals”, to go out by mail_send”: Sent as written · <!date^',
+    );
+    expect((await readDraftVerdict(harness.home, draftId)).state).toBe('send');
   });
 });

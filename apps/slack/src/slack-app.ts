@@ -13,24 +13,38 @@ import {
   type ButtonAction,
   type Logger,
   LogLevel,
-  type webApi,
+  webApi,
 } from '@slack/bolt';
+import { goalTitle, readHomeTitles, taskViewOf } from './goal-title.js';
 import { MechaReceiver, type ReceiverLog } from './mecha-receiver.js';
+import { type MessageOrigin, replaceOriginal } from './replace-original.js';
 import type { SlackConfig } from './slack-config.js';
+import { draftListMessage, type ListAct, taskListMessage } from './slack-lists.js';
 import {
   actionIds,
-  closedReply,
-  draftReply,
+  closedTaskMessage,
+  closedWhat,
+  type DraftView,
+  draftHeadline,
+  draftMessage,
+  draftUnchangedReply,
   editDraftCallbackId,
   editDraftView,
+  type Happened,
   notOwnerReply,
-  refusedReply,
+  rejectDraftCallbackId,
+  rejectDraftView,
+  type SlackMessage,
+  type StagedDraft,
+  sendUnreadReply,
   slackText,
-  taskMessage,
+  taskUnchangedReply,
   tooLongToEditInSlack,
   tooLongToEditReply,
+  verdictWhat,
 } from './slack-messages.js';
 import { parseSlash, runCharterRequest, slashHelp } from './slash-command.js';
+import { startErrorText } from './start-error.js';
 import { type HomeWatcher, watchHome } from './watch-home.js';
 
 /** What `startSlackApp` needs: the checked settings, the home the CLI shares, and a log. */
@@ -44,6 +58,8 @@ export interface SlackAppOptions {
   readonly nowSeconds?: () => number;
   /** The environment hooks run with; this process's by default (a run's registration removed). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The time an act is shown at (`Done by you · 14:02`); the system clock by default. */
+  readonly clock?: () => Date;
 }
 
 /** A started app: its port (HTTP mode), the watcher, the receiver, and how to stop it. */
@@ -96,6 +112,29 @@ function boltLogger(log: ReceiverLog): Logger {
 }
 
 /**
+ * Asks Slack for a socket mode URL once before Bolt does: Bolt's client tries again for ever
+ * when the answer holds no URL, so a token or an app without socket mode would loop quietly.
+ */
+async function checkSocketUrl(config: SlackConfig, logger: Logger): Promise<void> {
+  const opener = new webApi.WebClient(config.appToken, {
+    logger,
+    retryConfig: { retries: 0 },
+    ...(config.apiUrl === undefined ? {} : { slackApiUrl: config.apiUrl }),
+  });
+  let opened: { url?: string | undefined };
+  try {
+    opened = await opener.apps.connections.open({});
+  } catch (error) {
+    throw new Error(startErrorText(error, config, 'app_token'));
+  }
+  if (typeof opened.url !== 'string' || opened.url === '') {
+    throw new Error(
+      "Slack gave no socket mode URL for SLACK_APP_TOKEN (apps.connections.open): turn Socket Mode on in the app's settings, and give the token the connections:write scope",
+    );
+  }
+}
+
+/**
  * Starts `mecha slack`: a Bolt app whose every act goes through the owner operations of
  * `@mecha/stores` (the closure path for Done and Drop, `decideDraft` for drafts, `editCharter`
  * for `/mecha charter`), on the home the CLI uses. Only Slack users mapped to the owner act;
@@ -105,6 +144,7 @@ function boltLogger(log: ReceiverLog): Logger {
 export async function startSlackApp(options: SlackAppOptions): Promise<RunningSlackApp> {
   const { config, home } = options;
   const log = redactingLog(config, options.log);
+  const clock = options.clock ?? (() => new Date());
   const isOwner = (userId: string | undefined) =>
     userId !== undefined && config.ownerUserIds.has(userId);
   // A Slack act is the owner acting in person: whatever run's shell started `mecha slack`, its
@@ -139,24 +179,43 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     log(`slack: a listener failed: ${error.message}`);
   });
 
-  const replyInThread = async (
+  /** Where a tap came from: the channel and message, or only a response URL (ephemeral). */
+  const origin = (body: BlockAction) => ({
+    channel: body.channel?.id ?? body.container?.channel_id,
+    ts:
+      body.container?.is_ephemeral === true
+        ? undefined
+        : (body.message?.ts ?? body.container?.message_ts),
+    responseUrl: body.response_url,
+  });
+  const refuseStranger = async (client: webApi.WebClient, body: BlockAction): Promise<void> => {
+    const channel = origin(body).channel;
+    if (channel === undefined) return;
+    await client.chat.postEphemeral({ channel, user: body.user.id, text: notOwnerReply });
+  };
+  /** What a modal carries of where it was opened: the draft, and the message to replace. */
+  const modalOrigin = (metadata: string) => {
+    let meta: { draftId?: unknown; channel?: unknown; ts?: unknown; responseUrl?: unknown } = {};
+    try {
+      meta = JSON.parse(metadata);
+    } catch {
+      meta = {};
+    }
+    return {
+      draftId: typeof meta.draftId === 'string' ? meta.draftId : '',
+      channel: typeof meta.channel === 'string' ? meta.channel : config.channel,
+      ts: typeof meta.ts === 'string' && meta.ts !== '' ? meta.ts : undefined,
+      responseUrl: typeof meta.responseUrl === 'string' ? meta.responseUrl : undefined,
+    };
+  };
+  /** A private reply, in words, to the one who tapped: nothing posted for the channel. */
+  const tellPrivately = async (
     client: webApi.WebClient,
     body: BlockAction,
     text: string,
   ): Promise<void> => {
-    const channel = body.channel?.id ?? body.container?.channel_id;
-    const ts = body.message?.ts ?? body.container?.message_ts;
-    if (channel === undefined) return;
-    await client.chat.postMessage({
-      channel,
-      ...(ts === undefined ? {} : { thread_ts: ts }),
-      text,
-    });
-  };
-  const refuseStranger = async (client: webApi.WebClient, body: BlockAction): Promise<void> => {
-    const channel = body.channel?.id ?? body.container?.channel_id;
-    if (channel === undefined) return;
-    await client.chat.postEphemeral({ channel, user: body.user.id, text: notOwnerReply });
+    const channel = origin(body).channel ?? config.channel;
+    await client.chat.postEphemeral({ channel, user: body.user.id, text });
   };
 
   for (const [actionId, to] of [
@@ -166,52 +225,218 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
     app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client }) => {
       await ack();
       if (!isOwner(body.user.id)) return refuseStranger(client, body);
+      const taskId = action.value ?? '';
       const closed = await closeTaskFromSurface(home, {
-        taskId: action.value ?? '',
+        taskId,
         to,
         surface: 'slack',
         env: ownerEnv,
       });
-      await replyInThread(
+      const titles = await readHomeTitles(home);
+      const task = titles.tasks.get(taskId);
+      const view = task === undefined ? undefined : taskViewOf(task, titles);
+      if (closed.state === 'refused') {
+        await tellPrivately(client, body, taskUnchangedReply(closed, task));
+        return;
+      }
+      if (view === undefined) return;
+      const from = origin(body);
+      const at = new Date(closed.closure.at);
+      if (from.ts !== undefined) {
+        await replaceOriginal(client, from, closedTaskMessage(view, closed, at));
+        return;
+      }
+      // A row of the `/mecha tasks` list: the list is shown again, what the tap did at its top.
+      const list = await taskList({ what: closedWhat(closed), at, on: view.task.title });
+      await replaceOriginal(
         client,
-        body,
-        closed.state === 'closed' ? closedReply(closed) : refusedReply(closed),
+        from,
+        typeof list === 'string' ? closedTaskMessage(view, closed, at) : list,
       );
     });
   }
 
-  const decide = async (draftId: string, verdict: DraftChoice, text?: string) =>
+  const decide = async (
+    draftId: string,
+    verdict: DraftChoice,
+    words: { readonly text?: string; readonly reason?: string } = {},
+  ) =>
     decideDraft(home, {
       query: draftId,
       verdict,
       env: ownerEnv,
-      ...(text === undefined ? {} : { text }),
+      ...(words.text === undefined ? {} : { text: words.text }),
+      ...(words.reason === undefined ? {} : { reason: words.reason }),
     });
-  for (const [actionId, verdict] of [
-    [actionIds.draftSend, 'send'],
-    [actionIds.draftReject, 'reject'],
-  ] as const) {
-    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client }) => {
-      await ack();
-      if (!isOwner(body.user.id)) return refuseStranger(client, body);
-      const decided = await decide(action.value ?? '', verdict);
-      await replyInThread(
-        client,
-        body,
-        decided.state === 'decided' ? draftReply(decided) : refusedReply(decided),
-      );
-    });
-  }
 
-  /** The staged draft, when the outbox can be read and holds it. */
+  /** The staged draft and its verdict, when the outbox can be read and holds it. */
   const stagedDraft = async (draftId: string) => {
     const outbox = await home.outbox.read();
     if (outbox.state === 'unreadable') return undefined;
     const staged = outbox.records.find(
       (record) => record.type === 'staged' && record.draft_id === draftId,
     );
-    return staged?.type === 'staged' ? staged : undefined;
+    const outcome = outbox.records.find(
+      (record) => record.type === 'outcome' && record.draft_id === draftId,
+    );
+    return staged?.type === 'staged'
+      ? { staged, outcome: outcome?.type === 'outcome' ? outcome.outcome : undefined }
+      : undefined;
   };
+  const draftView = async (staged: StagedDraft): Promise<DraftView> => ({
+    draft: staged,
+    goalTitle: goalTitle(staged.goal, await readHomeTitles(home)),
+    boardUrl: config.boardUrl,
+  });
+
+  /** The open tasks as `/mecha tasks` shows them, or why the board could not be read. */
+  const taskList = async (act?: ListAct): Promise<SlackMessage | string> => {
+    const tasks = await listTasks(home);
+    if (tasks.state === 'unreadable') return `the board could not be read: ${tasks.reason}`;
+    const titles = await readHomeTitles(home);
+    return taskListMessage(
+      tasks.tasks.map((task) => taskViewOf(task, titles)),
+      act,
+    );
+  };
+  /** The drafts waiting, staged before this process started too, or why the outbox could not be read. */
+  const draftList = async (act?: ListAct): Promise<SlackMessage | string> => {
+    const outbox = await home.outbox.read();
+    if (outbox.state === 'unreadable') return `the outbox could not be read: ${outbox.reason}`;
+    const decided = new Set(
+      outbox.records.flatMap((record) => (record.type === 'outcome' ? [record.draft_id] : [])),
+    );
+    const titles = await readHomeTitles(home);
+    return draftListMessage(
+      outbox.records.flatMap((record) =>
+        record.type === 'staged' && !decided.has(record.draft_id)
+          ? [
+              {
+                draft: record,
+                goalTitle: goalTitle(record.goal, titles),
+                boardUrl: config.boardUrl,
+              },
+            ]
+          : [],
+      ),
+      act,
+    );
+  };
+  /** After a verdict: the draft's own message, or the whole `/mecha drafts` list it was in. */
+  const afterVerdict = async (
+    client: webApi.WebClient,
+    from: MessageOrigin,
+    staged: StagedDraft,
+    happened: Happened & { readonly edited?: string | undefined },
+  ) => {
+    const view = await draftView(staged);
+    if (from.ts !== undefined) return replaceOriginal(client, from, draftMessage(view, happened));
+    const list = await draftList({ ...happened, on: draftHeadline(view) });
+    return replaceOriginal(
+      client,
+      from,
+      typeof list === 'string' ? draftMessage(view, happened) : list,
+    );
+  };
+
+  /** The modal's reply address: the message it was opened from (or its list's response URL). */
+  const replyTo = (from: MessageOrigin) => ({
+    channel: from.channel ?? config.channel,
+    ts: from.ts ?? '',
+    ...(from.ts === undefined && from.responseUrl !== undefined
+      ? { responseUrl: from.responseUrl }
+      : {}),
+  });
+
+  app.action<BlockAction<ButtonAction>>(
+    actionIds.draftReject,
+    async ({ ack, body, action, client }) => {
+      await ack();
+      if (!isOwner(body.user.id)) return refuseStranger(client, body);
+      const draftId = action.value ?? '';
+      const before = await stagedDraft(draftId);
+      if (before === undefined || before.outcome !== undefined) {
+        // Nothing to ask about: the decision says why nothing changed.
+        const refused = await decide(draftId, 'reject');
+        if (refused.state === 'refused') {
+          await tellPrivately(client, body, draftUnchangedReply(refused, before?.outcome));
+        }
+        return;
+      }
+      await client.views.open({
+        trigger_id: body.trigger_id,
+        view: rejectDraftView(
+          draftId,
+          draftHeadline(await draftView(before.staged)),
+          replyTo(origin(body)),
+        ) as never,
+      });
+    },
+  );
+
+  app.view(rejectDraftCallbackId, async ({ ack, body, view, client }) => {
+    const from = modalOrigin(view.private_metadata);
+    if (!isOwner(body.user.id)) {
+      await ack();
+      await client.chat.postEphemeral({
+        channel: from.channel,
+        user: body.user.id,
+        text: notOwnerReply,
+      });
+      return;
+    }
+    const reason = (view.state.values.reason?.text?.value ?? '').trim();
+    const decided = await decide(from.draftId, 'reject', reason === '' ? {} : { reason });
+    if (decided.state === 'refused' && decided.reason === 'bad_request') {
+      await ack({ response_action: 'errors', errors: { reason: stripControl(decided.message) } });
+      return;
+    }
+    await ack();
+    const after = await stagedDraft(from.draftId);
+    if (decided.state === 'refused') {
+      await client.chat.postEphemeral({
+        channel: from.channel,
+        user: body.user.id,
+        text: draftUnchangedReply(decided, after?.outcome),
+      });
+      return;
+    }
+    if (after === undefined) return;
+    await afterVerdict(client, from, after.staged, {
+      what: verdictWhat(decided, reason),
+      at: clock(),
+    });
+  });
+
+  for (const [actionId, verdict] of [[actionIds.draftSend, 'send']] as const) {
+    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client }) => {
+      await ack();
+      if (!isOwner(body.user.id)) return refuseStranger(client, body);
+      const draftId = action.value ?? '';
+      const before = await stagedDraft(draftId);
+      const tooLong = tooLongToEditInSlack(before?.staged.text);
+      if (before?.outcome === undefined && tooLong !== undefined) {
+        // Never sent unread: Slack showed only part of it (a message posted before this rule).
+        await tellPrivately(client, body, sendUnreadReply(tooLong));
+        return;
+      }
+      const decided = await decide(draftId, verdict);
+      const after = await stagedDraft(draftId);
+      if (decided.state === 'refused') {
+        await tellPrivately(client, body, draftUnchangedReply(decided, after?.outcome));
+        return;
+      }
+      if (after === undefined) return;
+      await afterVerdict(client, origin(body), after.staged, {
+        what: verdictWhat(decided),
+        at: clock(),
+      });
+    });
+  }
+  // "Open on the board" is a link: Slack opens it and tells the app, which has nothing to do.
+  app.action(actionIds.draftOpenBoard, async ({ ack }) => {
+    await ack();
+  });
 
   app.action<BlockAction<ButtonAction>>(
     actionIds.draftEdit,
@@ -219,19 +444,14 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       await ack();
       if (!isOwner(body.user.id)) return refuseStranger(client, body);
       const draftId = action.value ?? '';
-      const staged = await stagedDraft(draftId);
-      const channel = body.channel?.id ?? body.container?.channel_id ?? config.channel;
+      const staged = (await stagedDraft(draftId))?.staged;
+      const from = origin(body);
       const tooLong = tooLongToEditInSlack(staged?.text);
       if (tooLong !== undefined) {
         // Never a box holding part of the draft: the owner would send it cut short.
-        await client.chat.postEphemeral({
-          channel,
-          user: body.user.id,
-          text: tooLongToEditReply(draftId, tooLong),
-        });
+        await tellPrivately(client, body, tooLongToEditReply(draftId, tooLong));
         return;
       }
-      const ts = body.message?.ts ?? body.container?.message_ts ?? '';
       await client.views.open({
         trigger_id: body.trigger_id,
         view: editDraftView(
@@ -239,28 +459,22 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
             draft_id: draftId,
             ...(staged?.text === undefined ? {} : { text: staged.text }),
           },
-          { channel, ts },
+          replyTo(from),
         ) as never,
       });
     },
   );
 
   app.view(editDraftCallbackId, async ({ ack, body, view, client }) => {
-    let meta: { draftId?: unknown; channel?: unknown; ts?: unknown } = {};
-    try {
-      meta = JSON.parse(view.private_metadata);
-    } catch {
-      meta = {};
-    }
-    const channel = typeof meta.channel === 'string' ? meta.channel : config.channel;
-    const ts = typeof meta.ts === 'string' && meta.ts !== '' ? meta.ts : undefined;
+    const from = modalOrigin(view.private_metadata);
+    const channel = from.channel;
     if (!isOwner(body.user.id)) {
       await ack();
       await client.chat.postEphemeral({ channel, user: body.user.id, text: notOwnerReply });
       return;
     }
-    const draftId = typeof meta.draftId === 'string' ? meta.draftId : '';
-    const tooLong = tooLongToEditInSlack((await stagedDraft(draftId))?.text);
+    const draftId = from.draftId;
+    const tooLong = tooLongToEditInSlack((await stagedDraft(draftId))?.staged.text);
     if (tooLong !== undefined) {
       // A box opened on such a draft could only have held part of it: nothing is recorded.
       await ack({
@@ -269,29 +483,33 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       });
       return;
     }
-    const decided = await decide(
-      draftId,
-      'send_edited',
-      view.state.values.draft?.text?.value ?? '',
-    );
+    const decided = await decide(draftId, 'send_edited', {
+      text: view.state.values.draft?.text?.value ?? '',
+    });
     if (decided.state === 'refused' && decided.reason === 'bad_request') {
       // The modal stays open with the owner's words in it, saying what to change.
       await ack({ response_action: 'errors', errors: { draft: stripControl(decided.message) } });
       return;
     }
     await ack();
-    const text =
-      decided.state === 'decided'
-        ? `${draftReply(decided)}\nAs you edited it:\n${slackText(decided.text ?? '')}`
-        : refusedReply(decided);
-    await client.chat.postMessage({
-      channel,
-      ...(ts === undefined ? {} : { thread_ts: ts }),
-      text,
+    const after = await stagedDraft(draftId);
+    if (decided.state === 'refused') {
+      await client.chat.postEphemeral({
+        channel,
+        user: body.user.id,
+        text: draftUnchangedReply(decided, after?.outcome),
+      });
+      return;
+    }
+    if (after === undefined) return;
+    await afterVerdict(client, from, after.staged, {
+      what: verdictWhat(decided),
+      at: clock(),
+      edited: decided.text,
     });
   });
 
-  app.command('/mecha', async ({ ack, command, client }) => {
+  app.command('/mecha', async ({ ack, command }) => {
     if (!isOwner(command.user_id)) {
       await ack({ response_type: 'ephemeral', text: notOwnerReply });
       return;
@@ -315,31 +533,58 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
         });
         return;
       case 'tasks': {
-        const tasks = await listTasks(home);
-        if (tasks.state === 'unreadable') {
-          await ack({
-            response_type: 'ephemeral',
-            text: slackText(`/mecha tasks: the board could not be read: ${tasks.reason}`),
-          });
-          return;
-        }
-        await ack({
-          response_type: 'ephemeral',
-          text: `Posting ${tasks.tasks.length} open task${tasks.tasks.length === 1 ? '' : 's'}.`,
-        });
-        for (const task of tasks.tasks) {
-          await client.chat.postMessage({ channel: command.channel_id, ...taskMessage(task) });
-        }
+        const list = await taskList();
+        await ack(
+          typeof list === 'string'
+            ? { response_type: 'ephemeral', text: slackText(`/mecha tasks: ${list}`) }
+            : { response_type: 'ephemeral', text: list.text, blocks: list.blocks as never },
+        );
+        return;
+      }
+      case 'drafts': {
+        const list = await draftList();
+        await ack(
+          typeof list === 'string'
+            ? { response_type: 'ephemeral', text: slackText(`/mecha drafts: ${list}`) }
+            : { response_type: 'ephemeral', text: list.text, blocks: list.blocks as never },
+        );
         return;
       }
     }
   });
 
   let port: number | undefined;
-  await app.init();
-  if (receiver === undefined) await app.start();
-  else port = await receiver.start();
-  const watcher = watchHome({ home, client: app.client, channel: config.channel, log });
+  try {
+    await app.init();
+  } catch (error) {
+    throw new Error(startErrorText(error, config, 'bot_token'));
+  }
+  if (receiver === undefined) {
+    await checkSocketUrl(config, boltLogger(log));
+    await app.start();
+  } else {
+    try {
+      port = await receiver.start();
+    } catch (error) {
+      throw new Error(startErrorText(error, config, 'listen'));
+    }
+  }
+  const watcher = watchHome({
+    home,
+    client: app.client,
+    channel: config.channel,
+    log,
+    clock,
+    boardUrl: config.boardUrl,
+    // Said on stderr by the watcher; the owner is told by DM too when the token still works
+    // (a DM is a post to the owner's user id: the app's Messages tab, with chat:write alone).
+    onHalt: async (line, failure) => {
+      if (failure.variable !== 'MECHA_SLACK_CHANNEL') return;
+      for (const user of config.ownerUserIds) {
+        await app.client.chat.postMessage({ channel: user, text: `mecha slack: ${line}` });
+      }
+    },
+  });
   if (options.watch !== false) watcher.start(config.pollMs);
   return {
     app,

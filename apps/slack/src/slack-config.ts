@@ -18,6 +18,8 @@ export interface SlackConfig {
   readonly appToken: string | undefined;
   /** The Web API's base URL (`MECHA_SLACK_API_URL`); Slack's own when unset. */
   readonly apiUrl: string | undefined;
+  /** The web board's address (`MECHA_SLACK_BOARD_URL`), for "Open on the board"; none when unset. */
+  readonly boardUrl: string | undefined;
   /** How often the watcher looks for finished runs and staged drafts (`MECHA_SLACK_POLL_MS`). */
   readonly pollMs: number;
 }
@@ -117,21 +119,27 @@ export function slackConfigFromEnv(env: Env): E.Either<readonly SlackConfigIssue
     issue('SLACK_APP_TOKEN', 'is not an app-level token (one starts with xapp-)');
   }
 
-  const apiUrl = given('MECHA_SLACK_API_URL');
-  if (apiUrl !== undefined) {
-    let ok = false;
+  const httpUrl = (text: string): boolean => {
     try {
-      const url = new URL(apiUrl);
-      ok = (url.protocol === 'http:' || url.protocol === 'https:') && apiUrl.endsWith('/');
+      const url = new URL(text);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && text.endsWith('/');
     } catch {
-      ok = false;
+      return false;
     }
-    if (!ok) {
-      issue(
-        'MECHA_SLACK_API_URL',
-        `${JSON.stringify(apiUrl)} is not an http(s) URL ending in / (Slack's is https://slack.com/api/)`,
-      );
-    }
+  };
+  const apiUrl = given('MECHA_SLACK_API_URL');
+  if (apiUrl !== undefined && !httpUrl(apiUrl)) {
+    issue(
+      'MECHA_SLACK_API_URL',
+      `${JSON.stringify(apiUrl)} is not an http(s) URL ending in / (Slack's is https://slack.com/api/)`,
+    );
+  }
+  const boardUrl = given('MECHA_SLACK_BOARD_URL');
+  if (boardUrl !== undefined && !httpUrl(boardUrl)) {
+    issue(
+      'MECHA_SLACK_BOARD_URL',
+      `${JSON.stringify(boardUrl)} is not an http(s) URL ending in / (the address mecha web prints, such as http://127.0.0.1:3100/)`,
+    );
   }
 
   if (issues.length > 0) return E.left(issues);
@@ -145,6 +153,7 @@ export function slackConfigFromEnv(env: Env): E.Either<readonly SlackConfigIssue
     socketMode,
     appToken,
     apiUrl,
+    boardUrl,
     pollMs,
   });
 }

@@ -1,4 +1,10 @@
-import { type BoardTask, stripControl, stripControlLines } from '@mecha/appraisal-core';
+import {
+  type BoardTask,
+  goalText,
+  type OutboxRecord,
+  stripControl,
+  stripControlLines,
+} from '@mecha/appraisal-core';
 import {
   type ClosedFromSurface,
   type DraftVerdict,
@@ -14,10 +20,14 @@ export const actionIds = {
   draftSend: 'mecha_draft_send',
   draftEdit: 'mecha_draft_edit',
   draftReject: 'mecha_draft_reject',
+  /** A link button: Slack opens the board and sends the tap too, which is only acknowledged. */
+  draftOpenBoard: 'mecha_draft_open_board',
 } as const;
 
 /** The callback id of the modal the Edit button opens. */
 export const editDraftCallbackId = 'mecha_draft_edit';
+/** The callback id of the modal the Reject button opens (the reason, optional). */
+export const rejectDraftCallbackId = 'mecha_draft_reject';
 
 /**
  * Text for Slack's mrkdwn, from text that may come from anyone (a task's title can be a
@@ -31,6 +41,19 @@ export function slackText(text: string): string {
 /** Plain text for a block (never interpreted as mrkdwn), cut to Slack's limit. */
 function plain(text: string, limit = 3000): { type: 'plain_text'; text: string; emoji: false } {
   const clean = stripControl(text);
+  return {
+    type: 'plain_text',
+    text: clean.length > limit ? `${clean.slice(0, limit - 1)}…` : clean,
+    emoji: false,
+  };
+}
+
+/** Plain text whose lines matter (a draft, an edit): each line made safe, the breaks kept. */
+function plainLines(
+  text: string,
+  limit = 3000,
+): { type: 'plain_text'; text: string; emoji: false } {
+  const clean = stripControlLines(text);
   return {
     type: 'plain_text',
     text: clean.length > limit ? `${clean.slice(0, limit - 1)}…` : clean,
@@ -70,62 +93,248 @@ const button = (actionId: string, label: string, value: string, style?: 'primary
   ...(style === undefined ? {} : { style }),
 });
 
-/** A message for one open task, with its Done and Drop buttons. */
-export function taskMessage(task: BoardTask): { text: string; blocks: unknown[] } {
-  const title = `${task.title} (${task.id} · ${task.status})`;
+/** A Slack message: the notification text and its blocks. */
+export interface SlackMessage {
+  readonly text: string;
+  readonly blocks: readonly unknown[];
+}
+
+/** What an act came to, shown in place of the buttons it replaced: `Done by you` and when. */
+export interface Happened {
+  readonly what: string;
+  readonly at: Date;
+}
+
+/**
+ * A moment as Slack shows it to each reader, in their own time zone, with the time in UTC as
+ * the words a client that cannot render dates shows (`14:02 UTC`).
+ */
+export function slackTime(at: Date): { readonly mrkdwn: string; readonly text: string } {
+  const text = `${at.toISOString().slice(11, 16)} UTC`;
+  return { mrkdwn: `<!date^${Math.floor(at.getTime() / 1000)}^{time}|${text}>`, text };
+}
+
+/** The context line that replaces an act's buttons: `Done by you · 14:02`. */
+export function happenedBlock(happened: Happened): unknown {
   return {
-    text: slackText(title),
-    blocks: [
-      { type: 'section', text: plain(title) },
-      {
-        type: 'actions',
-        block_id: `mecha_task:${task.id}`,
-        elements: [
-          button(actionIds.taskDone, 'Done', task.id, 'primary'),
-          button(actionIds.taskDrop, 'Drop', task.id),
-        ],
-      },
+    type: 'context',
+    block_id: 'mecha_happened',
+    elements: [
+      { type: 'mrkdwn', text: `${slackText(happened.what)} · ${slackTime(happened.at).mrkdwn}` },
     ],
   };
 }
 
-/** A staged draft waiting on the owner: what it is, its text, and Send, Edit and Reject. */
-export function draftMessage(draft: {
-  readonly draft_id: string;
-  readonly session_id: string;
-  readonly tool: string;
-  readonly text?: string | undefined;
-}): { text: string; blocks: unknown[] } {
-  const head = `Draft ${draft.draft_id} from session ${draft.session_id}, waiting on you (${draft.tool})`;
-  const tooLong = tooLongToEditInSlack(draft.text);
+/** The small grey footer where ids go, so the message itself reads in words. */
+export function idFooter(parts: readonly string[]): unknown {
+  return { type: 'context', elements: [plain(parts.join(' · '))] };
+}
+
+/** A task with what the board says around it: its project's title. */
+export interface TaskView {
+  readonly task: BoardTask;
+  readonly projectTitle?: string | undefined;
+}
+
+/** The task's details in words: status, due date and project (`next · due 2026-12-05 · Q4`). */
+export function taskDetails(view: TaskView): string {
+  const { task } = view;
+  return [
+    task.status,
+    task.due === undefined ? undefined : `due ${task.due.slice(0, 10)}`,
+    view.projectTitle === undefined
+      ? task.project_id === undefined
+        ? undefined
+        : `project ${task.project_id}`
+      : `project “${view.projectTitle}”`,
+  ]
+    .filter((part) => part !== undefined)
+    .join(' · ');
+}
+
+/** The title in bold and the details under it, as mrkdwn, the title escaped. */
+const taskSection = (view: TaskView) => ({
+  type: 'section',
+  text: {
+    type: 'mrkdwn',
+    text: `*${slackText(view.task.title)}*\n${slackText(taskDetails(view))}`,
+  },
+});
+
+const taskButtons = (taskId: string, blockId: string) => ({
+  type: 'actions',
+  block_id: blockId,
+  elements: [
+    button(actionIds.taskDone, 'Done', taskId, 'primary'),
+    button(actionIds.taskDrop, 'Drop', taskId),
+  ],
+});
+
+/**
+ * A message for one task: its title, status, due date and project, then Done and Drop, or
+ * what happened in their place once acted on; the task's id in the footer.
+ */
+export function taskMessage(view: TaskView, happened?: Happened): SlackMessage {
+  const { task } = view;
   return {
-    text: slackText(head),
+    text: slackText(
+      `${task.title} (${taskDetails(view)})${happened === undefined ? '' : `: ${happened.what}`}`,
+    ),
     blocks: [
-      { type: 'section', text: plain(head) },
+      taskSection(view),
+      happened === undefined
+        ? taskButtons(task.id, `mecha_task:${task.id}`)
+        : happenedBlock(happened),
+      idFooter([task.id]),
+    ],
+  };
+}
+
+/** A staged draft, as the outbox holds it. */
+export type StagedDraft = Extract<OutboxRecord, { readonly type: 'staged' }>;
+
+/** A draft with what the home says around it: its goal's title, and where the board is. */
+export interface DraftView {
+  readonly draft: StagedDraft;
+  readonly goalTitle?: string | undefined;
+  /** The web board's address (`MECHA_SLACK_BOARD_URL`), for "Open on the board". */
+  readonly boardUrl?: string | undefined;
+}
+
+/** The third-party chip in words, when the draft's conversation held someone else's text. */
+export function taintNote(taint: StagedDraft['taint']): string | undefined {
+  if (taint === 'third_party') {
+    return '⚠ Third-party content: text from someone else (mail, the web, a stranger) was in the conversation when this was written.';
+  }
+  if (taint === 'unknown') {
+    return 'It is not known whether text from someone else was in the conversation when this was written.';
+  }
+  return undefined;
+}
+
+/** Where a draft is on the web board, when its address is known. */
+export const boardDraftUrl = (boardUrl: string, draftId: string): string =>
+  `${boardUrl}drafts#draft-${encodeURIComponent(draftId)}`;
+
+/** What the owner reads first about a draft: what it is for and how it would go out. */
+export function draftHeadline(view: DraftView): string {
+  const about =
+    view.goalTitle === undefined
+      ? view.draft.goal === undefined
+        ? 'A draft waiting on you'
+        : `A draft for ${goalText(view.draft.goal)}`
+      : `A draft for “${view.goalTitle}”`;
+  return `${about}, to go out by ${view.draft.tool}`;
+}
+
+/**
+ * A staged draft: what it is for (the goal's title), how it would go out, the third-party chip,
+ * its text, then Send, Edit and Reject, or what happened in their place. A draft longer than a
+ * message holds is shown cut and is never sendable from here unread: "Open on the board" takes
+ * the place of Send (and of Edit, whose box could only hold part of it).
+ */
+export function draftMessage(
+  view: DraftView,
+  happened?: Happened & { readonly edited?: string | undefined },
+): SlackMessage {
+  const { draft } = view;
+  const head = draftHeadline(view);
+  const taint = taintNote(draft.taint);
+  const tooLong = tooLongToEditInSlack(draft.text);
+  const onBoard =
+    tooLong === undefined
+      ? []
+      : [
+          {
+            type: 'context',
+            elements: [
+              plain(
+                `Cut here: the draft is ${count(tooLong)} characters and a Slack message shows ${count(slackEditLimit)}. Read it whole, and send or edit it, on the web board (mecha web, Drafts and questions).`,
+              ),
+            ],
+          },
+        ];
+  const actions =
+    happened !== undefined
+      ? [happenedBlock(happened)]
+      : [
+          {
+            type: 'actions',
+            block_id: `mecha_draft:${draft.draft_id}`,
+            elements: [
+              ...(tooLong === undefined
+                ? [
+                    button(actionIds.draftSend, 'Send', draft.draft_id, 'primary'),
+                    button(actionIds.draftEdit, 'Edit', draft.draft_id),
+                  ]
+                : view.boardUrl === undefined
+                  ? []
+                  : [
+                      {
+                        type: 'button',
+                        action_id: actionIds.draftOpenBoard,
+                        text: plain('Open on the board'),
+                        url: boardDraftUrl(view.boardUrl, draft.draft_id),
+                      },
+                    ]),
+              button(actionIds.draftReject, 'Reject', draft.draft_id, 'danger'),
+            ],
+          },
+        ];
+  return {
+    text: slackText(`${head}${happened === undefined ? '' : `: ${happened.what}`}`),
+    blocks: [
+      { type: 'section', text: { type: 'mrkdwn', text: `*${slackText(head)}*` } },
+      ...(taint === undefined ? [] : [{ type: 'context', elements: [plain(taint)] }]),
       ...(draft.text === undefined || draft.text === ''
         ? [{ type: 'context', elements: [plain('The draft was staged without its text.')] }]
-        : [{ type: 'section', text: plain(draft.text) }]),
-      ...(tooLong === undefined
+        : [{ type: 'section', text: plainLines(draft.text) }]),
+      ...onBoard,
+      ...(happened?.edited === undefined
         ? []
         : [
-            {
-              type: 'context',
-              elements: [
-                plain(
-                  `Too long to edit in Slack (${count(tooLong)} characters; its edit box holds ${count(slackEditLimit)}): edit ${draft.draft_id} on the web board (mecha web, Drafts and questions).`,
-                ),
-              ],
-            },
+            { type: 'context', elements: [plain('As you edited it, and as it goes out:')] },
+            { type: 'section', text: plainLines(happened.edited) },
           ]),
+      ...actions,
+      idFooter([
+        draft.draft_id,
+        `session ${draft.session_id}`,
+        `staged ${draft.at.replace('T', ' ').slice(0, 16)} UTC`,
+      ]),
+    ],
+  };
+}
+
+/**
+ * The modal the Reject button opens: the reason, optional, in the owner's words (it goes to
+ * the reflector with the outcome, never to a score). Submitting it records the rejection.
+ */
+export function rejectDraftView(
+  draftId: string,
+  headline: string,
+  reply: { readonly channel: string; readonly ts: string; readonly responseUrl?: string },
+): Record<string, unknown> {
+  return {
+    type: 'modal',
+    callback_id: rejectDraftCallbackId,
+    private_metadata: JSON.stringify({ draftId, ...reply }),
+    title: plain('Reject the draft', 24),
+    submit: plain('Reject', 24),
+    close: plain('Cancel', 24),
+    blocks: [
+      { type: 'section', text: plain(headline) },
       {
-        type: 'actions',
-        block_id: `mecha_draft:${draft.draft_id}`,
-        elements: [
-          button(actionIds.draftSend, 'Send', draft.draft_id, 'primary'),
-          // No Edit for a draft Slack's box cannot hold whole: it would be sent cut short.
-          ...(tooLong === undefined ? [button(actionIds.draftEdit, 'Edit', draft.draft_id)] : []),
-          button(actionIds.draftReject, 'Reject', draft.draft_id, 'danger'),
-        ],
+        type: 'input',
+        block_id: 'reason',
+        optional: true,
+        label: plain('Why? (optional: it goes to the reflector, never to a score)'),
+        element: {
+          type: 'plain_text_input',
+          action_id: 'text',
+          multiline: true,
+          max_length: 4000,
+        },
       },
     ],
   };
@@ -138,7 +347,7 @@ export function draftMessage(draft: {
  */
 export function editDraftView(
   draft: { readonly draft_id: string; readonly text?: string | undefined },
-  reply: { readonly channel: string; readonly ts: string },
+  reply: { readonly channel: string; readonly ts: string; readonly responseUrl?: string },
 ): Record<string, unknown> {
   return {
     type: 'modal',
@@ -164,34 +373,107 @@ export function editDraftView(
   };
 }
 
+/** What a Done or Drop came to, in place of the buttons: `Done by you`, `Dropped by you`. */
+export function closedWhat(closed: ClosedFromSurface): string {
+  return closed.closure.to === 'done' ? 'Done by you' : 'Dropped by you';
+}
+
 /**
- * The thread reply after a Done or Drop tap: the closure line, the appraisal line as the
- * closure record holds it, the follow-up, and the project's reading when it was the last task.
+ * What else a Done or Drop did, under the message: the appraisal line as the closure record
+ * holds it, the follow-up, a hook that failed after, and the project's reading when it was the
+ * last task. The closure's id goes in the footer with the task's.
  */
-export function closedReply(closed: ClosedFromSurface): string {
-  const lines = [closed.closureLine, closed.closure.appraisal_line ?? closed.appraisalLine];
+export function closedDetails(closed: ClosedFromSurface): string[] {
+  const lines = [closed.closure.appraisal_line ?? closed.appraisalLine];
   if (closed.followUp.state === 'staged') {
-    lines.push(
-      `Staged one follow-up: ${closed.followUp.taskId} "${closed.followUp.title}" (inbox).`,
-    );
+    lines.push(`Staged one follow-up in the inbox: “${closed.followUp.title}”.`);
   } else if (closed.followUp.state === 'not_staged') lines.push(closed.followUp.message);
   for (const failed of closed.hookFailures) {
-    lines.push(`hooks/${failed.hook} failed: ${failed.message}`);
+    lines.push(`hooks/${failed.hook} failed after the task closed: ${failed.message}`);
   }
   if (closed.project !== null) {
-    lines.push(`That was the last open task of ${closed.project.projectId}.`, closed.project.line);
+    lines.push(`That was the last open task of its project. ${closed.project.line}`);
   }
-  return slackText(lines.join('\n'));
+  return lines;
 }
 
-/** The reply when a tap changed nothing (closed elsewhere since, gone from the board, …). */
-export function refusedReply(refusal: SurfaceRefusal | OwnerRefusal): string {
-  return slackText(`Nothing changed: ${refusal.message}`);
+/** A closed task's message: what happened in place of the buttons, and what else the act did. */
+export function closedTaskMessage(
+  view: TaskView,
+  closed: ClosedFromSurface,
+  at: Date,
+): SlackMessage {
+  const message = taskMessage(view, { what: closedWhat(closed), at });
+  const [section, happened] = message.blocks;
+  return {
+    text: message.text,
+    blocks: [
+      section,
+      happened,
+      { type: 'context', elements: [plainLines(closedDetails(closed).join('\n'))] },
+      idFooter([
+        view.task.id,
+        `closure ${closed.closure.closure_id}`,
+        ...(closed.followUp.state === 'staged' ? [`follow-up ${closed.followUp.taskId}`] : []),
+      ]),
+    ],
+  };
 }
 
-/** The reply after a draft verdict. */
-export function draftReply(verdict: DraftVerdict): string {
-  return slackText(`${verdict.line} (recorded as the ${verdict.sender}'s verdict)`);
+/** A draft's outcome in words: `sent as written`, `sent with your edits`, `rejected`. */
+export function outcomeWords(outcome: string): string {
+  switch (outcome) {
+    case 'sent_unchanged':
+      return 'sent as written';
+    case 'sent_edited':
+      return 'sent with your edits';
+    case 'rejected':
+      return 'rejected';
+    case 'cancelled':
+      return 'cancelled';
+    default:
+      return 'decided';
+  }
+}
+
+/**
+ * What a verdict came to, in place of the buttons: `Sent as written`, `Rejected: <reason>`
+ * (its first line, cut at 200 characters), `Rejected by you` when no reason was given.
+ */
+export function verdictWhat(verdict: DraftVerdict, reason?: string): string {
+  if (verdict.outcome === 'rejected') {
+    const line = stripControl(reason?.trim().split(/\r\n|[\r\n]/u)[0] ?? '');
+    if (line === '') return 'Rejected by you';
+    return `Rejected: ${line.length > 200 ? `${line.slice(0, 199)}…` : line}`;
+  }
+  const words = outcomeWords(verdict.outcome);
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
+}
+
+/**
+ * The private reply to a Done or Drop that changed nothing, in words: a task already closed
+ * says so by its title; any other refusal says why (a hook, a board that cannot be read).
+ */
+export function taskUnchangedReply(refusal: SurfaceRefusal, task: BoardTask | undefined): string {
+  if (task !== undefined && (task.status === 'done' || task.status === 'dropped')) {
+    return slackText(
+      `“${task.title}” was already ${task.status} before this tap, so nothing changed.`,
+    );
+  }
+  return slackText(`Nothing changed: ${refusal.message}.`.replace(/\.\.$/, '.'));
+}
+
+/** The private reply to a draft act that changed nothing, in words. */
+export function draftUnchangedReply(refusal: OwnerRefusal, outcome: string | undefined): string {
+  if (outcome !== undefined) {
+    return slackText(`This draft was already ${outcomeWords(outcome)}, so nothing changed.`);
+  }
+  return slackText(`Nothing changed: ${refusal.message}.`.replace(/\.\.$/, '.'));
+}
+
+/** The private reply to Send on a draft too long to read in Slack: nothing was sent. */
+export function sendUnreadReply(length: number): string {
+  return `This draft is ${count(length)} characters and Slack shows ${count(slackEditLimit)} of it: read it whole on the web board (mecha web, Drafts and questions) and send it there. Nothing was sent.`;
 }
 
 /** What a Slack user not mapped to the owner is told; nothing was written. */

@@ -13,6 +13,7 @@ import {
 export type SlashRequest =
   | { readonly kind: 'help' }
   | { readonly kind: 'tasks' }
+  | { readonly kind: 'drafts' }
   | { readonly kind: 'charter' }
   | {
       readonly kind: 'charter_edit';
@@ -76,13 +77,14 @@ function optionMessage(error: unknown, options: Record<string, { readonly type: 
   return message.split('\n')[0]?.replace(/\.$/, '') ?? 'bad arguments';
 }
 
-/** Reads the text of `/mecha …`: `charter`, `charter add|move|rm|set|unset …`, `tasks`, `help`. */
+/** Reads the text of `/mecha …`: `charter`, `charter add|move|rm|set|unset …`, `tasks`, `drafts`, `help`. */
 export function parseSlash(text: string): SlashRequest {
   const words = splitWords(text);
   if (!Array.isArray(words)) return { kind: 'usage', message: words.error };
   const [first, second, ...rest] = words;
   if (first === undefined || first === 'help') return { kind: 'help' };
   if (first === 'tasks' && second === undefined) return { kind: 'tasks' };
+  if (first === 'drafts' && second === undefined) return { kind: 'drafts' };
   if (first !== 'charter') {
     return { kind: 'usage', message: `unknown command ${JSON.stringify(first)}` };
   }
@@ -113,14 +115,15 @@ export function parseSlash(text: string): SlashRequest {
 
 /** The help `/mecha help` answers with. */
 export const slashHelp = [
-  'Usage: /mecha charter | /mecha charter add|move|rm|set|unset … | /mecha tasks',
+  'Usage: /mecha charter | /mecha charter add|move|rm|set|unset … | /mecha tasks | /mecha drafts',
   '  /mecha charter                         your charter, highest first',
   '  /mecha charter add ID TEXT… [--sensor SENSOR] [--setpoint DURATION] [--rank N]',
   '  /mecha charter move ID RANK',
   '  /mecha charter rm ID',
   '  /mecha charter set ID [--text TEXT] [--sensor SENSOR] [--setpoint DURATION]',
   '  /mecha charter unset ID [--sensor] [--setpoint]',
-  '  /mecha tasks                           post the open tasks with Done and Drop',
+  '  /mecha tasks                           your open tasks, with Done and Drop (only you see it)',
+  '  /mecha drafts                          the drafts waiting on you, with Send, Edit and Reject',
 ].join('\n');
 
 /** The charter as a short listing for a Slack reply. */

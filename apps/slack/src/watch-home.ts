@@ -4,17 +4,28 @@ import type { TranscriptEvent } from '@mecha/appraisal-core';
 import { homeLayout, type MechaHome } from '@mecha/stores';
 import type { webApi } from '@slack/bolt';
 import * as E from 'fp-ts/lib/Either.js';
-import { runEndLine } from './post-run-end.js';
+import { goalTitle, readHomeTitles } from './goal-title.js';
+import { runAbout, runEndMessage } from './post-run-end.js';
+import {
+  retryDelayMs,
+  type StandingSlackError,
+  standingErrorLine,
+  standingSlackError,
+} from './retry-policy.js';
 import { runKey, type SlackLedgerEntry, updateSlackLedger } from './slack-ledger.js';
-import { draftMessage } from './slack-messages.js';
+import { draftMessage, idFooter, type StagedDraft, slackText } from './slack-messages.js';
 
 /** What one look at the home did. */
 export interface WatchTick {
   readonly posted: number;
   readonly silent: number;
   readonly drafts: number;
-  /** Posts that failed; they are tried again on the next look. */
+  /** Posts that failed; each is tried again once its wait is over (`retryDelayMs`). */
   readonly failed: number;
+  /** Posts still waiting out the wait after a failure: not tried on this look. */
+  readonly waiting: number;
+  /** Set once Slack answered with an error that will not fix itself: nothing more is posted. */
+  readonly halted?: StandingSlackError | undefined;
   /** Why the look was cut short (an unreadable ledger, sessions or outbox), if it was. */
   readonly problems: readonly string[];
 }
@@ -33,6 +44,15 @@ export interface WatchOptions {
   readonly channel: string;
   readonly log: (line: string) => void;
   readonly clock?: () => Date;
+  /** The web board's address, for "Open on the board" on a draft too long for Slack. */
+  readonly boardUrl?: string | undefined;
+  /**
+   * Called once when Slack answers with an error that will not fix itself, with the line that
+   * says which setting to fix (the app sends it to the owner by DM when it can).
+   */
+  readonly onHalt?: (line: string, failure: StandingSlackError) => Promise<void>;
+  /** Runs `run` after `ms` (a timer by default; tests run each look by hand). */
+  readonly schedule?: (run: () => void, ms: number) => { cancel(): void };
 }
 
 interface Candidate {
@@ -78,16 +98,47 @@ export function watchHome(options: WatchOptions): HomeWatcher {
   const { home, client, channel, log } = options;
   const clock = options.clock ?? (() => new Date());
   const now = () => clock().toISOString();
-  let timer: NodeJS.Timeout | undefined;
+  const schedule =
+    options.schedule ??
+    ((run: () => void, ms: number) => {
+      const handle = setTimeout(run, ms);
+      handle.unref?.();
+      return { cancel: () => clearTimeout(handle) };
+    });
+  let timer: { cancel(): void } | undefined;
   let running: Promise<WatchTick> | undefined;
   // Each transcript's time and size when it was last read with nothing left to post.
   const looked = new Map<string, string>();
   let lookedOutbox: string | undefined;
+  let watchFrom: string | undefined;
+  // Each post that failed: how many times, and the earliest time to try it again.
+  const backoff = new Map<string, { failures: number; nextAt: number }>();
+  let halted: StandingSlackError | undefined;
+  /** Whether a post is still waiting out its wait after a failure. */
+  const waitingOut = (key: string) => {
+    const held = backoff.get(key);
+    return held !== undefined && clock().getTime() < held.nextAt;
+  };
+  /** Records a failure: the next try waits twice as long; a standing error halts posting. */
+  const failedAt = async (key: string, error: unknown) => {
+    const failures = (backoff.get(key)?.failures ?? 0) + 1;
+    backoff.set(key, { failures, nextAt: clock().getTime() + retryDelayMs(failures) });
+    const standing = standingSlackError(error);
+    if (standing === undefined || halted !== undefined) return;
+    halted = standing;
+    const line = standingErrorLine(standing, channel);
+    log(`slack: ${line}`);
+    try {
+      await options.onHalt?.(line, standing);
+    } catch (dmError) {
+      log(`slack: the owner could not be told by DM either: ${errorText(dmError)}`);
+    }
+  };
 
   const record = (entries: readonly SlackLedgerEntry[]) =>
     updateSlackLedger(home.path, () => ({ append: entries, result: undefined }));
 
-  async function threadFor(sessionId: string): Promise<string | undefined> {
+  async function threadFor(sessionId: string, about: string): Promise<string | undefined> {
     const known = await updateSlackLedger(home.path, (ledger) => ({
       append: [],
       result: ledger.threads.get(sessionId)?.ts,
@@ -96,7 +147,11 @@ export function watchHome(options: WatchOptions): HomeWatcher {
     if (known.right !== undefined) return known.right;
     const parent = await client.chat.postMessage({
       channel,
-      text: `mecha · session ${sessionId}`,
+      text: slackText(`mecha · ${about}`),
+      blocks: [
+        { type: 'section', text: { type: 'mrkdwn', text: `*${slackText(about)}*` } },
+        idFooter([`mecha · session ${sessionId}`]),
+      ] as never,
     });
     if (parent.ts === undefined) return undefined;
     const written = await record([
@@ -109,9 +164,17 @@ export function watchHome(options: WatchOptions): HomeWatcher {
 
   async function postRun(
     candidate: Candidate,
-  ): Promise<'posted' | 'silent' | 'failed' | 'skipped'> {
+  ): Promise<'posted' | 'silent' | 'failed' | 'skipped' | 'waiting'> {
     const { sessionId, runId } = candidate;
-    const text = runEndLine(candidate.events);
+    const key = `run:${runKey(sessionId, runId)}`;
+    if (waitingOut(key)) return 'waiting';
+    const start = candidate.events.find((event) => event.type === 'run_start');
+    const title = goalTitle(
+      start?.type === 'run_start' ? start.goal : undefined,
+      await readHomeTitles(home),
+    );
+    const message = runEndMessage(candidate.events, title);
+    const text = message?.line;
     const claim = await updateSlackLedger(home.path, (ledger) => {
       const earlier = ledger.runs.get(runKey(sessionId, runId));
       if (earlier !== undefined && earlier.state !== 'failed') return { append: [], result: false };
@@ -131,14 +194,14 @@ export function watchHome(options: WatchOptions): HomeWatcher {
     });
     if (E.isLeft(claim)) throw new Error(claim.left);
     if (!claim.right) return 'skipped';
-    if (text === undefined) return 'silent';
+    if (message === undefined || text === undefined) return 'silent';
     try {
-      const threadTs = await threadFor(sessionId);
+      const threadTs = await threadFor(sessionId, runAbout(candidate.events, title));
       const posted = await client.chat.postMessage({
         channel,
         ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
-        text,
-        blocks: [{ type: 'context', elements: [{ type: 'plain_text', text, emoji: false }] }],
+        text: message.text,
+        blocks: message.blocks as never,
       });
       await record([
         {
@@ -153,9 +216,13 @@ export function watchHome(options: WatchOptions): HomeWatcher {
           ...(posted.ts === undefined ? {} : { ts: posted.ts }),
         },
       ]);
+      backoff.delete(key);
       return 'posted';
     } catch (error) {
-      log(`slack: the line for run ${runId} was not posted: ${errorText(error)}`);
+      if (standingSlackError(error) === undefined) {
+        log(`slack: the line for run ${runId} was not posted: ${errorText(error)}`);
+      }
+      await failedAt(key, error);
       await record([
         {
           v: 1,
@@ -171,12 +238,11 @@ export function watchHome(options: WatchOptions): HomeWatcher {
     }
   }
 
-  async function postDraft(draft: {
-    readonly draft_id: string;
-    readonly session_id: string;
-    readonly tool: string;
-    readonly text?: string | undefined;
-  }): Promise<'posted' | 'failed' | 'skipped'> {
+  async function postDraft(
+    draft: StagedDraft,
+  ): Promise<'posted' | 'failed' | 'skipped' | 'waiting'> {
+    const key = `draft:${draft.draft_id}`;
+    if (waitingOut(key)) return 'waiting';
     const claim = await updateSlackLedger(home.path, (ledger) => {
       const earlier = ledger.drafts.get(draft.draft_id);
       if (earlier !== undefined && earlier.state !== 'failed') return { append: [], result: false };
@@ -188,7 +254,16 @@ export function watchHome(options: WatchOptions): HomeWatcher {
     if (E.isLeft(claim)) throw new Error(claim.left);
     if (!claim.right) return 'skipped';
     try {
-      const posted = await client.chat.postMessage({ channel, ...draftMessage(draft) });
+      const message = draftMessage({
+        draft,
+        goalTitle: goalTitle(draft.goal, await readHomeTitles(home)),
+        boardUrl: options.boardUrl,
+      });
+      const posted = await client.chat.postMessage({
+        channel,
+        text: message.text,
+        blocks: message.blocks as never,
+      });
       await record([
         {
           v: 1,
@@ -200,9 +275,13 @@ export function watchHome(options: WatchOptions): HomeWatcher {
           ...(posted.ts === undefined ? {} : { ts: posted.ts }),
         },
       ]);
+      backoff.delete(key);
       return 'posted';
     } catch (error) {
-      log(`slack: draft ${draft.draft_id} was not posted: ${errorText(error)}`);
+      if (standingSlackError(error) === undefined) {
+        log(`slack: draft ${draft.draft_id} was not posted: ${errorText(error)}`);
+      }
+      await failedAt(key, error);
       await record([
         {
           v: 1,
@@ -218,15 +297,20 @@ export function watchHome(options: WatchOptions): HomeWatcher {
   }
 
   async function look(): Promise<WatchTick> {
-    const counts = { posted: 0, silent: 0, drafts: 0, failed: 0 };
+    const counts = { posted: 0, silent: 0, drafts: 0, failed: 0, waiting: 0 };
     const problems: string[] = [];
-    const started = await updateSlackLedger(home.path, (ledger) =>
-      ledger.watchFrom === undefined
-        ? { append: [{ v: 1, kind: 'watch_from', at: now() }], result: now() }
-        : { append: [], result: ledger.watchFrom },
-    );
-    if (E.isLeft(started)) return { ...counts, problems: [started.left] };
-    const since = Date.parse(started.right);
+    // After an error that will not fix itself, nothing is tried again: not one more call.
+    if (halted !== undefined) return { ...counts, problems, halted };
+    if (watchFrom === undefined) {
+      const started = await updateSlackLedger(home.path, (ledger) =>
+        ledger.watchFrom === undefined
+          ? { append: [{ v: 1, kind: 'watch_from', at: now() }], result: now() }
+          : { append: [], result: ledger.watchFrom },
+      );
+      if (E.isLeft(started)) return { ...counts, problems: [started.left] };
+      watchFrom = started.right;
+    }
+    const since = Date.parse(watchFrom);
 
     let names: string[] = [];
     try {
@@ -258,9 +342,10 @@ export function watchHome(options: WatchOptions): HomeWatcher {
       }
       let settled = true;
       for (const candidate of finishedSlackRuns(sessionId, transcript.records, since)) {
+        if (halted !== undefined) break;
         const outcome = await postRun(candidate);
         if (outcome !== 'skipped') counts[outcome] += 1;
-        if (outcome === 'failed') settled = false;
+        if (outcome === 'failed' || outcome === 'waiting') settled = false;
       }
       if (settled) looked.set(sessionId, seen);
     }
@@ -286,17 +371,17 @@ export function watchHome(options: WatchOptions): HomeWatcher {
       );
       for (const record of outbox.records) {
         if (record.type !== 'staged' || decided.has(record.draft_id)) continue;
-        if (Date.parse(record.at) < since) continue;
+        if (Date.parse(record.at) < since || halted !== undefined) continue;
         const outcome = await postDraft(record);
         if (outcome === 'posted') counts.drafts += 1;
-        if (outcome === 'failed') {
-          counts.failed += 1;
+        if (outcome === 'failed' || outcome === 'waiting') {
+          counts[outcome] += 1;
           settled = false;
         }
       }
       lookedOutbox = settled ? outboxSeen : undefined;
     }
-    return { ...counts, problems };
+    return { ...counts, problems, ...(halted === undefined ? {} : { halted }) };
   }
 
   const tick = (): Promise<WatchTick> => {
@@ -307,6 +392,7 @@ export function watchHome(options: WatchOptions): HomeWatcher {
       silent: 0,
       drafts: 0,
       failed: 0,
+      waiting: 0,
       problems: [errorText(error)],
     }));
     running = next;
@@ -317,18 +403,21 @@ export function watchHome(options: WatchOptions): HomeWatcher {
     tick,
     start(pollMs) {
       if (timer !== undefined) return;
+      // A problem is said once, and again only when it changes (not on every look).
+      let said = '';
       const loop = () => {
-        timer = setTimeout(async () => {
+        timer = schedule(async () => {
           const done = await tick();
-          for (const problem of done.problems) log(`slack: watcher: ${problem}`);
+          const now = done.problems.join('\n');
+          if (now !== said) for (const problem of done.problems) log(`slack: watcher: ${problem}`);
+          said = now;
           if (timer !== undefined) loop();
         }, pollMs);
-        timer.unref?.();
       };
       loop();
     },
     async stop() {
-      if (timer !== undefined) clearTimeout(timer);
+      timer?.cancel();
       timer = undefined;
       await running;
     },

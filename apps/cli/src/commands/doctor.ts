@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { stripControl } from '@mecha/appraisal-core';
+import { isLeft } from '@mecha/errors';
 import {
   type CharterSensorFinding,
   checkHome,
@@ -75,7 +78,39 @@ function sensorLines(findings: HomeCheck['charterSensors']): string[] {
   ];
 }
 
-function render(check: HomeCheck, repairs: readonly RepairOutcome[] | undefined): string {
+/** The Slack app's ledger (`slack/posted.jsonl`): absent, read, or damaged with the reason. */
+type SlackLedgerCheck =
+  | { readonly state: 'none' }
+  | { readonly state: 'read'; readonly runs: number; readonly drafts: number }
+  | { readonly state: 'damaged'; readonly reason: string };
+
+async function checkSlackLedger(homePath: string): Promise<SlackLedgerCheck> {
+  const { readSlackLedger, slackLedgerFile } = await import('@mecha/slack');
+  if (!existsSync(join(homePath, slackLedgerFile))) return { state: 'none' };
+  const read = readSlackLedger(homePath);
+  return isLeft(read)
+    ? { state: 'damaged', reason: read.left }
+    : { state: 'read', runs: read.right.runs.size, drafts: read.right.drafts.size };
+}
+
+function slackLine(slack: SlackLedgerCheck): string[] {
+  if (slack.state === 'none') return [];
+  if (slack.state === 'read') {
+    return [
+      `  slack       slack/posted.jsonl (${slack.runs} run line(s), ${slack.drafts} draft(s) posted)`,
+    ];
+  }
+  return [
+    `  damaged     ${slack.reason}`,
+    '                mecha slack posts nothing while it is damaged: fix or remove that line (or move the file aside; then only what happens after the next start is posted)',
+  ];
+}
+
+function render(
+  check: HomeCheck,
+  repairs: readonly RepairOutcome[] | undefined,
+  slack: SlackLedgerCheck = { state: 'none' },
+): string {
   const lines = [`mecha doctor: ${check.path}`, ''];
   if (!check.exists) {
     lines.push(
@@ -105,6 +140,7 @@ function render(check: HomeCheck, repairs: readonly RepairOutcome[] | undefined)
     ...check.stores.flatMap(storeLine),
     ...storeLine(check.sessions),
     ...check.transcripts.flatMap(storeLine),
+    ...slackLine(slack),
   );
   if (check.locks.length > 0) {
     lines.push('', 'Lock files:');
@@ -136,7 +172,7 @@ function render(check: HomeCheck, repairs: readonly RepairOutcome[] | undefined)
         );
       } else lines.push(`Not repaired ${repair.file}: ${repair.message}`);
     }
-  } else if (check.healthy) lines.push('Every store reads whole.');
+  } else if (check.healthy && slack.state !== 'damaged') lines.push('Every store reads whole.');
   else if ([...check.stores, ...check.transcripts].some((store) => store.state === 'partial')) {
     lines.push(
       "Run 'mecha doctor --repair' to compact the damaged stores (each original is copied beside it first).",
@@ -162,9 +198,11 @@ const doctor: Command = {
 Reads every part of the home and says what state it is in: each store (read, partial with
 every damaged file:line and reason, unreadable with the reason, vanished), the session listing
 and every transcript not read whole, config.toml, the charter, the model file, the graph server
-and any lock files with their holders. Each sensored charter line is shown as the newest runs
-read it at their start: its setpoint, how many runs were past it, and whether the sensor is
-saturated (past its setpoint in every run, or never moving); that is advice, not a failure.
+and any lock files with their holders, and the Slack app's ledger (slack/posted.jsonl).
+Each sensored charter line is shown as the newest runs read it at their start: its
+setpoint, how many runs were past it, and whether the sensor is saturated (past its
+setpoint in every run, or never moving); that is advice, not a failure. The closure
+guarantee is shown as `mecha tools` reads it.
 
 Options:
   --repair    compact every store with damaged lines: the original is copied beside it
@@ -186,8 +224,9 @@ does not exist or something still needs you, 2 usage.
       repairs = await repairHome(home, check);
       check = await checkHome(home);
     }
-    report(context, check, repairs, flag(values, 'json'));
-    return check.healthy ? exitCodes.ok : exitCodes.failure;
+    const slack = check.exists ? await checkSlackLedger(home.path) : { state: 'none' as const };
+    report(context, check, repairs, flag(values, 'json'), slack);
+    return check.healthy && slack.state !== 'damaged' ? exitCodes.ok : exitCodes.failure;
   },
 };
 
@@ -196,12 +235,13 @@ function report(
   check: HomeCheck,
   repairs: RepairOutcome[] | undefined,
   json: boolean,
+  slack: SlackLedgerCheck,
 ): void {
   if (json)
     context.stdout(
-      `${JSON.stringify({ ...check, ...(repairs === undefined ? {} : { repairs }) }, null, 2)}\n`,
+      `${JSON.stringify({ ...check, ...(repairs === undefined ? {} : { repairs }), slack }, null, 2)}\n`,
     );
-  else context.stdout(render(check, repairs));
+  else context.stdout(render(check, repairs, slack));
 }
 
 /** `mecha doctor`: the state of every part of a home. */

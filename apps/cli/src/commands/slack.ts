@@ -6,9 +6,9 @@ import { flag } from '../parse-command.js';
 
 const help = `Usage: mecha slack [--check] [--home DIR]
 
-Runs the Slack app on the home the CLI uses: the run-end context line in the thread of each
-run started from Slack, staged drafts with Send, Edit and Reject, Done and Drop on tasks, and
-/mecha charter. Every act goes through the same owner paths as the CLI, and only the Slack
+Runs the Slack app on the home the CLI uses: a line in the thread of each run started from
+Slack, staged drafts with Send, Edit and Reject, /mecha tasks and /mecha drafts (private
+lists), and /mecha charter. Each act replaces its buttons with what happened. Every act goes through the same owner paths as the CLI, and only the Slack
 users named in MECHA_SLACK_OWNERS may act. It runs until interrupted (Ctrl-C).
 
 Settings come from the environment (see docs/slack.md):
@@ -20,10 +20,12 @@ Settings come from the environment (see docs/slack.md):
   MECHA_SLACK_HOST          the address it listens on (default 127.0.0.1)
   MECHA_SLACK_SOCKET_MODE   1 for socket mode instead of HTTP, with SLACK_APP_TOKEN (xapp-…)
   MECHA_SLACK_POLL_MS       how often to look for finished runs and drafts (default 2000)
+  MECHA_SLACK_BOARD_URL     the web board's address, for "Open on the board" on long drafts
   MECHA_SLACK_API_URL       another Web API base URL (default Slack's own)
 
 Options:
-  --check     check the settings and the home, say what would run, and exit
+  --check     check the settings, ask Slack whether the token is accepted (auth.test) and
+              the bot is in MECHA_SLACK_CHANNEL (conversations.info), say what would run, exit
   --home DIR  the mecha home (default: $MECHA_HOME, else ~/.mecha)
 `;
 
@@ -40,7 +42,9 @@ function waitForInterrupt(): Promise<string> {
 }
 
 async function runSlack(check: boolean, context: CommandContext): Promise<number> {
-  const { slackConfigFromEnv, startSlackApp, redactingLog } = await import('@mecha/slack');
+  const { checkSlack, slackConfigFromEnv, startSlackApp, redactingLog } = await import(
+    '@mecha/slack'
+  );
   const config = slackConfigFromEnv(context.env);
   if (isLeft(config)) {
     for (const issue of config.left) {
@@ -56,25 +60,51 @@ async function runSlack(check: boolean, context: CommandContext): Promise<number
     : `http://${settings.host}:${settings.port}/slack/events`;
   const owners = `${settings.ownerUserIds.size} owner user${settings.ownerUserIds.size === 1 ? '' : 's'}`;
   if (check) {
+    // Asks Slack (auth.test, conversations.info): is the token accepted, is the bot in the channel.
+    const checked = await checkSlack(settings);
+    for (const line of checked.lines) {
+      (checked.ok ? context.stdout : context.stderr)(
+        `mecha slack: ${redactSecrets(settings, line)}\n`,
+      );
+    }
+    if (!checked.ok) {
+      context.stderr("mecha slack: nothing started (see 'mecha slack --help' and docs/slack.md)\n");
+      return exitCodes.failure;
+    }
     context.stdout(
       `mecha slack would listen on ${where}, post in ${settings.channel} for ${owners}, on the home at ${home.path}.\n`,
     );
     return exitCodes.ok;
   }
   const log = redactingLog(settings, (line) => context.stderr(`${line}\n`));
-  let running: Awaited<ReturnType<typeof startSlackApp>>;
-  try {
-    running = await startSlackApp({ config: settings, home, log });
-  } catch (error) {
-    return failure(context, 'slack', `could not start: ${redactSecrets(settings, error)}`);
+  // Ctrl-C while Slack is still being asked (a slow or hanging auth.test) stops at once.
+  const interrupted = waitForInterrupt();
+  const starting = startSlackApp({ config: settings, home, log });
+  const first = await Promise.race([
+    starting.then(
+      (running) => ({ state: 'started' as const, running }),
+      (error: unknown) => ({ state: 'failed' as const, error }),
+    ),
+    interrupted.then(() => ({ state: 'interrupted' as const })),
+  ]);
+  if (first.state === 'interrupted') {
+    context.stdout('mecha slack: stopped during start-up; nothing was started.\n');
+    // Whatever the start was waiting on (a call to Slack) may still hold the process open.
+    starting.then((running) => running.stop()).catch(() => {});
+    setTimeout(() => process.exit(exitCodes.ok), 200).unref();
+    return exitCodes.ok;
   }
+  if (first.state === 'failed') {
+    return failure(context, 'slack', `could not start: ${redactSecrets(settings, first.error)}`);
+  }
+  const running = first.running;
   const listening = settings.socketMode
     ? 'socket mode'
     : `http://${settings.host}:${running.port}/slack/events`;
   context.stdout(
     `mecha slack: listening on ${listening}; posting in ${settings.channel} for ${owners}; home ${home.path}. Ctrl-C stops it.\n`,
   );
-  await waitForInterrupt();
+  await interrupted;
   await running.stop();
   context.stdout('mecha slack: stopped.\n');
   return exitCodes.ok;

@@ -67,9 +67,14 @@ export function buttonTap(options: {
   readonly actionTs: string;
   readonly channel?: string;
   readonly messageTs?: string;
+  /** Where Slack would take a reply to this tap (the fake's `responseUrl`). */
+  readonly responseUrl?: string;
+  /** A tap on a message only its reader sees (`/mecha tasks`, `/mecha drafts`). */
+  readonly ephemeral?: boolean;
 }): string {
   const channel = options.channel ?? 'C0CHANNEL';
   const messageTs = options.messageTs ?? '1790000000.000001';
+  const ephemeral = options.ephemeral === true;
   return interaction({
     type: 'block_actions',
     team: { id: 'T0001' },
@@ -78,9 +83,15 @@ export function buttonTap(options: {
     token: 'legacy-verification-token',
     trigger_id: `trigger-${options.actionTs}`,
     channel: { id: channel, name: 'mecha' },
-    container: { type: 'message', message_ts: messageTs, channel_id: channel },
-    message: { type: 'message', ts: messageTs, text: 'a task' },
-    response_url: 'http://127.0.0.1:9/unused',
+    container: {
+      type: 'message',
+      message_ts: messageTs,
+      channel_id: channel,
+      ...(ephemeral ? { is_ephemeral: true } : {}),
+    },
+    // Slack sends no message with a tap on an ephemeral message.
+    ...(ephemeral ? {} : { message: { type: 'message', ts: messageTs, text: 'a task' } }),
+    response_url: options.responseUrl ?? 'http://127.0.0.1:9/unused',
     actions: [
       {
         type: 'button',
@@ -99,6 +110,7 @@ export function slashCommand(options: {
   readonly user: string;
   readonly text: string;
   readonly trigger?: string;
+  readonly responseUrl?: string;
 }): string {
   return new URLSearchParams({
     token: 'legacy-verification-token',
@@ -110,7 +122,7 @@ export function slashCommand(options: {
     command: '/mecha',
     text: options.text,
     api_app_id: 'A0001',
-    response_url: 'http://127.0.0.1:9/unused',
+    response_url: options.responseUrl ?? 'http://127.0.0.1:9/unused',
     trigger_id: options.trigger ?? `trigger-${Math.random()}`,
   }).toString();
 }
