@@ -76,6 +76,7 @@ describe('the built @mecha/stores', () => {
       'ruleRecordSchema',
       'runHook',
       'runPresence',
+      'seededRandom',
       'sessionReadout',
       'sessionsForTask',
       'shellRegistrationSchema',
