@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mapMiniSweAgentTrajectory } from './map-mini-swe-agent.js';
 import { newSessionState, SessionBuilder } from './session-builder.js';
@@ -136,5 +137,72 @@ describe('mapMiniSweAgentTrajectory on the exit statuses', () => {
         builder(),
       ),
     ).toMatchObject({ kind: 'unreadable', reason: expect.stringContaining('"swe-agent-0"') });
+  });
+});
+
+describe('mapMiniSweAgentTrajectory on any exchange', () => {
+  // An exchange in the format's shape: each step an assistant reply with 0, 1 or 2 bash
+  // blocks, then the harness's answer (a return code, a timeout, or a format error).
+  const step = fc.record({
+    blocks: fc.integer({ min: 0, max: 2 }),
+    code: fc.integer({ min: 0, max: 3 }),
+    timedOut: fc.boolean(),
+  });
+  const exits = fc.constantFrom('Submitted', 'LimitsExceeded', 'RuntimeError');
+
+  it('writes one run the store accepts, a result for each call, a counter for each format error', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 12 }), exits, (steps, exit) => {
+        const messages: { role: string; content: string }[] = [
+          { role: 'system', content: 'rules' },
+          { role: 'user', content: 'the task' },
+        ];
+        let formatErrors = 0;
+        let calls = 0;
+        for (const { blocks, code, timedOut } of steps) {
+          const block = '```bash\nls\n```';
+          messages.push({
+            role: 'assistant',
+            content: `THOUGHT\n${Array(blocks).fill(block).join('\n')}`,
+          });
+          if (blocks !== 1) {
+            formatErrors += 1;
+            messages.push({
+              role: 'user',
+              content: `Please always provide EXACTLY ONE action, found ${blocks}.`,
+            });
+          } else {
+            calls += 1;
+            messages.push({
+              role: 'user',
+              content: timedOut
+                ? 'The last command <command>ls</command> timed out and has been killed.'
+                : `<returncode>${code}</returncode>\n<output></output>`,
+            });
+          }
+        }
+        const session = builder();
+        const reading = mapMiniSweAgentTrajectory(
+          {
+            trajectory_format: 'mini-swe-agent-1',
+            info: { exit_status: exit, model_stats: { instance_cost: 0, api_calls: 0 } },
+            messages,
+          },
+          session,
+        );
+        expect(reading).toMatchObject({ kind: 'mapped', calls, formatErrors, unmapped: 0 });
+        const events = session.drain();
+        expect(events.filter((event) => event.type === 'run_start')).toHaveLength(1);
+        expect(events.filter((event) => event.type === 'run_end')).toHaveLength(1);
+        expect(events.filter((event) => event.type === 'tool_call')).toHaveLength(calls);
+        expect(events.filter((event) => event.type === 'tool_result')).toHaveLength(calls);
+        expect(
+          events.filter((event) => event.type === 'counter' && event.name === 'format_error'),
+        ).toHaveLength(formatErrors);
+        // Nothing here is signed: a limit with no configured limits is not a ceiling.
+        expect(readoutOf(events)).toMatchObject({ kind: 'read', readout: { negative: 0 } });
+      }),
+      { numRuns: 200 },
+    );
   });
 });
