@@ -411,3 +411,37 @@ describe('bad input to tasks set', () => {
     expect(board(home).find((row) => row.id === 'task-good')?.status).toBe('next');
   });
 });
+
+describe('re-filing a task', () => {
+  it('re-files and closes in one command: --project P --status done', () => {
+    const home = fixtureHome('tasks');
+    const run = setTask(home, 'task-good', 'done', '--project', 'p-refiled');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Re-filed task-good: .* → p-refiled\.\n/);
+    expect(run.stdout).toContain("mecha's appraisal of task-good: Pride");
+    expect(board(home).find((row) => row.id === 'task-good')).toMatchObject({
+      status: 'done',
+      project_id: 'p-refiled',
+    });
+  });
+
+  it('re-files without moving when only --project is given', () => {
+    const home = fixtureHome('tasks');
+    const run = mecha(['--home', home, 'tasks', 'set', 'task-good', '--project', 'p-other']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Re-filed task-good: .* → p-other\.\n$/);
+    expect(board(home).find((row) => row.id === 'task-good')).toMatchObject({
+      status: 'next',
+      project_id: 'p-other',
+    });
+  });
+
+  it('refuses a project id that is not an id, writing nothing (exit 2)', () => {
+    const home = fixtureHome('tasks');
+    const before = snapshot(home);
+    const run = mecha(['--home', home, 'tasks', 'set', 'task-good', '--project', 'no spaces']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--project takes a project id');
+    expect(snapshot(home)).toEqual(before);
+  });
+});

@@ -71,7 +71,10 @@ export function contributionsSection(api) {
 /** The label rules, in the order `deriveLabel` tries them. */
 export function labelRulesSection(api) {
   return api.labelRules
-    .map((rule, index) => `${index + 1}. **${rule.label}** (\`${rule.id}\`): ${rule.when}`)
+    .map(
+      (rule, index) =>
+        `${index + 1}. **${rule.label}** (\`${rule.id}\`): ${rule.when} Said to the owner: “${rule.because}”.`,
+    )
     .join('\n');
 }
 

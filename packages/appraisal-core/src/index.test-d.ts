@@ -55,8 +55,10 @@ describe('the readouts', () => {
     expectTypeOf(appraiseRun).returns.toEqualTypeOf<RunAppraisal>();
     expectTypeOf<RunAppraisal>().toEqualTypeOf<{
       readonly errors: readonly GoalError[];
+      readonly entries: readonly SignedEntry[];
       readonly valence: Valence;
       readonly label: Label;
+      readonly labelFacts: LabelFacts;
     }>();
   });
 });

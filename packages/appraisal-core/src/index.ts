@@ -55,6 +55,17 @@ export { appraiseClosure } from './readouts/closure-appraisal.js';
 export { closureLine } from './readouts/closure-line.js';
 export type { CompareOptions, CompareOutcome } from './readouts/compare-moment.js';
 export { compareMoment, comparePolicies } from './readouts/compare-moment.js';
+export type {
+  DiagnosticAppraisal,
+  DiagnosticAppraisals,
+  DiagnosticBrief,
+  DiagnosticBriefRequest,
+  DiagnosticPart,
+  DiagnosticSensors,
+} from './readouts/diagnostic-brief.js';
+export { diagnosticBrief } from './readouts/diagnostic-brief.js';
+export type { LabelReason } from './readouts/explain-label.js';
+export { entryText, explainLabel } from './readouts/explain-label.js';
 export type { ValenceSums } from './readouts/format-valence.js';
 export { formatValence } from './readouts/format-valence.js';
 export type {
@@ -113,8 +124,14 @@ export {
 } from './rules/counterfactual-reflection.js';
 export type { DecidedMoment, Refused } from './rules/decided-moments.js';
 export { decidedMoments } from './rules/decided-moments.js';
-export type { LabelFacts, LabelRule, LabelRuleId, OwnerOutcomeFact } from './rules/derive-label.js';
-export { deriveLabel, labelRules } from './rules/derive-label.js';
+export type {
+  LabelDerivation,
+  LabelFacts,
+  LabelRule,
+  LabelRuleId,
+  OwnerOutcomeFact,
+} from './rules/derive-label.js';
+export { deriveLabel, labelDerivation, labelRules } from './rules/derive-label.js';
 export type {
   ExpectationContext,
   ExpectationScore,
@@ -129,6 +146,8 @@ export { labelFactsFor } from './rules/label-facts-for.js';
 export type { Population } from './rules/population.js';
 export { selectPopulation, wantedBy } from './rules/population.js';
 export type { PopulationOptions } from './rules/population-options.js';
+export type { RankedReplayCandidate, ReplayCandidate } from './rules/rank-replay-candidates.js';
+export { rankReplayCandidates } from './rules/rank-replay-candidates.js';
 export type { LabelReach } from './rules/reachability.js';
 export { reachability, reachabilityLine } from './rules/reachability.js';
 export { appraisedEventTypes } from './rules/read-transcript.js';

@@ -24,6 +24,7 @@ describe('the built @mecha/homeostat', () => {
       'parseRecordedConditions',
       'peakReading',
       'pendingCommitments',
+      'planningGuidance',
       'readValue',
       'recordedConditions',
       'renderBrief',

@@ -9,6 +9,8 @@ export { ownerTime } from './owner-time.js';
 export { peakReading } from './peak-reading.js';
 export type { CommitmentSources, PendingRow, PendingStores } from './pending-commitments.js';
 export { pendingCommitments } from './pending-commitments.js';
+export type { GuidanceReason, PlanningGuidance } from './planning-guidance.js';
+export { planningGuidance } from './planning-guidance.js';
 export type { Reading } from './reading.js';
 export { couldNotRead, readValue } from './reading.js';
 export type { RecordedConditions } from './recorded-conditions.js';

@@ -31,6 +31,7 @@ describe('the built @mecha/stores', () => {
       'createSessionRecorder',
       'decideDraft',
       'defaultConfig',
+      'diagnosticBriefFromHome',
       'distilledRecordSchema',
       'draftAsShown',
       'editCharter',

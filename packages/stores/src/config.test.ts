@@ -26,6 +26,7 @@ describe('parseConfig', () => {
       contrast_evidence: false,
       sensors_in_brief: true,
       appraisals_in_brief: true,
+      planning_guidance: false,
       step_escalation: false,
       timezone: 'UTC',
     });

@@ -55,6 +55,11 @@ export const agentConfigSchema = z.strictObject({
   appraisals_in_brief: flag(true),
   /** A quarantined model escalation when a plan step is ticked off. Off. */
   step_escalation: flag(false),
+  /**
+   * Planning guidance after the brief: asks the model to review its plan when a commitment a
+   * charter line weighs is past its patience, or after recorded goal drift. Off.
+   */
+  planning_guidance: flag(false),
   timezone: text('an IANA time zone name such as "Europe/Berlin"')
     .refine(isTimeZone, {
       error: (issue) => `${JSON.stringify(issue.input)} is not a time zone this machine knows`,

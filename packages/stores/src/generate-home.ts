@@ -260,6 +260,7 @@ success_examples = false
 contrast_evidence = false
 sensors_in_brief = true
 appraisals_in_brief = true
+planning_guidance = false
 step_escalation = false
 timezone = "Europe/Berlin"
 

@@ -64,6 +64,8 @@ export type {
 export { beginRun } from './live/begin-run.js';
 export type { BriefConversation } from './live/brief-conversation.js';
 export { briefConversation } from './live/brief-conversation.js';
+export type { DiagnosticBriefQuestion } from './live/diagnostic-brief-from-home.js';
+export { diagnosticBriefFromHome } from './live/diagnostic-brief-from-home.js';
 export type {
   GoalContext,
   GoalContextPart,
@@ -106,7 +108,7 @@ export { editCharter } from './owner/edit-charter.js';
 export type { PrefixMatch } from './owner/find-by-prefix.js';
 export { findByPrefix } from './owner/find-by-prefix.js';
 export { findTask } from './owner/find-task.js';
-export type { MovedTask, MoveTaskRequest, TaskMove } from './owner/move-task.js';
+export type { MovedTask, MoveTaskRequest, RefiledTask, TaskMove } from './owner/move-task.js';
 export { moveTask } from './owner/move-task.js';
 export type { OwnerRefusal } from './owner/owner-refusal.js';
 export { draftAsShown } from './owner/owner-words.js';

@@ -196,9 +196,12 @@ const set: Command = {
   path: 'tasks set',
   summary: 'move a task; closing it (done, dropped) appraises the work, once',
   help: [
-    'Usage: mecha tasks set TASK --status STATUS [--session ID]… [--reason TEXT] [--json]',
+    'Usage: mecha tasks set TASK [--status STATUS] [--project ID] [--session ID]… [--reason TEXT] [--json]',
     '',
-    `Moves a task (its id or a unique prefix) to STATUS: ${statuses}.`,
+    `Moves a task (its id or a unique prefix) to STATUS: ${statuses}; with --project it is`,
+    'filed under that project first, so `--project P --status done` re-files and closes in one',
+    "command (the closure and the project's reading then read the new project). A closed task",
+    'is re-filed only as it is reopened.',
     '',
     "Closing it (done or dropped) is the owner's act: the closure is written to",
     "closures/closures.jsonl before the board changes, with mecha's appraisal of the sessions",
@@ -210,6 +213,7 @@ const set: Command = {
     '',
     'Options:',
     `  --status S      ${statuses}`,
+    '  --project ID    the project to file it under',
     '  --session ID    a session that did the work (repeat for several); by default the',
     '                  sessions whose runs named this task as their goal',
     '  --reason TEXT   why you reopen it, in your words (kept on the record)',
@@ -219,6 +223,7 @@ const set: Command = {
   ].join('\n'),
   options: {
     status: { type: 'string' },
+    project: { type: 'string' },
     session: { type: 'string', multiple: true },
     reason: { type: 'string' },
     json: { type: 'boolean' },
@@ -229,17 +234,31 @@ const set: Command = {
     if (query === undefined) return usageError(context, path, 'name the task to move');
     if (extra !== undefined) return usageError(context, path, `unexpected argument '${extra}'`);
     const statusText = stringOption(values, 'status');
-    if (statusText === undefined)
-      return usageError(context, path, `say where to move it: --status ${statuses}`);
-    const parsedStatus = taskStatusSchema.safeParse(statusText);
-    if (!parsedStatus.success) {
+    const project = stringOption(values, 'project');
+    if (statusText === undefined && project === undefined) {
+      return usageError(
+        context,
+        path,
+        `say where to move it: --status ${statuses}, or --project ID`,
+      );
+    }
+    if (project !== undefined && !idSchema.safeParse(project).success) {
+      return usageError(
+        context,
+        path,
+        `--project takes a project id, not ${JSON.stringify(project)}`,
+      );
+    }
+    const parsedStatus =
+      statusText === undefined ? undefined : taskStatusSchema.safeParse(statusText);
+    if (parsedStatus !== undefined && !parsedStatus.success) {
       return usageError(
         context,
         path,
         `unknown status ${JSON.stringify(statusText)}: use ${statuses}`,
       );
     }
-    const to = parsedStatus.data;
+    const to = parsedStatus?.data;
     const sessionValues = values.session;
     const sessionIds = Array.isArray(sessionValues)
       ? [...new Set(sessionValues.filter((value): value is string => typeof value === 'string'))]
@@ -258,7 +277,13 @@ const set: Command = {
     return setTask(
       context,
       home,
-      { query, to, sessionIds, ...(reason === undefined ? {} : { reason }) },
+      {
+        query,
+        sessionIds,
+        ...(to === undefined ? {} : { to }),
+        ...(project === undefined ? {} : { projectId: project }),
+        ...(reason === undefined ? {} : { reason }),
+      },
       flag(values, 'json'),
     );
   },
@@ -279,10 +304,14 @@ export async function setTask(
     if (moved.state !== 'refused') return exitCodes.ok;
     return refusedCode(moved);
   }
+  if (moved.state !== 'refused' && moved.refiled !== undefined) {
+    context.stdout(`${moved.refiled.line}\n`);
+  }
   switch (moved.state) {
     case 'refused':
       return refused(context, path, moved);
     case 'moved':
+    case 'refiled':
       context.stdout(`${moved.line}\n`);
       return exitCodes.ok;
     case 'closed':

@@ -58,6 +58,7 @@ export function moveSaid(move: TaskMove): Said {
     case 'refused':
       return { ok: false, lines: [move.message] };
     case 'moved':
+    case 'refiled':
       return { ok: true, lines: [move.line] };
     case 'closed': {
       const lines = [move.closureLine];

@@ -19,8 +19,10 @@ describe('appraiseRun: the live readout', () => {
     const reading = appraiseRun([start('r-1'), message('r-1', 0), end('r-1', 'completed')]);
     expect(reading).toEqual({
       errors: [],
+      entries: [],
       valence: { positive: 0, negative: 0, partial: false },
       label: 'neutral',
+      labelFacts: { compacted: false, charterLineIds: new Set() },
     });
     expect(formatValence(reading.valence)).toBe('');
   });

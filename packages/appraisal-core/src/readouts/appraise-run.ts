@@ -1,6 +1,6 @@
-import { deriveLabel } from '../rules/derive-label.js';
+import { deriveLabel, type LabelFacts } from '../rules/derive-label.js';
 import { readTranscript } from '../rules/read-transcript.js';
-import { errorsOf } from '../rules/signed-entry.js';
+import { errorsOf, type SignedEntry } from '../rules/signed-entry.js';
 import { type Valence, valence } from '../rules/valence.js';
 import type { GoalError, Label } from '../schemas/goal-error.js';
 import type { TranscriptEvent } from '../schemas/transcript.js';
@@ -8,8 +8,12 @@ import type { TranscriptEvent } from '../schemas/transcript.js';
 /** The live readout of one finished run: its signed errors, valence and label. */
 export interface RunAppraisal {
   readonly errors: readonly GoalError[];
+  /** The same errors, each with the id of the contribution-table row that signed it. */
+  readonly entries: readonly SignedEntry[];
   readonly valence: Valence;
   readonly label: Label;
+  /** The facts the label was derived with (for {@link explainLabel}). */
+  readonly labelFacts: LabelFacts;
 }
 
 const noCharterLines: ReadonlySet<string> = new Set();
@@ -22,12 +26,12 @@ const noCharterLines: ReadonlySet<string> = new Set();
 export function appraiseRun(run: readonly TranscriptEvent[]): RunAppraisal {
   const reading = readTranscript(run);
   const errors = errorsOf(reading.entries);
+  const labelFacts: LabelFacts = { compacted: reading.compacted, charterLineIds: noCharterLines };
   return {
     errors,
+    entries: reading.entries,
     valence: valence(errors, { partial: reading.compacted }),
-    label: deriveLabel(errors, {
-      compacted: reading.compacted,
-      charterLineIds: noCharterLines,
-    }),
+    label: deriveLabel(errors, labelFacts),
+    labelFacts,
   };
 }

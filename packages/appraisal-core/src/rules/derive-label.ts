@@ -35,11 +35,15 @@ export type LabelRuleId =
   | 'pride'
   | 'positive';
 
-/** One step of the derivation: the label it names and when it applies, in words. */
+/**
+ * One step of the derivation: the label it names, when it applies (for the docs), and the same
+ * condition said to the owner in a few words (for the surfaces' one-line reason).
+ */
 export interface LabelRule {
   readonly id: LabelRuleId;
   readonly label: Label;
   readonly when: string;
+  readonly because: string;
 }
 
 /**
@@ -51,56 +55,67 @@ export const labelRules: readonly LabelRule[] = [
     id: 'compacted',
     label: 'neutral',
     when: 'A run compacted: its interventions cannot be scoped, so the label reads neutral outright and the valence is partial.',
+    because: 'a run compacted, so its steers cannot be scoped and the label stays neutral',
   },
   {
     id: 'irrelevant',
     label: 'neutral',
     when: 'Relevance first: no error carries a non-zero sign, so nothing bears on a goal.',
+    because: 'nothing recorded bore on a goal',
   },
   {
     id: 'anger',
     label: 'anger',
     when: 'A dominant negative was caused by another party or the world (agency is read before exposure).',
+    because: 'the worst outcome was caused by another party or the world',
   },
   {
     id: 'embarrassment',
     label: 'embarrassment',
     when: 'A dominant negative cites a linked owner outcome reporting a confirmed error, in a message that reached its recipient unchanged (visible).',
+    because: 'an error you confirmed was in a message that reached its recipient unchanged',
   },
   {
     id: 'guilt',
     label: 'guilt',
     when: 'A dominant negative cites a linked owner outcome reporting an adverse impact against a recorded commitment, in a message that reached its recipient unchanged.',
+    because: 'a message that reached its recipient unchanged did harm against a commitment',
   },
   {
     id: 'frustration',
     label: 'frustration',
     when: 'Two or more distinct self-caused, probe-resolved dominant negatives of one kind (channel and cite kind) on one identified goal.',
+    because: 'the same kind of self-caused setback happened more than once on one goal',
   },
   {
     id: 'regret',
     label: 'regret',
     when: 'A self-caused dominant negative whose probe established an alternative (controllable true).',
+    because: 'a self-caused setback that the probe showed could have gone otherwise',
   },
   {
     id: 'disappointment',
     label: 'disappointment',
     when: 'A dominant negative whose probe established no alternative (controllable false).',
+    because: 'a setback that the probe showed could not have gone otherwise',
   },
   {
     id: 'distress',
     label: 'distress',
     when: 'Any other negative: a signed, attributed error a probe has not split.',
+    because: 'a negative outcome that no probe has explained',
   },
   {
     id: 'pride',
     label: 'pride',
     when: 'Positive only, with a delivery (a draft sent unchanged, or an answered question followed by completion) attributed to a charter line that exists.',
+    because: 'only good outcomes, with a delivery credited to a charter line',
   },
   {
     id: 'positive',
     label: 'neutral',
     when: 'Positive only, without such a delivery: the valence still shows it.',
+    because: 'only good outcomes, none of them a delivery credited to a charter line',
   },
 ];
 
@@ -127,20 +142,6 @@ function kindOf(error: GoalError): string {
   return `${error.channel}:${cite.kind}${name}`;
 }
 
-function repeated(dominant: readonly GoalError[]): boolean {
-  const groups = new Map<string, Set<string>>();
-  for (const error of dominant) {
-    if (error.agency !== 'self' || error.controllable === 'unfilled') continue;
-    if (error.goal?.id === undefined) continue;
-    const key = `${error.goal.kind}:${error.goal.id}|${kindOf(error)}`;
-    const cites = groups.get(key) ?? new Set<string>();
-    cites.add(citeKey(error));
-    if (cites.size >= 2) return true;
-    groups.set(key, cites);
-  }
-  return false;
-}
-
 function isAttributedDelivery(error: GoalError, facts: LabelFacts): boolean {
   const delivery =
     (error.channel === 'edit' && error.cite.kind === 'draft') ||
@@ -149,29 +150,63 @@ function isAttributedDelivery(error: GoalError, facts: LabelFacts): boolean {
   return delivery && line !== undefined && facts.charterLineIds.has(line);
 }
 
-const predicates: Record<LabelRuleId, (reading: Reading, facts: LabelFacts) => boolean> = {
-  compacted: (_, facts) => facts.compacted,
-  irrelevant: (reading) => reading.relevant === 0,
+/**
+ * Each rule's test. It answers the errors that make it hold (its witnesses; empty for a rule
+ * that reads no error) or `undefined` when it does not hold.
+ */
+type Witnesses = readonly GoalError[] | undefined;
+
+function nonEmpty(errors: readonly GoalError[]): Witnesses {
+  return errors.length > 0 ? errors : undefined;
+}
+
+function firstRepeat(dominant: readonly GoalError[]): Witnesses {
+  const groups = new Map<string, Map<string, GoalError>>();
+  for (const error of dominant) {
+    if (error.agency !== 'self' || error.controllable === 'unfilled') continue;
+    if (error.goal?.id === undefined) continue;
+    const key = `${error.goal.kind}:${error.goal.id}|${kindOf(error)}`;
+    const cites = groups.get(key) ?? new Map<string, GoalError>();
+    if (!cites.has(citeKey(error))) cites.set(citeKey(error), error);
+    if (cites.size >= 2) return [...cites.values()];
+    groups.set(key, cites);
+  }
+  return undefined;
+}
+
+const predicates: Record<LabelRuleId, (reading: Reading, facts: LabelFacts) => Witnesses> = {
+  compacted: (_, facts) => (facts.compacted ? [] : undefined),
+  irrelevant: (reading) => (reading.relevant === 0 ? [] : undefined),
   anger: (reading) =>
-    reading.dominant.some((error) => error.agency === 'other' || error.agency === 'world'),
+    nonEmpty(
+      reading.dominant.filter((error) => error.agency === 'other' || error.agency === 'world'),
+    ),
   embarrassment: (reading, facts) =>
-    reading.dominant.some(
-      (error) => error.visible && outcomeOf(error, facts)?.kind === 'confirmed_error',
+    nonEmpty(
+      reading.dominant.filter(
+        (error) => error.visible && outcomeOf(error, facts)?.kind === 'confirmed_error',
+      ),
     ),
   guilt: (reading, facts) =>
-    reading.dominant.some((error) => {
-      const outcome = outcomeOf(error, facts);
-      return error.visible && outcome?.kind === 'adverse_impact' && outcome.commitment;
-    }),
-  frustration: (reading) => repeated(reading.dominant),
+    nonEmpty(
+      reading.dominant.filter((error) => {
+        const outcome = outcomeOf(error, facts);
+        return error.visible && outcome?.kind === 'adverse_impact' && outcome.commitment;
+      }),
+    ),
+  frustration: (reading) => firstRepeat(reading.dominant),
   regret: (reading) =>
-    reading.dominant.some((error) => error.agency === 'self' && error.controllable === true),
-  disappointment: (reading) => reading.dominant.some((error) => error.controllable === false),
-  distress: (reading) => reading.dominant.length > 0,
+    nonEmpty(
+      reading.dominant.filter((error) => error.agency === 'self' && error.controllable === true),
+    ),
+  disappointment: (reading) =>
+    nonEmpty(reading.dominant.filter((error) => error.controllable === false)),
+  distress: (reading) => nonEmpty(reading.dominant),
   pride: (reading, facts) =>
-    reading.dominant.length === 0 &&
-    reading.positives.some((error) => isAttributedDelivery(error, facts)),
-  positive: () => true,
+    reading.dominant.length === 0
+      ? nonEmpty(reading.positives.filter((error) => isAttributedDelivery(error, facts)))
+      : undefined,
+  positive: (reading) => reading.positives,
 };
 
 /**
@@ -197,12 +232,32 @@ function read(errors: readonly GoalError[]): Reading {
   return { relevant, dominant: [], positives: errors.filter((error) => error.sign > 0) };
 }
 
+/** Which rule named the label, and the errors that made it hold. */
+export interface LabelDerivation {
+  readonly rule: LabelRule;
+  /** The errors the rule read to fire (none for `compacted` and `irrelevant`). */
+  readonly witnesses: readonly GoalError[];
+}
+
+/**
+ * Walks {@link labelRules} in order and answers the first that holds with its witnesses: the
+ * one derivation both the label and every explanation of it read, so they cannot disagree.
+ */
+export function labelDerivation(errors: readonly GoalError[], facts: LabelFacts): LabelDerivation {
+  const reading = read(errors);
+  for (const rule of labelRules) {
+    const witnesses = predicates[rule.id](reading, facts);
+    if (witnesses !== undefined) return { rule, witnesses };
+  }
+  // `positive` always holds, so the walk never gets here; the type system cannot know that.
+  throw new Error('labelDerivation: no rule held');
+}
+
 /**
  * Derives the label from signed errors alone; no model is ever in this path, and no field a
  * model writes reaches it. Relevance gates first, then sign and agency (agency before
  * exposure); a probe-filled `controllable` only refines a word, it is never a precondition.
  */
 export function deriveLabel(errors: readonly GoalError[], facts: LabelFacts): Label {
-  const reading = read(errors);
-  return labelRules.find((rule) => predicates[rule.id](reading, facts))?.label ?? 'neutral';
+  return labelDerivation(errors, facts).rule.label;
 }

@@ -155,6 +155,21 @@ const briefFieldSchema = z.object({
 export const situationBriefSchema = z.object({
   text: z.string().max(20_000),
   delivered: z.boolean().optional(),
+  /**
+   * The planning guidance written beside the brief when its conditions held (a commitment a
+   * charter line weighs past its patience, or goal drift recorded earlier in the session), and
+   * whether it was delivered (`[agent] planning_guidance`). Absent when they did not hold.
+   */
+  guidance: z
+    .object({
+      text: z.string().max(2_000),
+      reasons: z
+        .array(z.enum(['commitment_past_patience', 'goal_drift']))
+        .min(1)
+        .max(2),
+      delivered: z.boolean(),
+    })
+    .optional(),
   fields: z.object({
     goal: briefFieldSchema,
     attempts: briefFieldSchema,

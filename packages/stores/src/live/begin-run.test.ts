@@ -209,6 +209,50 @@ describe('beginRun', () => {
     expect(broken.brief.fields.time.state).toBe('unread');
   });
 
+  it('delivers planning guidance after recorded goal drift only when [agent] planning_guidance is on', async () => {
+    for (const on of [true, false]) {
+      const home = openHome(tempDir(), { clock: clockFrom(start) });
+      writeConfig(home, `[agent]\nplanning_guidance = ${on}\n`);
+      const session = createSessionRecorder(home);
+      const first = right(await beginRun(home, { surface: 'task', session }));
+      expect(first.brief.guidance).toBeUndefined();
+      expect(first.firstMessage('go')).toBe('go');
+      right(await first.run.counter('goal_drift', 1));
+      right(await first.finish({ stopCause: 'completed' }));
+
+      const resumed = right(await beginRun(home, { surface: 'task', session, resumed: true }));
+      expect(resumed.brief.guidance).toMatchObject({ reasons: ['goal_drift'], delivered: on });
+      const text = resumed.brief.guidance?.text ?? '';
+      expect(text).toMatch(/reconcile your plan with the confirmed goal/);
+      expect(resumed.firstMessage('go on')).toBe(on ? `go on\n\n${text}` : 'go on');
+      const transcript = await home.sessions.transcript(session.sessionId);
+      const starts =
+        transcript.state === 'read'
+          ? transcript.records.filter((event) => event.type === 'run_start')
+          : [];
+      expect(starts.at(-1)?.type === 'run_start' && starts.at(-1)).toMatchObject({
+        brief: { guidance: { delivered: on } },
+      });
+      const notice = resumed.settings.find((entry) => entry.key === 'agent.planning_guidance');
+      expect(notice === undefined).toBe(!on);
+    }
+  });
+
+  it('never delivers planning guidance in an evaluation, even when switched on', async () => {
+    const home = openHome(tempDir(), { clock: clockFrom(start) });
+    writeConfig(home, '[agent]\nplanning_guidance = true\n');
+    const session = createSessionRecorder(home);
+    const first = right(await beginRun(home, { surface: 'task', session }));
+    right(await first.run.counter('goal_drift', 1));
+    right(await first.finish({ stopCause: 'completed' }));
+    const evaluated = right(await beginRun(home, { surface: 'task', session, mode: 'eval' }));
+    expect(evaluated.brief.guidance).toBeUndefined();
+    expect(evaluated.firstMessage('go on')).toBe('go on');
+    expect(evaluated.settings.find((s) => s.key === 'agent.planning_guidance')?.message).toMatch(
+      /eval run never delivers/,
+    );
+  });
+
   it('resends in a long conversation only when the words change, and after a compaction', async () => {
     const home = openHome(tempDir(), { clock: clockFrom(start) });
     writeConfig(home, '[agent]\nsituation_brief = true\n');

@@ -8,6 +8,7 @@ import type {
 import {
   couldNotRead,
   finishConditions,
+  planningGuidance,
   type RunContext,
   readValue,
   renderBrief,
@@ -102,11 +103,17 @@ function settingsOf(
   config: E.Either<readonly { key: string; message: string }[], MechaConfig>,
   mode: RunMode,
   override: boolean | undefined,
-): { deliver: boolean; settings: SettingNotice[]; timeZone: string | undefined } {
+): {
+  deliver: boolean;
+  guide: boolean;
+  settings: SettingNotice[];
+  timeZone: string | undefined;
+} {
   if (E.isLeft(config)) {
     const issues = config.left.map(configIssueText).join('; ');
     return {
       deliver: false,
+      guide: false,
       timeZone: undefined,
       settings: [
         {
@@ -158,7 +165,26 @@ function settingsOf(
       });
     }
   }
-  return { deliver, settings, timeZone: agent.timezone };
+  const guide = agent.planning_guidance && mode === 'live';
+  if (agent.planning_guidance) {
+    settings.push({
+      key: 'agent.planning_guidance',
+      state: 'honoured',
+      message: guide
+        ? 'planning guidance is delivered after the brief when a charter-weighed commitment is past its patience or goal drift was recorded'
+        : `planning guidance is recorded only: a ${mode} run never delivers it`,
+    });
+  }
+  return { deliver, guide, settings, timeZone: agent.timezone };
+}
+
+/** Whether an earlier run of this session recorded goal drift (a `goal_drift` counter above 0). */
+async function driftRecorded(home: MechaHome, sessionId: string): Promise<boolean> {
+  const transcript = await home.sessions.transcript(sessionId);
+  if (transcript.state === 'unreadable') return false;
+  return transcript.records.some(
+    (event) => event.type === 'counter' && event.name === 'goal_drift' && event.value > 0,
+  );
 }
 
 /**
@@ -173,7 +199,7 @@ export async function beginRun(home: MechaHome, options: BeginRunOptions): Recor
   const context = contextOf(home);
   const now = () => context.clock().getTime();
   const mode = options.mode ?? 'live';
-  const { deliver, settings, timeZone } = settingsOf(
+  const { deliver, guide, settings, timeZone } = settingsOf(
     home.readConfig(),
     mode,
     options.situationBrief,
@@ -205,7 +231,21 @@ export async function beginRun(home: MechaHome, options: BeginRunOptions): Recor
       }),
     );
   const rendered = await render(started?.snapshot);
-  const brief: SituationBriefRecord = { ...rendered, delivered: deliver };
+  const guidance =
+    mode === 'live'
+      ? planningGuidance({
+          conditions: started?.snapshot,
+          goalDrift:
+            options.session !== undefined && (await driftRecorded(home, session.sessionId)),
+        })
+      : undefined;
+  const brief: SituationBriefRecord = {
+    ...rendered,
+    delivered: deliver,
+    ...(guidance === undefined
+      ? {}
+      : { guidance: { text: guidance.text, reasons: [...guidance.reasons], delivered: guide } }),
+  };
   const written = await session.startRun({
     surface: options.surface,
     ...(options.goal === undefined ? {} : { goal: options.goal }),
@@ -229,7 +269,12 @@ export async function beginRun(home: MechaHome, options: BeginRunOptions): Recor
     brief,
     settings,
     briefs,
-    firstMessage: (ownerText) => (deliver ? `${ownerText}\n\n${brief.text}` : ownerText),
+    firstMessage: (ownerText) =>
+      [
+        ownerText,
+        ...(deliver ? [brief.text] : []),
+        ...(brief.guidance?.delivered === true ? [brief.guidance.text] : []),
+      ].join('\n\n'),
     rebrief: async (rebriefOptions = {}) => {
       if (!deliver || runContext === undefined) return undefined;
       // What waits on the owner is read again for the words; nothing new is recorded.

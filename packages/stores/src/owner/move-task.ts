@@ -1,4 +1,4 @@
-import type { TaskStatus } from '@mecha/appraisal-core';
+import type { BoardTask, TaskStatus } from '@mecha/appraisal-core';
 import * as E from 'fp-ts/lib/Either.js';
 import { isClosedStatus } from '../board-store.js';
 import {
@@ -15,10 +15,16 @@ import { type OwnerRefusal, ownerRefusal } from './owner-refusal.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** A request from any surface to move a task (an id or a unique prefix of one) to a status. */
+/**
+ * A request from any surface to move a task (an id or a unique prefix of one) to a status, to
+ * another project, or both at once (re-file and close in one act).
+ */
 export interface MoveTaskRequest {
   readonly query: string;
-  readonly to: TaskStatus;
+  /** The status to move it to; absent keeps its status (a re-file only). */
+  readonly to?: TaskStatus;
+  /** The project to file it under first (a project id). */
+  readonly projectId?: string;
   /** Where the owner acted (`cli`, `web`, `slack`). */
   readonly surface: string;
   /** The environment the request came from (a run's shell names its run there). */
@@ -39,13 +45,28 @@ export interface MovedTask {
   readonly line: string;
 }
 
-/** Everything a move can come to. */
-export type TaskMove =
+/** A task filed under another project, its status unchanged, render-ready. */
+export interface RefiledTask {
+  readonly state: 'refiled';
+  readonly taskId: string;
+  readonly fromProject: string | undefined;
+  readonly toProject: string;
+  /** `Re-filed task-…: no project → p-books.` */
+  readonly line: string;
+}
+
+/**
+ * Everything a move can come to. A move that also re-filed the task carries `refiled`: the
+ * re-file stands even when the move after it was refused (its message says so).
+ */
+export type TaskMove = (
   | MovedTask
+  | RefiledTask
   | ClosedFromSurface
   | ReopenedFromSurface
   | SurfaceRefusal
-  | OwnerRefusal;
+  | OwnerRefusal
+) & { readonly refiled?: RefiledTask };
 
 /**
  * The board's transitions, the one path every surface takes: between open statuses a task
@@ -61,11 +82,73 @@ export async function moveTask(home: MechaHome, request: MoveTaskRequest): Promi
   const found = findTask(board.records, request.query);
   if (found.state === 'refused') return found;
   const { task } = found;
+  const { to, projectId } = request;
+  if (to === undefined && projectId === undefined) {
+    return ownerRefusal('bad_request', 'say where to move it: a status, a project, or both');
+  }
+  if (projectId === undefined || projectId === task.project_id) {
+    if (to === undefined || task.status === to) {
+      const where = to === undefined ? `in project ${projectId}` : to;
+      return ownerRefusal('unchanged', `${task.id} is already ${where}: nothing changed`);
+    }
+    return moveStatus(home, task, { ...request, to });
+  }
+  // A closed task keeps the project its closure was appraised under; reopen it to re-file it.
+  const reopening = to !== undefined && isClosedStatus(task.status) && !isClosedStatus(to);
+  if (isClosedStatus(task.status) && !reopening) {
+    return ownerRefusal(
+      'unchanged',
+      `${task.id} is ${task.status}: reopen it to file it under another project`,
+    );
+  }
+  if (reopening) {
+    const reopened = await moveStatus(home, task, { ...request, to });
+    if (reopened.state === 'refused') return reopened;
+    const refiled = await refile(home, { ...task, status: to }, projectId);
+    if (refiled.state === 'refused') {
+      return ownerRefusal(
+        refiled.reason,
+        `${reopened.state === 'reopened' ? reopened.reopenLine : ''} It was not re-filed: ${refiled.message}`.trim(),
+      );
+    }
+    return { ...reopened, refiled };
+  }
+  const refiled = await refile(home, task, projectId);
+  if (refiled.state === 'refused' || to === undefined || to === task.status) return refiled;
+  const moved = await moveStatus(home, { ...task, project_id: projectId }, { ...request, to });
+  if (moved.state === 'refused') {
+    return { ...moved, message: `${refiled.line} ${moved.message}`, refiled };
+  }
+  return { ...moved, refiled };
+}
+
+/** Files an open task under another project; its status stays. */
+async function refile(
+  home: MechaHome,
+  task: BoardTask,
+  projectId: string,
+): Promise<RefiledTask | OwnerRefusal> {
+  const put = await home.board.put([{ ...task, project_id: projectId }]);
+  if (E.isLeft(put)) {
+    return ownerRefusal('not_written', `${task.id} was not re-filed: ${put.left.message}`);
+  }
+  return {
+    state: 'refiled',
+    taskId: task.id,
+    fromProject: task.project_id,
+    toProject: projectId,
+    line: `Re-filed ${task.id}: ${task.project_id ?? 'no project'} → ${projectId}.`,
+  };
+}
+
+/** The status part of a move, on a task already found. */
+async function moveStatus(
+  home: MechaHome,
+  task: BoardTask,
+  request: MoveTaskRequest & { readonly to: TaskStatus },
+): Promise<MovedTask | ClosedFromSurface | ReopenedFromSurface | SurfaceRefusal | OwnerRefusal> {
   const { to } = request;
   const sessionsGiven = request.sessionIds !== undefined && request.sessionIds.length > 0;
-  if (task.status === to) {
-    return ownerRefusal('unchanged', `${task.id} is already ${to}: nothing changed`);
-  }
   const from = task.status;
   if (request.reason !== undefined && !(isClosedStatus(from) && !isClosedStatus(to))) {
     return ownerRefusal('bad_request', '--reason is for reopening a closed task');

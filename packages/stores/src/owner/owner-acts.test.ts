@@ -126,6 +126,81 @@ describe('moveTask', () => {
     });
     expect(reopened.state).toBe('reopened');
   });
+
+  it('re-files an open task under a project, its status unchanged', async () => {
+    const home = await homeWithTasks();
+    const moved = await moveTask(home, {
+      query: 'task-a1',
+      projectId: 'p-books',
+      surface: 'cli',
+      env: {},
+    });
+    expect(moved).toEqual({
+      state: 'refiled',
+      taskId: 'task-a1',
+      fromProject: undefined,
+      toProject: 'p-books',
+      line: 'Re-filed task-a1: no project → p-books.',
+    });
+    expect((await boardOf(home))?.find((row) => row.id === 'task-a1')).toMatchObject({
+      status: 'inbox',
+      project_id: 'p-books',
+    });
+  });
+
+  it('re-files and closes in one act: the closure and the project reading read the new project', async () => {
+    const home = await homeWithTasks();
+    await runIn(home, '20260925T090000-cccc0002', { goal: { kind: 'task', id: 'task-a2' } });
+    const moved = await moveTask(home, {
+      query: 'task-a2',
+      projectId: 'p-books',
+      to: 'done',
+      surface: 'cli',
+      env: {},
+    });
+    expect(moved.state).toBe('closed');
+    expect(moved.refiled?.line).toBe('Re-filed task-a2: no project → p-books.');
+    // task-a2 was the only task of p-books, so closing it reads the project.
+    expect(moved.state === 'closed' && moved.project?.projectId).toBe('p-books');
+    expect((await boardOf(home))?.find((row) => row.id === 'task-a2')).toMatchObject({
+      status: 'done',
+      project_id: 'p-books',
+    });
+  });
+
+  it('refuses to re-file a closed task unless it is reopened, and then re-files it', async () => {
+    const home = await homeWithTasks();
+    await moveTask(home, { query: 'task-a2', to: 'done', surface: 'cli', env: {} });
+    const before = await boardOf(home);
+    const refused = await moveTask(home, {
+      query: 'task-a2',
+      projectId: 'p-books',
+      surface: 'cli',
+      env: {},
+    });
+    expect(refused).toMatchObject({ state: 'refused', reason: 'unchanged' });
+    expect(refused.state === 'refused' && refused.message).toMatch(/reopen it to file it/);
+    expect(await boardOf(home)).toEqual(before);
+    const reopened = await moveTask(home, {
+      query: 'task-a2',
+      projectId: 'p-books',
+      to: 'next',
+      surface: 'cli',
+      env: {},
+    });
+    expect(reopened.state).toBe('reopened');
+    expect(reopened.refiled?.toProject).toBe('p-books');
+    expect((await boardOf(home))?.find((row) => row.id === 'task-a2')).toMatchObject({
+      status: 'next',
+      project_id: 'p-books',
+    });
+  });
+
+  it('refuses a move that names neither a status nor a project', async () => {
+    const home = await homeWithTasks();
+    const moved = await moveTask(home, { query: 'task-a1', surface: 'cli', env: {} });
+    expect(moved).toMatchObject({ state: 'refused', reason: 'bad_request' });
+  });
 });
 
 describe('editCharter', () => {
