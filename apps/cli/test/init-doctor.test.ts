@@ -1,5 +1,6 @@
 import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createSessionRecorder, openHome, rightOrThrow } from '@mecha/stores';
 import { describe, expect, it } from 'vitest';
 import { fixtureHome, fixtureNow, mecha, mechaJson, snapshot, tempDir } from './helpers.js';
 
@@ -87,6 +88,42 @@ describe('mecha doctor', () => {
     ).toHaveLength(1);
     const after = mechaJson(['--home', home, 'sessions', 'appraise', '--json'], fixtureNow);
     expect(after.json.closures_read).toBe(true);
+  });
+});
+
+describe('mecha doctor: charter sensors', () => {
+  it('shows each sensored line with its setpoint and says when it is pinned', async () => {
+    const home = join(tempDir(), 'home');
+    expect(mecha(['init', '--home', home]).code).toBe(0);
+    const opened = openHome(home);
+    for (let index = 0; index < 5; index++) {
+      const session = createSessionRecorder(opened);
+      rightOrThrow(
+        await session.startRun({
+          surface: 'cli',
+          conditions: {
+            charter: [
+              {
+                line: 'replies',
+                rank: 1,
+                sensor: 'outbox_age',
+                store: 'outbox',
+                state: 'past_setpoint',
+                setpoint_ms: 7_200_000,
+                setpoint_source: 'setpoint',
+                level_ms: 9_000_000 + index,
+                withdrawn_saturated: false,
+              },
+            ],
+          },
+        }),
+        'a run start',
+      );
+    }
+    const run = mecha(['--home', home, 'doctor']);
+    expect(run.stdout).toContain(
+      'replies (outbox_age, setpoint 2h): 5 of 5 runs past it; pinned: past its setpoint in every run read',
+    );
   });
 });
 

@@ -2,6 +2,8 @@ export type { BoredomDetector, BoredomNotice } from './boredom.js';
 export { boredomDetector, boredomRungs, detectBoredom } from './boredom.js';
 export type { ConditionsInput } from './build-conditions.js';
 export { buildConditions, charterReadings, meetsSetpoint } from './build-conditions.js';
+export type { CharterSensorFinding } from './charter-sensor-findings.js';
+export { charterSensorFindings, saturationRuns } from './charter-sensor-findings.js';
 export type { EndOfRunInput, TurnReading } from './conditions-at-end.js';
 export { conditionsAtEnd, storeFlow } from './conditions-at-end.js';
 export type { OwnerTime, PartOfDay, QuietHours } from './owner-time.js';

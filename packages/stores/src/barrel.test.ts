@@ -77,6 +77,7 @@ describe('the built @mecha/stores', () => {
       'ruleRecordSchema',
       'runHook',
       'runPresence',
+      'saturationRuns',
       'seededRandom',
       'sessionReadout',
       'sessionsForTask',

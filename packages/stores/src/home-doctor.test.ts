@@ -7,6 +7,7 @@ import { checkHome, repairStore } from './home-doctor.js';
 import { homeLayout } from './home-layout.js';
 import { initHome } from './init-home.js';
 import { openHome } from './open-home.js';
+import { createSessionRecorder } from './session-recorder.js';
 
 const at = '2026-09-25T09:00:00Z';
 const parked = (id: string) => ({
@@ -112,6 +113,48 @@ describe('checkHome', () => {
         holder: expect.objectContaining({ state: 'stale', pid: 4194305 }),
       },
     ]);
+  });
+});
+
+describe('checkHome: charter sensors', () => {
+  it('reads the charter sensors the newest runs recorded, and finds a pinned one', async () => {
+    const path = tempDir();
+    initHome(path);
+    const home = openHome(path);
+    const reading = (state: 'within' | 'past_setpoint', level: number) => ({
+      line: 'replies',
+      rank: 1,
+      sensor: 'outbox_age' as const,
+      store: 'outbox' as const,
+      state,
+      setpoint_ms: 7_200_000,
+      setpoint_source: 'setpoint' as const,
+      level_ms: level,
+      withdrawn_saturated: false,
+    });
+    for (let index = 0; index < 6; index++) {
+      const session = createSessionRecorder(home);
+      const run = await session.startRun({
+        surface: 'cli',
+        conditions: { charter: [reading('past_setpoint', 9_000_000 + index)] },
+      });
+      expect(E.isRight(run)).toBe(true);
+    }
+    const check = await checkHome(home);
+    expect(check.charterSensors).toEqual([
+      {
+        line: 'replies',
+        sensor: 'outbox_age',
+        setpointMs: 7_200_000,
+        setpointSource: 'setpoint',
+        runsRead: 6,
+        runsNotRead: 0,
+        runsPastSetpoint: 6,
+        finding: 'pinned',
+      },
+    ]);
+    // Advice, not damage: a saturated sensor leaves the home healthy.
+    expect(check.healthy).toBe(true);
   });
 });
 

@@ -1,6 +1,7 @@
 import { copyFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import type { SkippedLine, SourceRead } from '@mecha/appraisal-core';
+import type { CharterReadingRecord, SkippedLine, SourceRead } from '@mecha/appraisal-core';
+import { type CharterSensorFinding, charterSensorFindings } from '@mecha/homeostat';
 import * as E from 'fp-ts/lib/Either.js';
 import { type LockState, lockState } from './advisory-lock.js';
 import { configIssueText } from './config.js';
@@ -28,6 +29,9 @@ export interface LockCheck {
   readonly file: string;
   readonly holder: LockState;
 }
+
+/** How many of the newest runs `checkHome` reads the charter sensors from. */
+const sensorRunsRead = 50;
 
 /** Everything `mecha doctor` reports about a home. Nothing here writes. */
 export interface HomeCheck {
@@ -65,6 +69,11 @@ export interface HomeCheck {
     | readonly { readonly sessionId: string; readonly reason: string }[]
     | null;
   readonly locks: readonly LockCheck[];
+  /**
+   * Each sensored charter line as the newest runs (up to 50) read it at
+   * their start: its threshold, and whether the sensor is saturated (pinned or never moving).
+   */
+  readonly charterSensors: readonly CharterSensorFinding[];
   /** Whether anything above needs the owner: a store not read whole, a bad config, a stale lock. */
   readonly healthy: boolean;
 }
@@ -164,21 +173,35 @@ export async function checkHome(home: MechaHome): Promise<HomeCheck> {
       graph: null,
       distillGivenUp: null,
       locks: [],
+      charterSensors: [],
       healthy: false,
     };
   }
   const stores: StoreCheck[] = [];
   for (const [file, read] of jsonlStores(home)) stores.push(checkOf(file, await read()));
   const transcripts: StoreCheck[] = [];
+  const starts: { at: number; readings: readonly CharterReadingRecord[] }[] = [];
   const listing = await home.sessions.scan({
     population: 'every',
-    events: ['run_end'],
+    events: ['run_start', 'run_end'],
     visit: (entry, transcript) => {
       if (transcript.state !== 'read') {
         transcripts.push(checkOf(home.sessions.file(entry.sessionId), transcript));
       }
+      if (transcript.state === 'unreadable') return;
+      for (const event of transcript.records) {
+        if (event.type === 'run_start' && event.conditions?.charter !== undefined) {
+          starts.push({ at: Date.parse(event.at), readings: event.conditions.charter });
+        }
+      }
     },
   });
+  const charterSensors = charterSensorFindings(
+    starts
+      .sort((a, b) => a.at - b.at)
+      .slice(-sensorRunsRead)
+      .map((start) => start.readings),
+  );
   const sessions = checkOf(`${homeLayout.sessions}/`, listing);
   const configRead = home.readConfig();
   const configured = existsSync(join(path, homeLayout.config));
@@ -235,6 +258,7 @@ export async function checkHome(home: MechaHome): Promise<HomeCheck> {
     graph,
     distillGivenUp,
     locks,
+    charterSensors,
     healthy,
   };
 }

@@ -1,5 +1,7 @@
 // The one unwrap for writers' Eithers, from @mecha/errors, so a harness needs no second import.
 export { rightOrThrow } from '@mecha/errors';
+export type { CharterSensorFinding } from '@mecha/homeostat';
+export { saturationRuns } from '@mecha/homeostat';
 export type { LockState } from './advisory-lock.js';
 export { withLock } from './advisory-lock.js';
 export type { TailRepair } from './append-lines.js';

@@ -1,10 +1,12 @@
 import { stripControl } from '@mecha/appraisal-core';
 import {
+  type CharterSensorFinding,
   checkHome,
   type HomeCheck,
   type RepairOutcome,
   repairHome,
   type StoreCheck,
+  saturationRuns,
 } from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
 import { type Command, type CommandGroup, exitCodes, usageError } from '../command.js';
@@ -26,6 +28,33 @@ function storeLine(store: StoreCheck): string[] {
     default:
       return [`  unreadable  ${store.file}: ${store.reason}`];
   }
+}
+
+const findingWords: Readonly<Record<CharterSensorFinding['finding'], string>> = {
+  pinned:
+    'pinned: past its setpoint in every run read, so it no longer tells a good day from a bad one',
+  never_moving: 'never moving: the same level in every run read; is the store still written?',
+  never_read: 'never read: no run could read it whole',
+  too_few_runs: `too few runs read to judge saturation (fewer than ${saturationRuns})`,
+  ok: 'moving',
+};
+
+function hours(ms: number): string {
+  const value = ms / 3_600_000;
+  return `${Number.isInteger(value) ? value : value.toFixed(1)}h`;
+}
+
+/** The charter sensors as the newest runs read them: threshold and saturation per line. */
+function sensorLines(findings: HomeCheck['charterSensors']): string[] {
+  if (findings.length === 0) return [];
+  return [
+    '',
+    'Charter sensors (as the newest runs read them at their start):',
+    ...findings.map(
+      (found) =>
+        `  ${found.line} (${found.sensor}, setpoint ${hours(found.setpointMs)}${found.setpointSource === 'default' ? ' by default' : ''}): ${found.runsPastSetpoint} of ${found.runsRead} runs past it${found.runsNotRead > 0 ? `, ${found.runsNotRead} not read` : ''}; ${findingWords[found.finding]}`,
+    ),
+  ];
 }
 
 function render(check: HomeCheck, repairs: readonly RepairOutcome[] | undefined): string {
@@ -78,6 +107,7 @@ function render(check: HomeCheck, repairs: readonly RepairOutcome[] | undefined)
       );
     }
   }
+  lines.push(...sensorLines(check.charterSensors));
   lines.push('');
   if (repairs !== undefined) {
     if (repairs.length === 0) lines.push('Nothing to repair: no store has damaged lines.');
@@ -114,7 +144,9 @@ const doctor: Command = {
 Reads every part of the home and says what state it is in: each store (read, partial with
 every damaged file:line and reason, unreadable with the reason, vanished), the session listing
 and every transcript not read whole, config.toml, the charter, the model file, the graph server
-and any lock files with their holders.
+and any lock files with their holders. Each sensored charter line is shown as the newest runs
+read it at their start: its setpoint, how many runs were past it, and whether the sensor is
+saturated (past its setpoint in every run, or never moving); that is advice, not a failure.
 
 Options:
   --repair    compact every store with damaged lines: the original is copied beside it
