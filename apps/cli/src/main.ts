@@ -52,6 +52,11 @@ const commands: readonly {
     load: async () => (await import('./commands/import.js')).importGroup,
   },
   {
+    name: 'validity',
+    summary: 'the readout against verifier outcomes of benchmark runs: AUC, intervals, counts',
+    load: async () => (await import('./commands/validity.js')).validityGroup,
+  },
+  {
     name: 'distill',
     summary: 'carry finished sessions into long-term memory (from @mecha/distill)',
     load: async () => (await import('./commands/distill.js')).distillGroup,

@@ -8,6 +8,8 @@ describe('the built @mecha/importers', () => {
     const api = await import(entry);
     expect(Object.keys(api).sort()).toEqual([
       'SessionBuilder',
+      'aucInterval',
+      'aucMannWhitney',
       'defaultMaxLineBytes',
       'defaultSourceFolder',
       'importHistory',
@@ -16,9 +18,16 @@ describe('the built @mecha/importers', () => {
       'listSourceFiles',
       'mapClaudeCodeLine',
       'mapCodexLine',
+      'mapMiniSweAgentTrajectory',
       'newSessionState',
+      'readBenchmarkJobs',
       'readLedger',
       'readLines',
+      'readSweBenchReport',
+      'readoutOf',
+      'rulesVersion',
+      'validityReport',
+      'verifierOutcomeSchema',
     ]);
   });
 });

@@ -6,6 +6,9 @@ import type { TranscriptEventInput } from '@mecha/stores';
 /** The agent CLIs whose logs can be imported; each is also the surface its runs are marked with. */
 export type ImportTool = 'claude-code' | 'codex';
 
+/** The benchmark agents whose trials can be read as sessions (see `readBenchmarkJobs`). */
+export type BenchmarkAgent = 'mini-swe-agent' | 'harbor';
+
 /**
  * Where one imported session stands between passes: the turn reached, the run left open, and
  * what the next line needs to be read in context. Plain JSON, kept in the import ledger.
@@ -13,7 +16,7 @@ export type ImportTool = 'claude-code' | 'codex';
 export interface SessionState {
   readonly v: 1;
   readonly sessionId: string;
-  readonly tool: ImportTool;
+  readonly tool: ImportTool | BenchmarkAgent;
   /** The turn of the latest step, or -1 before the first. */
   turn: number;
   /** Runs started so far. */
@@ -75,7 +78,10 @@ function cut(text: string): string {
 }
 
 /** A fresh state for a session about to be imported. */
-export function newSessionState(sessionId: string, tool: ImportTool): SessionState {
+export function newSessionState(
+  sessionId: string,
+  tool: ImportTool | BenchmarkAgent,
+): SessionState {
   return {
     v: 1,
     sessionId,
@@ -304,6 +310,15 @@ export class SessionBuilder {
       this.signals.steers += 1;
     }
     if (state.run !== null) this.end(at, 'interrupted');
+  }
+
+  /**
+   * A count the source recorded on the open run (a format error, a command timeout): written as
+   * a `counter` event. Only the counter names the contribution table lists sign anything.
+   */
+  counter(at: string, name: string, value: number): void {
+    const run = this.openRun(at);
+    this.events.push({ ...this.base(at, run.id), type: 'counter', name, value });
   }
 
   /** The conversation was compacted in place (a second record of the same compaction is ignored). */

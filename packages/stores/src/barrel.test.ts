@@ -80,6 +80,7 @@ describe('the built @mecha/stores', () => {
       'runHook',
       'runPresence',
       'saturationRuns',
+      'seededRandom',
       'sessionReadout',
       'sessionsForTask',
       'shellRegistrationSchema',

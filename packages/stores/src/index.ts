@@ -150,6 +150,8 @@ export type { RuleRecord } from './schemas/rule-record.js';
 export { ruleRecordSchema } from './schemas/rule-record.js';
 export type { ShellRegistration } from './schemas/shell-registration.js';
 export { shellRegistrationSchema } from './schemas/shell-registration.js';
+export type { SeededRandom } from './seeded-random.js';
+export { seededRandom } from './seeded-random.js';
 export type {
   OutcomeRecorder,
   Recorded,

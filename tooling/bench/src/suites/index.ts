@@ -8,6 +8,7 @@ import { graphTeamSuite } from './graph-team.js';
 import { pruneSuite } from './prune.js';
 import { remoteGraphSuite } from './remote-graph.js';
 import { storesSuite } from './stores.js';
+import { validitySuite } from './validity.js';
 import { verdictsSuite } from './verdicts.js';
 import { webSuite } from './web.js';
 
@@ -31,4 +32,5 @@ export const suites: readonly Suite[] = [
   verdictsSuite,
   pruneSuite,
   webSuite,
+  validitySuite,
 ];
