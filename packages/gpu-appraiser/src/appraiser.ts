@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type CompletionModel,
   type CompletionResult,
@@ -32,6 +33,7 @@ import { isWellFormed, utf8Bytes } from './json-text.js';
 import { openMemoryDatabase } from './memory-schema.js';
 import { parseInterpretation } from './parse-interpretation.js';
 import { type Parsed, parseQuotes } from './parse-quotes.js';
+import { lockHolder, releaseLock, takeLock } from './pid-lock.js';
 import { currentProcessor, isKnownProcessor } from './processor.js';
 import {
   type CorrectionCandidate,
@@ -49,6 +51,9 @@ import {
   type RenderedContext,
   renderContext,
 } from './render-context.js';
+
+/** How often a run suspended by the scheduler hold looks at the store for the release. */
+const holdPollMs = 20;
 
 /** The most recent eligible assessments a correction context holds. */
 export const correctionContextLimit = 16;
@@ -103,6 +108,13 @@ export interface AppraiserStatus {
   readonly flags: FlagSet;
   readonly policy: AppraisalPolicy;
   readonly imported: boolean;
+  /**
+   * The scheduler hold: while `held`, no appraisal starts a model call (a tick) in any process;
+   * `waiting` names the process suspended at it, if one is.
+   */
+  readonly hold: { readonly held: boolean; readonly waiting: number | null };
+  /** The process working on this memory now (holding `work.lock`), if any. */
+  readonly worker: number | null;
   readonly configVersion: number;
   readonly limits: AppraisalLimits;
   /** Controls recorded and not yet applied. */
@@ -120,6 +132,8 @@ export interface AppraiserStatus {
     readonly recoveredInterrupted: number;
     readonly recoveredApplied: number;
     readonly recoveredRefused: number;
+    /** Recovery waits while another live process works on this memory; it runs when that ends. */
+    readonly recoveryDeferred: boolean;
   };
 }
 
@@ -142,7 +156,8 @@ export type RunState =
   | 'background_off'
   | 'no_model'
   | 'cancelled'
-  | 'preempted';
+  | 'preempted'
+  | 'busy';
 
 /** What a run did. */
 export interface RunReport {
@@ -248,6 +263,12 @@ export interface Appraiser {
   importConfiguration(previous: { readonly flags: number }): ControlResult;
   /** Applies pending controls; done by intake, run and retry at their start. */
   applyPending(): readonly ControlRecord[];
+  /**
+   * The scheduler hold, at once and for every process on this memory: no appraisal model call
+   * (tick) starts while it is held; a control requested meanwhile cancels when ticks resume.
+   */
+  hold(): void;
+  release(): void;
   status(): AppraiserStatus;
   run(options?: RunOptions): Promise<RunReport>;
   retry(queueIds?: readonly number[]): readonly RetryItem[];
@@ -305,8 +326,13 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
   const now = () => clock().toISOString();
   const db: Database.Database = openMemoryDatabase(join(directory, 'memory.sqlite'));
   const journal = new Journal(join(directory, 'journal.jsonl'));
+  const workLock = join(directory, 'work.lock');
   let device: DeviceScheduler | undefined;
   let active: AbortController | undefined;
+  /** Why the active run's controller was aborted by the appraiser itself. */
+  let activeReason: 'control' | undefined;
+  /** Whether this handle holds `work.lock` (runs while it does). */
+  let holdingLock = false;
 
   const get = (key: string): string | undefined =>
     (
@@ -480,9 +506,16 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
   }
 
   // ---- recovery: before anything else can publish ----
-  const read = journal.open();
+  // The journal belongs to whichever process works on this memory; while another live one
+  // does, its open work is not ours to end, and recovery waits for the next run here.
+  let read: ReturnType<Journal['open']> = { records: [], tornBytes: 0, unreadableLines: 0 };
   const recovered = { interrupted: 0, applied: 0, refused: 0 };
-  {
+  let recoveryDeferred = lockHolder(workLock) !== undefined;
+  if (!recoveryDeferred) recover();
+
+  function recover(): void {
+    recoveryDeferred = false;
+    read = journal.open();
     const open = new Map<number, JournalRecord[]>();
     for (const record of read.records) {
       if (record.kind === 'begin') open.set(record.queue, [record]);
@@ -545,7 +578,10 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
   }
 
   function recordControl(kind: ControlRecord['kind'], value: unknown): number {
-    if (active) active.abort();
+    if (active) {
+      activeReason = 'control';
+      active.abort();
+    }
     return db
       .prepare(
         "INSERT INTO controls (kind, value, state, requested_at) VALUES (?, ?, 'pending', ?)",
@@ -583,6 +619,8 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
   }
 
   function applyPending(): readonly ControlRecord[] {
+    // A quiet boundary: no run working on this memory, here or in another process.
+    if (!holdingLock && lockHolder(workLock) !== undefined) return [];
     const pending = controls('pending');
     if (pending.length === 0) return [];
     db.transaction(() => {
@@ -667,6 +705,61 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
     return device;
   }
 
+  /** The newest control id: a run cancels when a pending control newer than its start appears. */
+  const newestControl = () =>
+    (db.prepare('SELECT MAX(id) AS id FROM controls').get() as { id: number | null }).id ?? 0;
+  const pendingSince = (id: number) =>
+    db.prepare("SELECT 1 FROM controls WHERE state <> 'refused' AND id > ? LIMIT 1").get(id) !==
+    undefined;
+  const dataVersion = () => db.pragma('data_version', { simple: true }) as number;
+
+  /**
+   * Watches the store for controls from any process, cheaply enough for every token: SQLite's
+   * `data_version` changes only when another connection (this process's or another's) commits,
+   * and only then is the controls table read.
+   */
+  function controlWatch(controller: AbortController, since: number): () => void {
+    let seen = dataVersion();
+    return () => {
+      if (controller.signal.aborted) return;
+      const now = dataVersion();
+      if (now === seen) return;
+      seen = now;
+      if (pendingSince(since)) {
+        activeReason = 'control';
+        controller.abort();
+      }
+    };
+  }
+
+  /**
+   * The tick gate before each model call: waits while the scheduler hold is on (checking the
+   * store as it waits), then lets a control requested meanwhile cancel the run as ticks resume.
+   * Answers false when the run must not start the call.
+   */
+  async function tick(signal: AbortSignal, watch: () => void, queueId: number): Promise<boolean> {
+    let waiting = false;
+    let seen = -1;
+    try {
+      while (!signal.aborted) {
+        const now = dataVersion();
+        if (now !== seen) {
+          seen = now;
+          if (get('hold') !== '1') break;
+          if (!waiting) {
+            waiting = true;
+            put('hold_waiting', JSON.stringify({ pid: process.pid, queue: queueId }));
+          }
+        }
+        await sleep(holdPollMs, undefined, { ref: true });
+      }
+    } finally {
+      if (waiting) db.prepare("DELETE FROM settings WHERE key = 'hold_waiting'").run();
+    }
+    watch();
+    return !signal.aborted;
+  }
+
   async function call(
     scheduler: DeviceScheduler,
     priority: DevicePriority,
@@ -684,7 +777,11 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
       const preempted = (result as ScheduledResult).preempted === true;
       return {
         state: 'interrupted',
-        reason: preempted ? 'foreground work needed the device' : 'cancelled',
+        reason: preempted
+          ? 'foreground work needed the device'
+          : activeReason === 'control'
+            ? 'cancelled: a new control is pending'
+            : 'cancelled',
       };
     }
     if (result.stopReason === 'maxTokens')
@@ -708,7 +805,8 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
     queue: QueueRow,
     signal: AbortSignal,
     counter: { calls: number },
-  ): Promise<RunItem> {
+    watch: () => void,
+  ): Promise<RunItem | undefined> {
     const source = sourceRow(queue.source_id) as SourceRow;
     const work = limits();
     const model = (await scheduler.at(priority).identity()).sha256;
@@ -732,6 +830,8 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
       db.transaction(() => addQueueVersion(queue.id, 'refused', reason)).immediate();
       return item('refused', reason);
     }
+    // Nothing has begun: a cancellation here leaves the source pending.
+    if (!(await tick(signal, watch, queue.id))) return undefined;
     journal.append({
       kind: 'begin',
       queue: queue.id,
@@ -745,6 +845,7 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
       grammar: { gbnf: buildQuoteGrammar(source.text) },
       maxTokens: work.outputTokens,
       signal,
+      onToken: watch,
     });
     journal.append({
       kind: 'response',
@@ -773,6 +874,11 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
       return item('refused', reason);
     }
     const descriptor = queue.task_descriptor ?? undefined;
+    if (!(await tick(signal, watch, queue.id))) {
+      const reason = `call 2: ${activeReason === 'control' ? 'cancelled: a new control is pending' : 'cancelled'}`;
+      finish(queue.id, 'interrupted', reason);
+      return item('interrupted', reason);
+    }
     counter.calls += 1;
     const two = await call(scheduler, priority, {
       prompt: second,
@@ -789,6 +895,7 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
       },
       maxTokens: work.outputTokens,
       signal,
+      onToken: watch,
     });
     journal.append({
       kind: 'response',
@@ -820,12 +927,30 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
 
   async function run(runOptions: RunOptions = {}): Promise<RunReport> {
     const background = runOptions.background === true;
-    if (!active) applyPending();
     const report = (state: RunState, items: RunItem[] = [], modelCalls = 0): RunReport => ({
       state,
       items,
       modelCalls,
     });
+    if (active) return report('busy');
+    const lock = takeLock(workLock, 'appraiser run');
+    if (!lock.taken) return report('busy');
+    holdingLock = true;
+    try {
+      if (recoveryDeferred) recover();
+      return await runLocked(background, runOptions.signal, report);
+    } finally {
+      holdingLock = false;
+      releaseLock(workLock);
+    }
+  }
+
+  async function runLocked(
+    background: boolean,
+    callerSignal: AbortSignal | undefined,
+    report: (state: RunState, items?: RunItem[], modelCalls?: number) => RunReport,
+  ): Promise<RunReport> {
+    applyPending();
     if (imported()) return report('imported_configuration');
     const set = flagSet(flags());
     if (!set.writes) return report('off');
@@ -843,8 +968,10 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
       .all(currentProcessor, work.sourceRows) as QueueRow[];
     const controller = new AbortController();
     active = controller;
-    const signal = runOptions.signal
-      ? AbortSignal.any([runOptions.signal, controller.signal])
+    activeReason = undefined;
+    const watch = controlWatch(controller, newestControl());
+    const signal = callerSignal
+      ? AbortSignal.any([callerSignal, controller.signal])
       : controller.signal;
     const items: RunItem[] = [];
     const counter = { calls: 0 };
@@ -858,7 +985,9 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
           queue,
           signal,
           counter,
+          watch,
         );
+        if (!result) break;
         items.push(result);
         if (result.state === 'interrupted') {
           return report(
@@ -1088,6 +1217,14 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
       flags: flagSet(flags()),
       policy: policy(),
       imported: imported(),
+      hold: {
+        held: get('hold') === '1',
+        waiting: (() => {
+          const waiting = get('hold_waiting');
+          return waiting === undefined ? null : (JSON.parse(waiting) as { pid: number }).pid;
+        })(),
+      },
+      worker: lockHolder(workLock)?.pid ?? null,
       configVersion: configVersion(),
       limits: limits(),
       pending: controls('pending'),
@@ -1105,6 +1242,7 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
         recoveredInterrupted: recovered.interrupted,
         recoveredApplied: recovered.applied,
         recoveredRefused: recovered.refused,
+        recoveryDeferred,
       },
     };
   }
@@ -1158,6 +1296,12 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
       return { state: 'pending', id: recordControl('import', previous.flags) };
     },
     applyPending,
+    hold() {
+      put('hold', '1');
+    },
+    release() {
+      put('hold', '0');
+    },
     status,
     run,
     retry,
