@@ -98,10 +98,31 @@ export interface ControlRecord {
   readonly reason?: string;
 }
 
-/** A control's answer: pending until a quiet boundary, or refused as a status. */
+/** A whole configuration: the flags, the policy, whether it was imported, and the limits. */
+export interface AppraisalConfiguration {
+  readonly flags: FlagSet;
+  readonly policy: AppraisalPolicy;
+  /** An imported previous configuration: recall only, no new writes or generation. */
+  readonly imported: boolean;
+  readonly limits: AppraisalLimits;
+}
+
+/**
+ * A control's answer: pending until a quiet boundary, with the configuration that will hold once
+ * every pending control is applied; or refused as a status, nothing changed.
+ */
 export type ControlResult =
-  | { readonly state: 'pending'; readonly id: number }
-  | { readonly state: 'refused'; readonly id: number; readonly problems: readonly LimitProblem[] };
+  | {
+      readonly state: 'pending';
+      readonly id: number;
+      readonly configuration: AppraisalConfiguration;
+    }
+  | {
+      readonly state: 'refused';
+      readonly id: number;
+      readonly problems: readonly LimitProblem[];
+      readonly configuration: AppraisalConfiguration;
+    };
 
 /** Everything `status` reports. */
 export interface AppraiserStatus {
@@ -256,7 +277,10 @@ export interface Appraiser {
   describeTask(taskId: string, descriptor: string): void;
   /** `on` (keeps background), `off`, or background on/off: pending until a quiet boundary. */
   setAppraisal(setting: 'on' | 'off' | { readonly background: boolean }): ControlResult;
+  /** `paused` and `stopped` suspend appraisal admission; `run` admits again. Pending like any control. */
   setPolicy(policy: AppraisalPolicy): ControlResult;
+  /** The configuration once every pending control is applied. */
+  configuration(): AppraisalConfiguration;
   /** Validated at once: a refusal is a status; accepted limits are pending like any control. */
   setLimits(limits: Partial<AppraisalLimits>): ControlResult;
   /** Imports a previous configuration: recall is permitted, new writes and generation are not. */
@@ -575,6 +599,36 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
       finish(queueId, 'interrupted', 'the journal ends inside this work (recorded at startup)');
       recovered.interrupted += 1;
     }
+  }
+
+  /** The applied configuration with every pending control folded in, in order. */
+  function projectedConfiguration(): AppraisalConfiguration {
+    let flagValue = flags();
+    let policyValue = policy();
+    let importedValue = imported();
+    let limitValue = limits();
+    for (const control of controls('pending')) {
+      if (control.kind === 'flags') {
+        flagValue = Number(control.value);
+        importedValue = false;
+      } else if (control.kind === 'policy') policyValue = control.value as AppraisalPolicy;
+      else if (control.kind === 'limits')
+        limitValue = { ...limitValue, ...(control.value as Partial<AppraisalLimits>) };
+      else {
+        flagValue = Number(control.value);
+        importedValue = true;
+      }
+    }
+    return {
+      flags: flagSet(flagValue),
+      policy: policyValue,
+      imported: importedValue,
+      limits: limitValue,
+    };
+  }
+
+  function pendingResult(id: number): ControlResult {
+    return { state: 'pending', id, configuration: projectedConfiguration() };
   }
 
   function recordControl(kind: ControlRecord['kind'], value: unknown): number {
@@ -1271,13 +1325,14 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
           : setting === 'off'
             ? flagsForOff()
             : flagsWithBackground(latestFlags(), setting.background);
-      return { state: 'pending', id: recordControl('flags', value) };
+      return pendingResult(recordControl('flags', value));
     },
     setPolicy(next) {
-      return { state: 'pending', id: recordControl('policy', next) };
+      return pendingResult(recordControl('policy', next));
     },
+    configuration: projectedConfiguration,
     setLimits(partial) {
-      const problems = validateAppraisalLimits({ ...limits(), ...partial });
+      const problems = validateAppraisalLimits({ ...projectedConfiguration().limits, ...partial });
       if (problems.length > 0) {
         const id = db
           .prepare(
@@ -1288,12 +1343,18 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
             problems.map((problem) => problem.message).join('; '),
             now(),
           ).lastInsertRowid as number;
-        return { state: 'refused', id, problems };
+        return { state: 'refused', id, problems, configuration: projectedConfiguration() };
       }
-      return { state: 'pending', id: recordControl('limits', partial) };
+      return pendingResult(recordControl('limits', partial));
     },
     importConfiguration(previous) {
-      return { state: 'pending', id: recordControl('import', previous.flags) };
+      const value = previous.flags;
+      if (!Number.isInteger(value) || value < 0 || value > 7) {
+        throw new AppraiserInputError(
+          `An imported configuration's flags are an integer from 0 to 7 (writes=1, recall=2, background=4), got ${value}.`,
+        );
+      }
+      return pendingResult(recordControl('import', value));
     },
     applyPending,
     hold() {

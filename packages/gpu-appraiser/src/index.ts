@@ -1,10 +1,12 @@
 export type { AppraisalLimits, LimitProblem } from './appraisal-limits.js';
 export {
+  appraisalLimitRanges,
   callsPerSource,
   defaultAppraisalLimits,
   validateAppraisalLimits,
 } from './appraisal-limits.js';
 export type {
+  AppraisalConfiguration,
   Appraiser,
   AppraiserOptions,
   AppraiserStatus,
