@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeTinyLlamaGguf } from '@mecha/fixtures';
@@ -137,4 +137,48 @@ describe('mecha appraiser: the control surface', () => {
     const done = json(['--home', home, 'appraiser', 'run', '--threads', '1']);
     expect(done.value).toMatchObject({ state: 'done', modelCalls: 2 });
   }, 600_000);
+
+  it('recall takes a participant constraint', () => {
+    const home = tempDir();
+    for (const [owner, subject, text] of [
+      ['alice', 'bob', 'Bob paid the invoice.'],
+      ['carol', 'dan', 'Dan paid the invoice.'],
+    ] as const) {
+      const added = spawnSync(
+        process.execPath,
+        [
+          bin,
+          '--home',
+          home,
+          'appraiser',
+          'add',
+          '--owner',
+          owner,
+          '--scope',
+          't',
+          '--subject',
+          subject,
+        ],
+        { input: text, encoding: 'utf8' },
+      );
+      expect(added.status).toBe(0);
+    }
+    const recall = (extra: readonly string[]) =>
+      json([
+        '--home',
+        home,
+        'appraiser',
+        'recall',
+        '--owner',
+        'x',
+        '--scope',
+        't',
+        '--query',
+        'invoice',
+        ...extra,
+      ]).value as { ranked: { sourceId: number }[] };
+    expect(recall([]).ranked).toHaveLength(2);
+    expect(recall(['--participant', 'bob']).ranked).toEqual([{ sourceId: 1, score: 1_000_000 }]);
+    expect(recall(['--participant', 'carol']).ranked).toEqual([{ sourceId: 2, score: 1_000_000 }]);
+  });
 });

@@ -43,14 +43,15 @@ import {
   quotePrompt,
 } from './prompts.js';
 import { buildQuoteGrammar } from './quote-grammar.js';
+import { type RecallCandidate, selectRecall } from './recall-selection.js';
 import {
-  type ContextGroup,
   type ContextRevision,
   contextRevisions,
   currentContextRevision,
   type RenderedContext,
   renderContext,
 } from './render-context.js';
+import { wordOverlap } from './word-overlap.js';
 
 /** How often a run suspended by the scheduler hold looks at the store for the release. */
 const holdPollMs = 20;
@@ -250,9 +251,11 @@ export interface RecallRequest {
   readonly owner: string;
   readonly scope: string;
   readonly query: string;
-  /** The caller's task context: task trust is shown only for this task. */
+  /** The task constraint: only sources admitted with this task; task trust only for it. */
   readonly task?: string;
-  /** Explicit appraisal controls; when given, recall defaults add nothing. */
+  /** The participant constraint: only sources about (subject) or reported by (owner) them. */
+  readonly participant?: string;
+  /** Explicit appraisal controls: used as given; recall defaults then add nothing of their own. */
   readonly appraisal?: { readonly priority: number };
   /** The context revision (default 4); an unknown one is refused. */
   readonly revision?: number;
@@ -331,10 +334,6 @@ function span(text: string, part: string): { start: number; end: number } | unde
   if (at === -1 || part === '') return undefined;
   const start = utf8Bytes(text.slice(0, at));
   return { start, end: start + utf8Bytes(part) };
-}
-
-function words(text: string): Set<string> {
-  return new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
 }
 
 /**
@@ -1162,49 +1161,25 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
       };
     }
     const work = limits();
-    const set = flagSet(flags());
-    const query = words(request.query);
     const sources = db
       .prepare('SELECT * FROM sources WHERE scope = ? AND available = 1 ORDER BY id DESC')
       .all(request.scope) as SourceRow[];
-    const ranked: { sourceId: number; score: number; group: ContextGroup }[] = [];
-    for (const source of sources) {
-      const text = words(source.text);
-      let shared = 0;
-      for (const word of query) if (text.has(word)) shared += 1;
-      const similarity = query.size === 0 ? 0 : Math.round((shared / query.size) * 1_000_000);
-      if (similarity < work.recallFloor || similarity === 0) continue;
-      const row = db
-        .prepare(
-          `SELECT a.*, r.id AS relationship_id, r.task_id AS rel_task, r.regard_gain, r.regard_loss, r.trust_gain, r.trust_loss
-           FROM assessments a JOIN relationships r ON r.assessment_id = a.id
-           WHERE a.source_id = ? AND a.schema = 2 AND a.status = 'current' AND r.status = 'current'`,
-        )
-        .get(source.id) as Record<string, number | string | null> | undefined;
-      const intensity = row
-        ? Math.max(
-            -1,
-            ...(['benefit', 'harm', 'arousal', 'regard_gain', 'regard_loss'] as const).map(
-              (field) => (row[field] === null ? -1 : (row[field] as number)),
-            ),
-          )
-        : -1;
-      // Priority only from defaults when the caller gave no appraisal controls; none without
-      // a known intensity.
-      const priority =
-        request.appraisal !== undefined
-          ? request.appraisal.priority
-          : set.recall && intensity >= 0
-            ? Math.round((work.recallPriority * intensity) / 1_000_000)
-            : 0;
-      const score = similarity + (intensity >= 0 ? priority : 0);
-      const group: ContextGroup = {
+    const result = db.prepare(
+      `SELECT a.*, r.id AS relationship_id, r.task_id AS rel_task, r.regard_gain, r.regard_loss, r.trust_gain, r.trust_loss
+       FROM assessments a JOIN relationships r ON r.assessment_id = a.id
+       WHERE a.source_id = ? AND a.schema = 2 AND a.status = 'current' AND r.status = 'current'`,
+    );
+    const candidates = sources.map((source): RecallCandidate => {
+      const row = result.get(source.id) as Record<string, number | string | null> | undefined;
+      const number = (field: string) => row?.[field] as number | null;
+      return {
         source: {
           id: source.id,
           version: source.version,
           actor: source.owner,
           subject: source.subject,
           text: source.text,
+          taskId: source.task_id,
         },
         ...(row
           ? {
@@ -1214,31 +1189,35 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
                 relationshipId: row.relationship_id as number,
                 evidence: row.evidence as string,
                 consequence: row.consequence as number,
-                confidence: row.confidence as number | null,
-                positive: {
-                  benefit: row.benefit as number | null,
-                  regard_gain: row.regard_gain as number | null,
-                },
-                negative: {
-                  harm: row.harm as number | null,
-                  regard_loss: row.regard_loss as number | null,
-                },
-                ...(request.task !== undefined && row.rel_task === request.task
-                  ? {
-                      taskTrust: {
-                        taskId: request.task,
-                        gain: row.trust_gain as number | null,
-                        loss: row.trust_loss as number | null,
-                      },
-                    }
-                  : {}),
+                confidence: number('confidence'),
+                benefit: number('benefit'),
+                harm: number('harm'),
+                arousal: number('arousal'),
+                regardGain: number('regard_gain'),
+                regardLoss: number('regard_loss'),
+                trustGain: number('trust_gain'),
+                trustLoss: number('trust_loss'),
+                taskId: row.rel_task as string | null,
               },
             }
           : {}),
       };
-      ranked.push({ sourceId: source.id, score, group });
-    }
-    ranked.sort((a, b) => b.score - a.score || b.sourceId - a.sourceId);
+    });
+    const ranked = selectRecall(
+      candidates,
+      {
+        query: request.query,
+        ...(request.task === undefined ? {} : { task: request.task }),
+        ...(request.participant === undefined ? {} : { participant: request.participant }),
+        ...(request.appraisal === undefined ? {} : { appraisal: request.appraisal }),
+      },
+      {
+        recallDefaults: flagSet(flags()).recall,
+        floor: work.recallFloor,
+        defaultPriority: work.recallPriority,
+      },
+      wordOverlap,
+    );
     const context = renderContext(
       ranked.map((entry) => entry.group),
       request.request ?? request.query,

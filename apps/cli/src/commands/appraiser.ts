@@ -372,17 +372,20 @@ const recall: Command = {
   path: 'appraiser recall',
   summary: 'rank retained reports for a caller and render a bounded context',
   help: [
-    'Usage: mecha appraiser recall --owner WHO --scope SCOPE --query TEXT [--task ID] [--priority N] [--revision 3|4] [--json]',
+    'Usage: mecha appraiser recall --owner WHO --scope SCOPE --query TEXT [--task ID] [--participant WHO]',
+    '                              [--priority N] [--revision 3|4] [--json]',
     '',
     'Ranks the available reports in SCOPE against the query and prints the bounded context (at',
-    'most 16 references in 4096 bytes). Appraisal priority is added by default only when',
-    '--priority is not given. Writes nothing.',
+    'most 16 references in 4096 bytes). With recall defaults on, results with a known intensity',
+    'bring their evidence and priority; --priority asks for them explicitly whatever the default.',
+    'Writes nothing.',
     '',
     'Options:',
     '  --owner WHO      the caller',
     '  --scope SCOPE    the scope to recall from',
     '  --query TEXT     what to recall',
-    '  --task ID        the caller’s task context (task trust is shown only for it)',
+    '  --task ID        only reports admitted with this task (task trust is shown only for it)',
+    '  --participant WHO only reports about WHO (subject) or reported by WHO (owner)',
     '  --priority N     explicit appraisal priority, 0–1000000',
     '  --revision N     the context revision (default 4)',
     '  --json           the ranking and context as JSON',
@@ -394,6 +397,7 @@ const recall: Command = {
     scope: { type: 'string' },
     query: { type: 'string' },
     task: { type: 'string' },
+    participant: { type: 'string' },
     priority: { type: 'string' },
     revision: { type: 'string' },
     json: { type: 'boolean' },
@@ -418,6 +422,7 @@ const recall: Command = {
       return usageError(context, path, '--priority takes 0 to 1000000');
     }
     const task = stringOption(values, 'task');
+    const participant = stringOption(values, 'participant');
     const appraiser = await open(context);
     try {
       const result = appraiser.recall({
@@ -425,6 +430,7 @@ const recall: Command = {
         scope,
         query,
         ...(task === undefined ? {} : { task }),
+        ...(participant === undefined ? {} : { participant }),
         ...(numbers.priority === undefined ? {} : { appraisal: { priority: numbers.priority } }),
         ...(numbers.revision === undefined ? {} : { revision: numbers.revision }),
       });
