@@ -7,7 +7,10 @@ import {
   createDeviceScheduler,
   type DevicePriority,
   type DeviceScheduler,
+  lockHolder,
+  releaseLock,
   type ScheduledResult,
+  takeLock,
 } from '@mecha/local-model';
 import type Database from 'better-sqlite3';
 import {
@@ -33,7 +36,6 @@ import { isWellFormed, utf8Bytes } from './json-text.js';
 import { openMemoryDatabase } from './memory-schema.js';
 import { parseInterpretation } from './parse-interpretation.js';
 import { type Parsed, parseQuotes } from './parse-quotes.js';
-import { lockHolder, releaseLock, takeLock } from './pid-lock.js';
 import { currentProcessor, isKnownProcessor } from './processor.js';
 import {
   type CorrectionCandidate,

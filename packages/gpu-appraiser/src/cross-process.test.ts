@@ -4,8 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeTinyLlamaGguf } from '@mecha/fixtures';
+import { openDeviceLease } from '@mecha/local-model';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { scriptedAppraiserModel } from './__fixtures__/scripted-appraiser.js';
+import {
+  scriptedAppraiserModel as scripted,
+  scriptedAppraiserModel,
+} from './__fixtures__/scripted-appraiser.js';
 import { openAppraiser } from './appraiser.js';
 
 // Controls reach a running appraisal through the store, from any process: the worker looks at
@@ -28,13 +32,14 @@ afterEach(() => {
 });
 
 let count = 0;
-function fresh(): { dir: string; gate: string } {
+function fresh(background = false): { dir: string; gate: string } {
   count += 1;
   const dir = join(root, `store-${count}`);
   const gate = join(root, `gate-${count}`);
   mkdirSync(gate, { recursive: true });
   const appraiser = openAppraiser({ directory: dir });
   appraiser.setAppraisal('on');
+  if (background) appraiser.setAppraisal({ background: true });
   appraiser.retainSource({
     text: 'Bob fixed the build and will pay the fee.',
     owner: 'alice',
@@ -58,7 +63,7 @@ interface ChildOutput {
   readonly calls: { stopReason: string; completion: number }[];
 }
 
-function gatedRun(dir: string, gate: string, call: number, token: number) {
+function gatedRun(dir: string, gate: string, call: number, token: number, lease?: string) {
   const child = spawn(
     process.execPath,
     [
@@ -68,6 +73,7 @@ function gatedRun(dir: string, gate: string, call: number, token: number) {
       gate,
       String(call),
       String(token),
+      ...(lease === undefined ? [] : [lease]),
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
@@ -206,5 +212,70 @@ describe('two real processes on the tiny GGUF', () => {
       queue: { interrupted: 1 },
     });
     control.close();
+  });
+});
+
+describe('the machine-wide device lease', () => {
+  it('a distill-like foreground lease from another process pre-empts a running background appraisal', async () => {
+    const { dir, gate } = fresh(true);
+    const leaseDir = join(root, `lease-${count}`);
+    const { child, done } = gatedRun(dir, gate, 2, 3, leaseDir);
+    await until(() => existsSync(join(gate, 'at-gate')));
+    const lease = openDeviceLease({ directory: leaseDir });
+    expect(lease.holder()).toEqual({ pid: child.pid, priority: 'background' });
+    // The foreground request is announced at once; the device is ours once the child yields.
+    const taking = lease.acquire('foreground');
+    writeFileSync(join(gate, 'go'), '');
+    const { report, calls } = await done;
+    const release = await taking;
+    expect(lease.holder()).toEqual({ pid: process.pid, priority: 'foreground' });
+    release?.();
+    expect(report).toMatchObject({
+      state: 'preempted',
+      items: [{ state: 'interrupted', reason: 'call 2: foreground work needed the device' }],
+    });
+    expect(calls[1]?.stopReason).toBe('aborted');
+    expect((calls[1]?.completion ?? 99) - 3).toBeLessThanOrEqual(1);
+    const after = openAppraiser({ directory: dir });
+    expect(after.status().queue).toMatchObject({ interrupted: 1, complete: 0 });
+    expect(after.assessments()).toEqual([]);
+    after.close();
+  });
+
+  it('a SIGKILL during pre-emption is recovered from the journal', async () => {
+    const { dir, gate } = fresh(true);
+    const leaseDir = join(root, `lease-${count}`);
+    const { child, done } = gatedRun(dir, gate, 2, 3, leaseDir);
+    // Killed, it never reports: its exit is awaited below instead.
+    done.catch(() => undefined);
+    await until(() => existsSync(join(gate, 'at-gate')));
+    const lease = openDeviceLease({ directory: leaseDir });
+    const taking = lease.acquire('foreground');
+    // Foreground work wants the device; the background worker dies before it can yield.
+    const exited = new Promise((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    const release = await taking;
+    expect(lease.holder()).toEqual({ pid: process.pid, priority: 'foreground' });
+    release?.();
+    const quotes = ['Bob fixed the build'];
+    const recovered = openAppraiser({
+      directory: dir,
+      model: scripted(() => ({
+        quotes,
+        interpretation: { support: 1, benefit: 400_000, evidence: 'Bob fixed the build' },
+      })),
+    });
+    expect(recovered.status()).toMatchObject({
+      worker: null,
+      queue: { interrupted: 1 },
+      journal: { recoveredInterrupted: 1, recoveryDeferred: false },
+    });
+    expect(recovered.assessments()).toEqual([]);
+    expect(recovered.retry()).toEqual([expect.objectContaining({ state: 'pending' })]);
+    expect((await recovered.run({ background: true })).items).toEqual([
+      expect.objectContaining({ state: 'complete' }),
+    ]);
+    recovered.close();
   });
 });

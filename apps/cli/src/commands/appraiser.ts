@@ -308,8 +308,15 @@ const run: Command = {
       ...settings.settings,
       ...(threads === undefined ? {} : { threads: threads.value }),
     });
+    // The machine's device lease: foreground work of another process (a distill) pre-empts a
+    // background run at its next token; a foreground run waits for the device like any other.
+    const device = localModel.createDeviceScheduler(model, {
+      lease: localModel.openDeviceLease({
+        directory: localModel.deviceLeaseDirectory(home.path, context.env),
+      }),
+    });
     const { openAppraiser } = await import('@mecha/gpu-appraiser');
-    const appraiser = openAppraiser({ directory: join(home.path, 'appraiser'), model });
+    const appraiser = openAppraiser({ directory: join(home.path, 'appraiser'), model: device });
     const controller = new AbortController();
     const interrupt = () => controller.abort();
     process.once('SIGINT', interrupt);
@@ -323,7 +330,7 @@ const run: Command = {
     } finally {
       process.removeListener('SIGINT', interrupt);
       appraiser.close();
-      await model.dispose();
+      await device.dispose();
     }
   },
 };
