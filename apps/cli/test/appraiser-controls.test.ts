@@ -12,7 +12,16 @@ const json = (args: readonly string[]) => {
 
 describe('mecha appraiser: the control surface', () => {
   it('has help for every control', () => {
-    for (const name of ['limits', 'pause', 'stop', 'resume', 'hold', 'release', 'import']) {
+    for (const name of [
+      'limits',
+      'pause',
+      'stop',
+      'resume',
+      'hold',
+      'release',
+      'import',
+      'lease',
+    ]) {
       expect(mecha(['appraiser', '--help']).stdout).toContain(`mecha appraiser ${name}`);
       const help = mecha(['appraiser', name, '--help']);
       expect(help.code).toBe(0);
@@ -138,7 +147,7 @@ describe('mecha appraiser: the control surface', () => {
     expect(done.value).toMatchObject({ state: 'done', modelCalls: 2 });
   }, 600_000);
 
-  it('recall takes a participant constraint', () => {
+  it('recall takes a participant constraint and shares a lease that reads back exactly', () => {
     const home = tempDir();
     for (const [owner, subject, text] of [
       ['alice', 'bob', 'Bob paid the invoice.'],
@@ -180,5 +189,45 @@ describe('mecha appraiser: the control surface', () => {
     expect(recall([]).ranked).toHaveLength(2);
     expect(recall(['--participant', 'bob']).ranked).toEqual([{ sourceId: 1, score: 1_000_000 }]);
     expect(recall(['--participant', 'carol']).ranked).toEqual([{ sourceId: 2, score: 1_000_000 }]);
+    const shared = json([
+      '--home',
+      home,
+      'appraiser',
+      'recall',
+      '--owner',
+      'x',
+      '--scope',
+      't',
+      '--query',
+      'invoice',
+      '--share',
+    ]);
+    expect(shared.value).toMatchObject({ state: 'ok', leaseId: 1, revision: 4, policy: 4 });
+    const shown = mecha(['--home', home, 'appraiser', 'lease', '1']);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('shared lease #1: revision 4, rendering policy 4');
+    expect(shown.stdout).toContain('source_ref: text: "Bob paid the invoice."');
+    expect(json(['--home', home, 'appraiser', 'lease', '1']).value).toEqual(shared.value);
+    expect(mecha(['--home', home, 'appraiser', 'lease', '2']).stderr).toContain(
+      'no shared lease #2',
+    );
+    expect(mecha(['--home', home, 'appraiser', 'lease']).code).toBe(2);
+    expect(
+      mecha([
+        '--home',
+        home,
+        'appraiser',
+        'recall',
+        '--owner',
+        'x',
+        '--scope',
+        't',
+        '--query',
+        'q',
+        '--share',
+        '--revision',
+        '3',
+      ]).code,
+    ).toBe(1);
   });
 });

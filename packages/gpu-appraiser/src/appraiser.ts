@@ -47,6 +47,7 @@ import {
 import { buildQuoteGrammar } from './quote-grammar.js';
 import { type RecallCandidate, selectRecall } from './recall-selection.js';
 import {
+  type ContextGroup,
   type ContextRevision,
   contextRevisions,
   currentContextRevision,
@@ -274,6 +275,23 @@ export type RecallResult =
     }
   | { readonly state: 'refused'; readonly reason: string };
 
+/** A shared context lease: the revision and the exact rendering it was given. */
+export type LeaseResult =
+  | {
+      readonly state: 'ok';
+      readonly leaseId: number;
+      readonly revision: ContextRevision;
+      /** The rendering policy: the revision's own. */
+      readonly policy: number;
+      readonly context: RenderedContext;
+      /** Whether rendering the recorded groups again gives the recorded bytes exactly. */
+      readonly reproduced: boolean;
+    }
+  | { readonly state: 'refused'; readonly reason: string };
+
+/** The revision new shared leases use. */
+export const sharedLeaseRevision = 4;
+
 /** The appraiser over its memory: intake, controls, work, recovery and recall. */
 export interface Appraiser {
   readonly directory: string;
@@ -304,6 +322,16 @@ export interface Appraiser {
   assessments(filter?: { readonly subject?: string }): readonly StoredAssessment[];
   queueState(queueId: number): QueueState | undefined;
   recall(request: RecallRequest): RecallResult;
+  /**
+   * Recalls and records the context as a shared lease: always revision 4 (another revision is
+   * refused), with its groups and exact rendering.
+   */
+  shareContext(request: RecallRequest): LeaseResult;
+  /**
+   * A recorded lease, exactly as it was rendered, whatever its (known) revision; an unknown
+   * revision or lease is refused.
+   */
+  readLease(leaseId: number): LeaseResult;
   /** Marks a source unavailable: its evidence is no longer a correction target or recalled. */
   withdrawSource(sourceId: number): void;
   close(): void;
@@ -1155,7 +1183,22 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
   }
 
   function recall(request: RecallRequest): RecallResult {
-    const revision = request.revision ?? currentContextRevision;
+    const recalled = recallGroups(request, request.revision ?? currentContextRevision);
+    if (recalled.state === 'refused') return recalled;
+    return { state: 'ok', ranked: recalled.ranked, context: recalled.context };
+  }
+
+  function recallGroups(
+    request: RecallRequest,
+    revision: number,
+  ):
+    | {
+        state: 'ok';
+        ranked: { sourceId: number; score: number }[];
+        groups: ContextGroup[];
+        context: RenderedContext;
+      }
+    | { state: 'refused'; reason: string } {
     if (!(contextRevisions as readonly number[]).includes(revision)) {
       return {
         state: 'refused',
@@ -1225,10 +1268,75 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
       request.request ?? request.query,
       revision as ContextRevision,
     );
+    // The groups the context holds, in order: what a lease records.
+    const held = new Set(context.sources);
     return {
       state: 'ok',
       ranked: ranked.map(({ sourceId, score }) => ({ sourceId, score })),
+      groups: ranked.map((entry) => entry.group).filter((group) => held.has(group.source.id)),
       context,
+    };
+  }
+
+  function shareContext(request: RecallRequest): LeaseResult {
+    const revision = request.revision ?? sharedLeaseRevision;
+    if (revision !== sharedLeaseRevision) {
+      return {
+        state: 'refused',
+        reason: `new shared leases use revision ${sharedLeaseRevision}, not ${revision}`,
+      };
+    }
+    const recalled = recallGroups(request, revision);
+    if (recalled.state === 'refused') return recalled;
+    const { groups, context } = recalled;
+    const leaseId = db
+      .prepare(
+        `INSERT INTO shared_leases (revision, policy, owner, scope, request, groups, system, text, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        revision,
+        revision,
+        request.owner,
+        request.scope,
+        request.request ?? request.query,
+        JSON.stringify(groups),
+        context.system,
+        context.text,
+        now(),
+      ).lastInsertRowid as number;
+    return { state: 'ok', leaseId, revision, policy: revision, context, reproduced: true };
+  }
+
+  function readLease(leaseId: number): LeaseResult {
+    const row = db.prepare('SELECT * FROM shared_leases WHERE id = ?').get(leaseId) as
+      | {
+          revision: number;
+          policy: number;
+          request: string;
+          groups: string;
+          system: string;
+          text: string;
+        }
+      | undefined;
+    if (!row) return { state: 'refused', reason: `no shared lease #${leaseId}` };
+    if (!(contextRevisions as readonly number[]).includes(row.revision)) {
+      return {
+        state: 'refused',
+        reason: `shared lease #${leaseId} has revision ${row.revision}, unknown to this build (it renders ${contextRevisions.join(' and ')})`,
+      };
+    }
+    const revision = row.revision as ContextRevision;
+    const groups = JSON.parse(row.groups) as ContextGroup[];
+    const again = renderContext(groups, row.request, revision);
+    return {
+      state: 'ok',
+      leaseId,
+      revision,
+      policy: row.policy,
+      // Exactly the recorded bytes, never a new rendering.
+      context: { ...again, system: row.system, text: row.text },
+      reproduced: again.text === row.text && again.system === row.system,
     };
   }
 
@@ -1350,6 +1458,8 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
     assessments,
     queueState,
     recall,
+    shareContext,
+    readLease,
     withdrawSource(sourceId) {
       db.prepare('UPDATE sources SET available = 0 WHERE id = ?').run(sourceId);
     },

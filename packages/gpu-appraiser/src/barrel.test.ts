@@ -30,6 +30,7 @@ describe('the built @mecha/gpu-appraiser', () => {
       'processorDigest',
       'renderContext',
       'scaleMax',
+      'sharedLeaseRevision',
       'unknownValue',
       'unsupportedInterpretation',
       'validateAppraisalLimits',

@@ -12,6 +12,7 @@ export type {
   AppraiserStatus,
   ControlRecord,
   ControlResult,
+  LeaseResult,
   QueueState,
   RecallRequest,
   RecallResult,
@@ -25,7 +26,7 @@ export type {
   StoredAssessment,
   StoredRelationship,
 } from './appraiser.js';
-export { correctionContextLimit, openAppraiser } from './appraiser.js';
+export { correctionContextLimit, openAppraiser, sharedLeaseRevision } from './appraiser.js';
 export { AppraiserInputError } from './appraiser-error.js';
 export type { AppraisalPolicy, FlagSet } from './controls.js';
 export { appraisalFlags } from './controls.js';

@@ -7,6 +7,7 @@ import type {
   Appraiser,
   AppraiserStatus,
   ControlResult,
+  LeaseResult,
   RunReport,
 } from '@mecha/gpu-appraiser';
 import { configIssueText } from '@mecha/stores';
@@ -380,7 +381,7 @@ const recall: Command = {
   summary: 'rank retained reports for a caller and render a bounded context',
   help: [
     'Usage: mecha appraiser recall --owner WHO --scope SCOPE --query TEXT [--task ID] [--participant WHO]',
-    '                              [--priority N] [--revision 3|4] [--json]',
+    '                              [--priority N] [--revision 3|4] [--share] [--json]',
     '',
     'Ranks the available reports in SCOPE against the query and prints the bounded context (at',
     'most 16 references in 4096 bytes). With recall defaults on, results with a known intensity',
@@ -395,6 +396,7 @@ const recall: Command = {
     '  --participant WHO only reports about WHO (subject) or reported by WHO (owner)',
     '  --priority N     explicit appraisal priority, 0–1000000',
     '  --revision N     the context revision (default 4)',
+    '  --share          record the context as a shared lease (revision 4) and print its id',
     '  --json           the ranking and context as JSON',
     '  --home DIR       the mecha home',
     '',
@@ -407,6 +409,7 @@ const recall: Command = {
     participant: { type: 'string' },
     priority: { type: 'string' },
     revision: { type: 'string' },
+    share: { type: 'boolean' },
     json: { type: 'boolean' },
   },
   takesNoArguments: true,
@@ -432,7 +435,7 @@ const recall: Command = {
     const participant = stringOption(values, 'participant');
     const appraiser = await open(context);
     try {
-      const result = appraiser.recall({
+      const request = {
         owner,
         scope,
         query,
@@ -440,7 +443,14 @@ const recall: Command = {
         ...(participant === undefined ? {} : { participant }),
         ...(numbers.priority === undefined ? {} : { appraisal: { priority: numbers.priority } }),
         ...(numbers.revision === undefined ? {} : { revision: numbers.revision }),
-      });
+      };
+      if (flag(values, 'share')) {
+        const lease = appraiser.shareContext(request);
+        if (lease.state === 'refused') return failure(context, path, lease.reason);
+        print(context, flag(values, 'json'), lease, () => leaseLines(lease));
+        return exitCodes.ok;
+      }
+      const result = appraiser.recall(request);
       if (result.state === 'refused') return failure(context, path, result.reason);
       print(context, flag(values, 'json'), result, () => [
         `${result.ranked.length} ranked; context revision ${result.context.revision}: ${result.context.references} references, ${result.context.memoryBytes} bytes`,
@@ -656,6 +666,46 @@ const importCommand: Command = {
   },
 };
 
+function leaseLines(lease: Extract<LeaseResult, { state: 'ok' }>): string[] {
+  return [
+    `shared lease #${lease.leaseId}: revision ${lease.revision}, rendering policy ${lease.policy}; ${lease.context.references} references, ${lease.context.memoryBytes} bytes${lease.reproduced ? '' : ' (this build renders it differently now; shown as recorded)'}`,
+    ...(lease.context.system === '' ? [] : [lease.context.system]),
+    lease.context.text,
+  ];
+}
+
+const leaseCommand: Command = {
+  path: 'appraiser lease',
+  summary: 'show a shared context lease exactly as it was recorded',
+  help: [
+    'Usage: mecha appraiser lease ID [--json]',
+    '',
+    'Prints the shared lease ID (made by `mecha appraiser recall --share`) exactly as it was',
+    'rendered, whatever its revision; a lease of a revision this build does not know is refused.',
+    '',
+    'Options:',
+    '  --json          the lease as JSON',
+    '  --home DIR      the mecha home',
+    '',
+  ].join('\n'),
+  options: { json: { type: 'boolean' } },
+  async run({ values, positionals, context }) {
+    const path = this.path;
+    if (positionals.length !== 1) return usageError(context, path, 'name one lease ID');
+    const id = wholeNumber(positionals[0] as string, 'ID');
+    if (!id.ok) return usageError(context, path, id.message);
+    const appraiser = await open(context);
+    try {
+      const lease = appraiser.readLease(id.value);
+      if (lease.state === 'refused') return failure(context, path, lease.reason);
+      print(context, flag(values, 'json'), lease, () => leaseLines(lease));
+      return exitCodes.ok;
+    } finally {
+      appraiser.close();
+    }
+  },
+};
+
 /** `mecha appraiser`: @mecha/gpu-appraiser's use-cases, loaded only when one runs. */
 export const appraiserGroup: CommandGroup = {
   name: 'appraiser',
@@ -690,5 +740,6 @@ export const appraiserGroup: CommandGroup = {
     run,
     retry,
     recall,
+    leaseCommand,
   ],
 };
