@@ -63,7 +63,11 @@ export function openDeviceLease(options: {
     return readdirSync(directory).some((name) => {
       if (!name.startsWith(foregroundPrefix)) return false;
       const pid = Number(name.slice(foregroundPrefix.length));
-      return pid !== process.pid && processAlive(pid);
+      if (pid === process.pid) return false;
+      if (processAlive(pid)) return true;
+      // Left by a process that died: it wants nothing any more.
+      rmSync(join(directory, name), { force: true });
+      return false;
     });
   }
 
