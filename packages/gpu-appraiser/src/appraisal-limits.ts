@@ -39,7 +39,11 @@ export interface LimitProblem {
 }
 
 const unbounded = Number.MAX_SAFE_INTEGER;
-const ranges: Record<keyof AppraisalLimits, readonly [number, number]> = {
+
+/** Each limit's accepted range, inclusive; an upper bound of `Number.MAX_SAFE_INTEGER` is none. */
+export const appraisalLimitRanges: Readonly<
+  Record<keyof AppraisalLimits, readonly [min: number, max: number]>
+> = {
   pagesPerSequence: [1, unbounded],
   outputTokens: [1, 4096],
   ticks: [1, unbounded],
@@ -57,8 +61,8 @@ const ranges: Record<keyof AppraisalLimits, readonly [number, number]> = {
  */
 export function validateAppraisalLimits(limits: AppraisalLimits): LimitProblem[] {
   const problems: LimitProblem[] = [];
-  for (const field of Object.keys(ranges) as (keyof AppraisalLimits)[]) {
-    const [min, max] = ranges[field];
+  for (const field of Object.keys(appraisalLimitRanges) as (keyof AppraisalLimits)[]) {
+    const [min, max] = appraisalLimitRanges[field];
     const value = limits[field];
     if (!Number.isInteger(value) || value < min || value > max) {
       const range = max === unbounded ? `a positive integer` : `an integer from ${min} to ${max}`;

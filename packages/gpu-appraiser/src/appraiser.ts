@@ -1,12 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type CompletionModel,
   type CompletionResult,
   createDeviceScheduler,
   type DevicePriority,
   type DeviceScheduler,
+  lockHolder,
+  releaseLock,
   type ScheduledResult,
+  takeLock,
 } from '@mecha/local-model';
 import type Database from 'better-sqlite3';
 import {
@@ -41,6 +45,7 @@ import {
   quotePrompt,
 } from './prompts.js';
 import { buildQuoteGrammar } from './quote-grammar.js';
+import { type RecallCandidate, selectRecall } from './recall-selection.js';
 import {
   type ContextGroup,
   type ContextRevision,
@@ -49,6 +54,10 @@ import {
   type RenderedContext,
   renderContext,
 } from './render-context.js';
+import { wordOverlap } from './word-overlap.js';
+
+/** How often a run suspended by the scheduler hold looks at the store for the release. */
+const holdPollMs = 20;
 
 /** The most recent eligible assessments a correction context holds. */
 export const correctionContextLimit = 16;
@@ -93,16 +102,44 @@ export interface ControlRecord {
   readonly reason?: string;
 }
 
-/** A control's answer: pending until a quiet boundary, or refused as a status. */
+/** A whole configuration: the flags, the policy, whether it was imported, and the limits. */
+export interface AppraisalConfiguration {
+  readonly flags: FlagSet;
+  readonly policy: AppraisalPolicy;
+  /** An imported previous configuration: recall only, no new writes or generation. */
+  readonly imported: boolean;
+  readonly limits: AppraisalLimits;
+}
+
+/**
+ * A control's answer: pending until a quiet boundary, with the configuration that will hold once
+ * every pending control is applied; or refused as a status, nothing changed.
+ */
 export type ControlResult =
-  | { readonly state: 'pending'; readonly id: number }
-  | { readonly state: 'refused'; readonly id: number; readonly problems: readonly LimitProblem[] };
+  | {
+      readonly state: 'pending';
+      readonly id: number;
+      readonly configuration: AppraisalConfiguration;
+    }
+  | {
+      readonly state: 'refused';
+      readonly id: number;
+      readonly problems: readonly LimitProblem[];
+      readonly configuration: AppraisalConfiguration;
+    };
 
 /** Everything `status` reports. */
 export interface AppraiserStatus {
   readonly flags: FlagSet;
   readonly policy: AppraisalPolicy;
   readonly imported: boolean;
+  /**
+   * The scheduler hold: while `held`, no appraisal starts a model call (a tick) in any process;
+   * `waiting` names the process suspended at it, if one is.
+   */
+  readonly hold: { readonly held: boolean; readonly waiting: number | null };
+  /** The process working on this memory now (holding `work.lock`), if any. */
+  readonly worker: number | null;
   readonly configVersion: number;
   readonly limits: AppraisalLimits;
   /** Controls recorded and not yet applied. */
@@ -120,6 +157,8 @@ export interface AppraiserStatus {
     readonly recoveredInterrupted: number;
     readonly recoveredApplied: number;
     readonly recoveredRefused: number;
+    /** Recovery waits while another live process works on this memory; it runs when that ends. */
+    readonly recoveryDeferred: boolean;
   };
 }
 
@@ -142,7 +181,8 @@ export type RunState =
   | 'background_off'
   | 'no_model'
   | 'cancelled'
-  | 'preempted';
+  | 'preempted'
+  | 'busy';
 
 /** What a run did. */
 export interface RunReport {
@@ -214,9 +254,11 @@ export interface RecallRequest {
   readonly owner: string;
   readonly scope: string;
   readonly query: string;
-  /** The caller's task context: task trust is shown only for this task. */
+  /** The task constraint: only sources admitted with this task; task trust only for it. */
   readonly task?: string;
-  /** Explicit appraisal controls; when given, recall defaults add nothing. */
+  /** The participant constraint: only sources about (subject) or reported by (owner) them. */
+  readonly participant?: string;
+  /** Explicit appraisal controls: used as given; recall defaults then add nothing of their own. */
   readonly appraisal?: { readonly priority: number };
   /** The context revision (default 4); an unknown one is refused. */
   readonly revision?: number;
@@ -233,6 +275,23 @@ export type RecallResult =
     }
   | { readonly state: 'refused'; readonly reason: string };
 
+/** A shared context lease: the revision and the exact rendering it was given. */
+export type LeaseResult =
+  | {
+      readonly state: 'ok';
+      readonly leaseId: number;
+      readonly revision: ContextRevision;
+      /** The rendering policy: the revision's own. */
+      readonly policy: number;
+      readonly context: RenderedContext;
+      /** Whether rendering the recorded groups again gives the recorded bytes exactly. */
+      readonly reproduced: boolean;
+    }
+  | { readonly state: 'refused'; readonly reason: string };
+
+/** The revision new shared leases use. */
+export const sharedLeaseRevision = 4;
+
 /** The appraiser over its memory: intake, controls, work, recovery and recall. */
 export interface Appraiser {
   readonly directory: string;
@@ -241,19 +300,38 @@ export interface Appraiser {
   describeTask(taskId: string, descriptor: string): void;
   /** `on` (keeps background), `off`, or background on/off: pending until a quiet boundary. */
   setAppraisal(setting: 'on' | 'off' | { readonly background: boolean }): ControlResult;
+  /** `paused` and `stopped` suspend appraisal admission; `run` admits again. Pending like any control. */
   setPolicy(policy: AppraisalPolicy): ControlResult;
+  /** The configuration once every pending control is applied. */
+  configuration(): AppraisalConfiguration;
   /** Validated at once: a refusal is a status; accepted limits are pending like any control. */
   setLimits(limits: Partial<AppraisalLimits>): ControlResult;
   /** Imports a previous configuration: recall is permitted, new writes and generation are not. */
   importConfiguration(previous: { readonly flags: number }): ControlResult;
   /** Applies pending controls; done by intake, run and retry at their start. */
   applyPending(): readonly ControlRecord[];
+  /**
+   * The scheduler hold, at once and for every process on this memory: no appraisal model call
+   * (tick) starts while it is held; a control requested meanwhile cancels when ticks resume.
+   */
+  hold(): void;
+  release(): void;
   status(): AppraiserStatus;
   run(options?: RunOptions): Promise<RunReport>;
   retry(queueIds?: readonly number[]): readonly RetryItem[];
   assessments(filter?: { readonly subject?: string }): readonly StoredAssessment[];
   queueState(queueId: number): QueueState | undefined;
   recall(request: RecallRequest): RecallResult;
+  /**
+   * Recalls and records the context as a shared lease: always revision 4 (another revision is
+   * refused), with its groups and exact rendering.
+   */
+  shareContext(request: RecallRequest): LeaseResult;
+  /**
+   * A recorded lease, exactly as it was rendered, whatever its (known) revision; an unknown
+   * revision or lease is refused.
+   */
+  readLease(leaseId: number): LeaseResult;
   /** Marks a source unavailable: its evidence is no longer a correction target or recalled. */
   withdrawSource(sourceId: number): void;
   close(): void;
@@ -288,10 +366,6 @@ function span(text: string, part: string): { start: number; end: number } | unde
   return { start, end: start + utf8Bytes(part) };
 }
 
-function words(text: string): Set<string> {
-  return new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
-}
-
 /**
  * Opens the appraiser's memory in `directory`, and before anything else can publish, recovers
  * from the journal: work that ended inside a call is recorded interrupted, a recorded complete
@@ -305,8 +379,13 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
   const now = () => clock().toISOString();
   const db: Database.Database = openMemoryDatabase(join(directory, 'memory.sqlite'));
   const journal = new Journal(join(directory, 'journal.jsonl'));
+  const workLock = join(directory, 'work.lock');
   let device: DeviceScheduler | undefined;
   let active: AbortController | undefined;
+  /** Why the active run's controller was aborted by the appraiser itself. */
+  let activeReason: 'control' | undefined;
+  /** Whether this handle holds `work.lock` (runs while it does). */
+  let holdingLock = false;
 
   const get = (key: string): string | undefined =>
     (
@@ -480,9 +559,16 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
   }
 
   // ---- recovery: before anything else can publish ----
-  const read = journal.open();
+  // The journal belongs to whichever process works on this memory; while another live one
+  // does, its open work is not ours to end, and recovery waits for the next run here.
+  let read: ReturnType<Journal['open']> = { records: [], tornBytes: 0, unreadableLines: 0 };
   const recovered = { interrupted: 0, applied: 0, refused: 0 };
-  {
+  let recoveryDeferred = lockHolder(workLock) !== undefined;
+  if (!recoveryDeferred) recover();
+
+  function recover(): void {
+    recoveryDeferred = false;
+    read = journal.open();
     const open = new Map<number, JournalRecord[]>();
     for (const record of read.records) {
       if (record.kind === 'begin') open.set(record.queue, [record]);
@@ -544,8 +630,41 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
     }
   }
 
+  /** The applied configuration with every pending control folded in, in order. */
+  function projectedConfiguration(): AppraisalConfiguration {
+    let flagValue = flags();
+    let policyValue = policy();
+    let importedValue = imported();
+    let limitValue = limits();
+    for (const control of controls('pending')) {
+      if (control.kind === 'flags') {
+        flagValue = Number(control.value);
+        importedValue = false;
+      } else if (control.kind === 'policy') policyValue = control.value as AppraisalPolicy;
+      else if (control.kind === 'limits')
+        limitValue = { ...limitValue, ...(control.value as Partial<AppraisalLimits>) };
+      else {
+        flagValue = Number(control.value);
+        importedValue = true;
+      }
+    }
+    return {
+      flags: flagSet(flagValue),
+      policy: policyValue,
+      imported: importedValue,
+      limits: limitValue,
+    };
+  }
+
+  function pendingResult(id: number): ControlResult {
+    return { state: 'pending', id, configuration: projectedConfiguration() };
+  }
+
   function recordControl(kind: ControlRecord['kind'], value: unknown): number {
-    if (active) active.abort();
+    if (active) {
+      activeReason = 'control';
+      active.abort();
+    }
     return db
       .prepare(
         "INSERT INTO controls (kind, value, state, requested_at) VALUES (?, ?, 'pending', ?)",
@@ -583,6 +702,8 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
   }
 
   function applyPending(): readonly ControlRecord[] {
+    // A quiet boundary: no run working on this memory, here or in another process.
+    if (!holdingLock && lockHolder(workLock) !== undefined) return [];
     const pending = controls('pending');
     if (pending.length === 0) return [];
     db.transaction(() => {
@@ -667,6 +788,61 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
     return device;
   }
 
+  /** The newest control id: a run cancels when a pending control newer than its start appears. */
+  const newestControl = () =>
+    (db.prepare('SELECT MAX(id) AS id FROM controls').get() as { id: number | null }).id ?? 0;
+  const pendingSince = (id: number) =>
+    db.prepare("SELECT 1 FROM controls WHERE state <> 'refused' AND id > ? LIMIT 1").get(id) !==
+    undefined;
+  const dataVersion = () => db.pragma('data_version', { simple: true }) as number;
+
+  /**
+   * Watches the store for controls from any process, cheaply enough for every token: SQLite's
+   * `data_version` changes only when another connection (this process's or another's) commits,
+   * and only then is the controls table read.
+   */
+  function controlWatch(controller: AbortController, since: number): () => void {
+    let seen = dataVersion();
+    return () => {
+      if (controller.signal.aborted) return;
+      const now = dataVersion();
+      if (now === seen) return;
+      seen = now;
+      if (pendingSince(since)) {
+        activeReason = 'control';
+        controller.abort();
+      }
+    };
+  }
+
+  /**
+   * The tick gate before each model call: waits while the scheduler hold is on (checking the
+   * store as it waits), then lets a control requested meanwhile cancel the run as ticks resume.
+   * Answers false when the run must not start the call.
+   */
+  async function tick(signal: AbortSignal, watch: () => void, queueId: number): Promise<boolean> {
+    let waiting = false;
+    let seen = -1;
+    try {
+      while (!signal.aborted) {
+        const now = dataVersion();
+        if (now !== seen) {
+          seen = now;
+          if (get('hold') !== '1') break;
+          if (!waiting) {
+            waiting = true;
+            put('hold_waiting', JSON.stringify({ pid: process.pid, queue: queueId }));
+          }
+        }
+        await sleep(holdPollMs, undefined, { ref: true });
+      }
+    } finally {
+      if (waiting) db.prepare("DELETE FROM settings WHERE key = 'hold_waiting'").run();
+    }
+    watch();
+    return !signal.aborted;
+  }
+
   async function call(
     scheduler: DeviceScheduler,
     priority: DevicePriority,
@@ -684,7 +860,11 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
       const preempted = (result as ScheduledResult).preempted === true;
       return {
         state: 'interrupted',
-        reason: preempted ? 'foreground work needed the device' : 'cancelled',
+        reason: preempted
+          ? 'foreground work needed the device'
+          : activeReason === 'control'
+            ? 'cancelled: a new control is pending'
+            : 'cancelled',
       };
     }
     if (result.stopReason === 'maxTokens')
@@ -708,7 +888,8 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
     queue: QueueRow,
     signal: AbortSignal,
     counter: { calls: number },
-  ): Promise<RunItem> {
+    watch: () => void,
+  ): Promise<RunItem | undefined> {
     const source = sourceRow(queue.source_id) as SourceRow;
     const work = limits();
     const model = (await scheduler.at(priority).identity()).sha256;
@@ -732,6 +913,8 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
       db.transaction(() => addQueueVersion(queue.id, 'refused', reason)).immediate();
       return item('refused', reason);
     }
+    // Nothing has begun: a cancellation here leaves the source pending.
+    if (!(await tick(signal, watch, queue.id))) return undefined;
     journal.append({
       kind: 'begin',
       queue: queue.id,
@@ -745,6 +928,7 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
       grammar: { gbnf: buildQuoteGrammar(source.text) },
       maxTokens: work.outputTokens,
       signal,
+      onToken: watch,
     });
     journal.append({
       kind: 'response',
@@ -773,6 +957,11 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
       return item('refused', reason);
     }
     const descriptor = queue.task_descriptor ?? undefined;
+    if (!(await tick(signal, watch, queue.id))) {
+      const reason = `call 2: ${activeReason === 'control' ? 'cancelled: a new control is pending' : 'cancelled'}`;
+      finish(queue.id, 'interrupted', reason);
+      return item('interrupted', reason);
+    }
     counter.calls += 1;
     const two = await call(scheduler, priority, {
       prompt: second,
@@ -789,6 +978,7 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
       },
       maxTokens: work.outputTokens,
       signal,
+      onToken: watch,
     });
     journal.append({
       kind: 'response',
@@ -820,12 +1010,30 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
 
   async function run(runOptions: RunOptions = {}): Promise<RunReport> {
     const background = runOptions.background === true;
-    if (!active) applyPending();
     const report = (state: RunState, items: RunItem[] = [], modelCalls = 0): RunReport => ({
       state,
       items,
       modelCalls,
     });
+    if (active) return report('busy');
+    const lock = takeLock(workLock, 'appraiser run');
+    if (!lock.taken) return report('busy');
+    holdingLock = true;
+    try {
+      if (recoveryDeferred) recover();
+      return await runLocked(background, runOptions.signal, report);
+    } finally {
+      holdingLock = false;
+      releaseLock(workLock);
+    }
+  }
+
+  async function runLocked(
+    background: boolean,
+    callerSignal: AbortSignal | undefined,
+    report: (state: RunState, items?: RunItem[], modelCalls?: number) => RunReport,
+  ): Promise<RunReport> {
+    applyPending();
     if (imported()) return report('imported_configuration');
     const set = flagSet(flags());
     if (!set.writes) return report('off');
@@ -843,8 +1051,10 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
       .all(currentProcessor, work.sourceRows) as QueueRow[];
     const controller = new AbortController();
     active = controller;
-    const signal = runOptions.signal
-      ? AbortSignal.any([runOptions.signal, controller.signal])
+    activeReason = undefined;
+    const watch = controlWatch(controller, newestControl());
+    const signal = callerSignal
+      ? AbortSignal.any([callerSignal, controller.signal])
       : controller.signal;
     const items: RunItem[] = [];
     const counter = { calls: 0 };
@@ -858,7 +1068,9 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
           queue,
           signal,
           counter,
+          watch,
         );
+        if (!result) break;
         items.push(result);
         if (result.state === 'interrupted') {
           return report(
@@ -971,7 +1183,22 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
   }
 
   function recall(request: RecallRequest): RecallResult {
-    const revision = request.revision ?? currentContextRevision;
+    const recalled = recallGroups(request, request.revision ?? currentContextRevision);
+    if (recalled.state === 'refused') return recalled;
+    return { state: 'ok', ranked: recalled.ranked, context: recalled.context };
+  }
+
+  function recallGroups(
+    request: RecallRequest,
+    revision: number,
+  ):
+    | {
+        state: 'ok';
+        ranked: { sourceId: number; score: number }[];
+        groups: ContextGroup[];
+        context: RenderedContext;
+      }
+    | { state: 'refused'; reason: string } {
     if (!(contextRevisions as readonly number[]).includes(revision)) {
       return {
         state: 'refused',
@@ -979,49 +1206,25 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
       };
     }
     const work = limits();
-    const set = flagSet(flags());
-    const query = words(request.query);
     const sources = db
       .prepare('SELECT * FROM sources WHERE scope = ? AND available = 1 ORDER BY id DESC')
       .all(request.scope) as SourceRow[];
-    const ranked: { sourceId: number; score: number; group: ContextGroup }[] = [];
-    for (const source of sources) {
-      const text = words(source.text);
-      let shared = 0;
-      for (const word of query) if (text.has(word)) shared += 1;
-      const similarity = query.size === 0 ? 0 : Math.round((shared / query.size) * 1_000_000);
-      if (similarity < work.recallFloor || similarity === 0) continue;
-      const row = db
-        .prepare(
-          `SELECT a.*, r.id AS relationship_id, r.task_id AS rel_task, r.regard_gain, r.regard_loss, r.trust_gain, r.trust_loss
-           FROM assessments a JOIN relationships r ON r.assessment_id = a.id
-           WHERE a.source_id = ? AND a.schema = 2 AND a.status = 'current' AND r.status = 'current'`,
-        )
-        .get(source.id) as Record<string, number | string | null> | undefined;
-      const intensity = row
-        ? Math.max(
-            -1,
-            ...(['benefit', 'harm', 'arousal', 'regard_gain', 'regard_loss'] as const).map(
-              (field) => (row[field] === null ? -1 : (row[field] as number)),
-            ),
-          )
-        : -1;
-      // Priority only from defaults when the caller gave no appraisal controls; none without
-      // a known intensity.
-      const priority =
-        request.appraisal !== undefined
-          ? request.appraisal.priority
-          : set.recall && intensity >= 0
-            ? Math.round((work.recallPriority * intensity) / 1_000_000)
-            : 0;
-      const score = similarity + (intensity >= 0 ? priority : 0);
-      const group: ContextGroup = {
+    const result = db.prepare(
+      `SELECT a.*, r.id AS relationship_id, r.task_id AS rel_task, r.regard_gain, r.regard_loss, r.trust_gain, r.trust_loss
+       FROM assessments a JOIN relationships r ON r.assessment_id = a.id
+       WHERE a.source_id = ? AND a.schema = 2 AND a.status = 'current' AND r.status = 'current'`,
+    );
+    const candidates = sources.map((source): RecallCandidate => {
+      const row = result.get(source.id) as Record<string, number | string | null> | undefined;
+      const number = (field: string) => row?.[field] as number | null;
+      return {
         source: {
           id: source.id,
           version: source.version,
           actor: source.owner,
           subject: source.subject,
           text: source.text,
+          taskId: source.task_id,
         },
         ...(row
           ? {
@@ -1031,40 +1234,109 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
                 relationshipId: row.relationship_id as number,
                 evidence: row.evidence as string,
                 consequence: row.consequence as number,
-                confidence: row.confidence as number | null,
-                positive: {
-                  benefit: row.benefit as number | null,
-                  regard_gain: row.regard_gain as number | null,
-                },
-                negative: {
-                  harm: row.harm as number | null,
-                  regard_loss: row.regard_loss as number | null,
-                },
-                ...(request.task !== undefined && row.rel_task === request.task
-                  ? {
-                      taskTrust: {
-                        taskId: request.task,
-                        gain: row.trust_gain as number | null,
-                        loss: row.trust_loss as number | null,
-                      },
-                    }
-                  : {}),
+                confidence: number('confidence'),
+                benefit: number('benefit'),
+                harm: number('harm'),
+                arousal: number('arousal'),
+                regardGain: number('regard_gain'),
+                regardLoss: number('regard_loss'),
+                trustGain: number('trust_gain'),
+                trustLoss: number('trust_loss'),
+                taskId: row.rel_task as string | null,
               },
             }
           : {}),
       };
-      ranked.push({ sourceId: source.id, score, group });
-    }
-    ranked.sort((a, b) => b.score - a.score || b.sourceId - a.sourceId);
+    });
+    const ranked = selectRecall(
+      candidates,
+      {
+        query: request.query,
+        ...(request.task === undefined ? {} : { task: request.task }),
+        ...(request.participant === undefined ? {} : { participant: request.participant }),
+        ...(request.appraisal === undefined ? {} : { appraisal: request.appraisal }),
+      },
+      {
+        recallDefaults: flagSet(flags()).recall,
+        floor: work.recallFloor,
+        defaultPriority: work.recallPriority,
+      },
+      wordOverlap,
+    );
     const context = renderContext(
       ranked.map((entry) => entry.group),
       request.request ?? request.query,
       revision as ContextRevision,
     );
+    // The groups the context holds, in order: what a lease records.
+    const held = new Set(context.sources);
     return {
       state: 'ok',
       ranked: ranked.map(({ sourceId, score }) => ({ sourceId, score })),
+      groups: ranked.map((entry) => entry.group).filter((group) => held.has(group.source.id)),
       context,
+    };
+  }
+
+  function shareContext(request: RecallRequest): LeaseResult {
+    const revision = request.revision ?? sharedLeaseRevision;
+    if (revision !== sharedLeaseRevision) {
+      return {
+        state: 'refused',
+        reason: `new shared leases use revision ${sharedLeaseRevision}, not ${revision}`,
+      };
+    }
+    const recalled = recallGroups(request, revision);
+    if (recalled.state === 'refused') return recalled;
+    const { groups, context } = recalled;
+    const leaseId = db
+      .prepare(
+        `INSERT INTO shared_leases (revision, policy, owner, scope, request, groups, system, text, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        revision,
+        revision,
+        request.owner,
+        request.scope,
+        request.request ?? request.query,
+        JSON.stringify(groups),
+        context.system,
+        context.text,
+        now(),
+      ).lastInsertRowid as number;
+    return { state: 'ok', leaseId, revision, policy: revision, context, reproduced: true };
+  }
+
+  function readLease(leaseId: number): LeaseResult {
+    const row = db.prepare('SELECT * FROM shared_leases WHERE id = ?').get(leaseId) as
+      | {
+          revision: number;
+          policy: number;
+          request: string;
+          groups: string;
+          system: string;
+          text: string;
+        }
+      | undefined;
+    if (!row) return { state: 'refused', reason: `no shared lease #${leaseId}` };
+    if (!(contextRevisions as readonly number[]).includes(row.revision)) {
+      return {
+        state: 'refused',
+        reason: `shared lease #${leaseId} has revision ${row.revision}, unknown to this build (it renders ${contextRevisions.join(' and ')})`,
+      };
+    }
+    const revision = row.revision as ContextRevision;
+    const groups = JSON.parse(row.groups) as ContextGroup[];
+    const again = renderContext(groups, row.request, revision);
+    return {
+      state: 'ok',
+      leaseId,
+      revision,
+      policy: row.policy,
+      // Exactly the recorded bytes, never a new rendering.
+      context: { ...again, system: row.system, text: row.text },
+      reproduced: again.text === row.text && again.system === row.system,
     };
   }
 
@@ -1088,6 +1360,14 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
       flags: flagSet(flags()),
       policy: policy(),
       imported: imported(),
+      hold: {
+        held: get('hold') === '1',
+        waiting: (() => {
+          const waiting = get('hold_waiting');
+          return waiting === undefined ? null : (JSON.parse(waiting) as { pid: number }).pid;
+        })(),
+      },
+      worker: lockHolder(workLock)?.pid ?? null,
       configVersion: configVersion(),
       limits: limits(),
       pending: controls('pending'),
@@ -1105,6 +1385,7 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
         recoveredInterrupted: recovered.interrupted,
         recoveredApplied: recovered.applied,
         recoveredRefused: recovered.refused,
+        recoveryDeferred,
       },
     };
   }
@@ -1133,13 +1414,14 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
           : setting === 'off'
             ? flagsForOff()
             : flagsWithBackground(latestFlags(), setting.background);
-      return { state: 'pending', id: recordControl('flags', value) };
+      return pendingResult(recordControl('flags', value));
     },
     setPolicy(next) {
-      return { state: 'pending', id: recordControl('policy', next) };
+      return pendingResult(recordControl('policy', next));
     },
+    configuration: projectedConfiguration,
     setLimits(partial) {
-      const problems = validateAppraisalLimits({ ...limits(), ...partial });
+      const problems = validateAppraisalLimits({ ...projectedConfiguration().limits, ...partial });
       if (problems.length > 0) {
         const id = db
           .prepare(
@@ -1150,20 +1432,34 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
             problems.map((problem) => problem.message).join('; '),
             now(),
           ).lastInsertRowid as number;
-        return { state: 'refused', id, problems };
+        return { state: 'refused', id, problems, configuration: projectedConfiguration() };
       }
-      return { state: 'pending', id: recordControl('limits', partial) };
+      return pendingResult(recordControl('limits', partial));
     },
     importConfiguration(previous) {
-      return { state: 'pending', id: recordControl('import', previous.flags) };
+      const value = previous.flags;
+      if (!Number.isInteger(value) || value < 0 || value > 7) {
+        throw new AppraiserInputError(
+          `An imported configuration's flags are an integer from 0 to 7 (writes=1, recall=2, background=4), got ${value}.`,
+        );
+      }
+      return pendingResult(recordControl('import', value));
     },
     applyPending,
+    hold() {
+      put('hold', '1');
+    },
+    release() {
+      put('hold', '0');
+    },
     status,
     run,
     retry,
     assessments,
     queueState,
     recall,
+    shareContext,
+    readLease,
     withdrawSource(sourceId) {
       db.prepare('UPDATE sources SET available = 0 WHERE id = ?').run(sourceId);
     },

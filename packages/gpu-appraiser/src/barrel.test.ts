@@ -9,6 +9,7 @@ describe('the built @mecha/gpu-appraiser', () => {
     expect(Object.keys(api).sort()).toEqual([
       'AppraiserInputError',
       'appraisalFlags',
+      'appraisalLimitRanges',
       'buildInterpretationGrammar',
       'buildQuoteGrammar',
       'callsPerSource',
@@ -29,6 +30,7 @@ describe('the built @mecha/gpu-appraiser', () => {
       'processorDigest',
       'renderContext',
       'scaleMax',
+      'sharedLeaseRevision',
       'unknownValue',
       'unsupportedInterpretation',
       'validateAppraisalLimits',

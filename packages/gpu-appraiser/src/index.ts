@@ -1,15 +1,18 @@
 export type { AppraisalLimits, LimitProblem } from './appraisal-limits.js';
 export {
+  appraisalLimitRanges,
   callsPerSource,
   defaultAppraisalLimits,
   validateAppraisalLimits,
 } from './appraisal-limits.js';
 export type {
+  AppraisalConfiguration,
   Appraiser,
   AppraiserOptions,
   AppraiserStatus,
   ControlRecord,
   ControlResult,
+  LeaseResult,
   QueueState,
   RecallRequest,
   RecallResult,
@@ -23,7 +26,7 @@ export type {
   StoredAssessment,
   StoredRelationship,
 } from './appraiser.js';
-export { correctionContextLimit, openAppraiser } from './appraiser.js';
+export { correctionContextLimit, openAppraiser, sharedLeaseRevision } from './appraiser.js';
 export { AppraiserInputError } from './appraiser-error.js';
 export type { AppraisalPolicy, FlagSet } from './controls.js';
 export { appraisalFlags } from './controls.js';

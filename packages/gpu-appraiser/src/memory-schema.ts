@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { AppraiserInputError } from './appraiser-error.js';
 
 /** The schema version this build writes; `PRAGMA user_version` holds the file's. */
-export const memorySchemaVersion = 1;
+export const memorySchemaVersion = 2;
 
 // Described table by table in docs/appraiser.md; change both together.
 const schema = `
@@ -102,6 +102,22 @@ CREATE TABLE supersessions (
 CREATE INDEX assessments_by_subject ON assessments (subject, owner, scope, id DESC);
 `;
 
+// Schema 2: shared context leases, each with the revision and rendering it was given.
+const sharedLeases = `
+CREATE TABLE shared_leases (
+  id INTEGER PRIMARY KEY,
+  revision INTEGER NOT NULL,
+  policy INTEGER NOT NULL,
+  owner TEXT NOT NULL,
+  scope TEXT NOT NULL,
+  request TEXT NOT NULL,
+  groups TEXT NOT NULL,
+  system TEXT NOT NULL,
+  text TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+`;
+
 /**
  * Opens (creating when new) the appraiser's memory: one SQLite file in WAL mode with foreign
  * keys on. A file written by a newer build is refused rather than misread.
@@ -116,6 +132,13 @@ export function openMemoryDatabase(path: string): Database.Database {
   if (version === 0) {
     db.transaction(() => {
       db.exec(schema);
+      db.exec(sharedLeases);
+      db.pragma(`user_version = ${memorySchemaVersion}`);
+    }).immediate();
+  } else if (version === 1) {
+    // A schema-1 file gains the lease table; everything it holds stays as it is.
+    db.transaction(() => {
+      db.exec(sharedLeases);
       db.pragma(`user_version = ${memorySchemaVersion}`);
     }).immediate();
   } else if (version > memorySchemaVersion) {

@@ -192,6 +192,76 @@ describe('recall', () => {
     appraiser.close();
   });
 
+  it('with recall defaults off selects no appraisal rows; an explicit request still does', async () => {
+    const appraiser = setup();
+    appraiser.retainSource({ text: strong, owner: 'alice', scope: 'team', subject: 'bob' });
+    await appraiser.run();
+    appraiser.setAppraisal('off');
+    appraiser.applyPending();
+    const off = appraiser.recall({ owner: 'alice', scope: 'team', query: 'payments' });
+    expect(off.state === 'ok' && off.context.text).toContain(JSON.stringify(strong));
+    expect(off.state === 'ok' && off.context.text).not.toMatch(
+      /queue #|assessment #|relationship #/,
+    );
+    const explicit = appraiser.recall({
+      owner: 'alice',
+      scope: 'team',
+      query: 'payments',
+      appraisal: { priority: 0 },
+    });
+    expect(explicit.state === 'ok' && explicit.context.text).toContain('assessment #');
+    appraiser.close();
+  });
+
+  it('renders no evidence group for a result with no known intensity', async () => {
+    const appraiser = setup();
+    // The mild report's answer is support 0: every dimension unknown.
+    const { sourceId } = appraiser.retainSource({
+      text: mild,
+      owner: 'alice',
+      scope: 'team',
+      subject: 'bob',
+    });
+    await appraiser.run();
+    expect(appraiser.assessments()).toHaveLength(1);
+    const result = appraiser.recall({
+      owner: 'alice',
+      scope: 'team',
+      query: 'payments',
+      appraisal: { priority: 500_000 },
+    });
+    expect(result.state === 'ok' && result.ranked).toEqual([{ sourceId, score: 1_000_000 }]);
+    expect(result.state === 'ok' && result.context.text).not.toMatch(/queue #|assessment #/);
+    appraiser.close();
+  });
+
+  it('keeps only sources about or reported by the participant, and of the task asked', async () => {
+    const appraiser = setup();
+    const aboutBob = appraiser.retainSource({
+      text: 'Bob paid the invoice.',
+      owner: 'alice',
+      scope: 'team',
+      subject: 'bob',
+    });
+    const byBob = appraiser.retainSource({
+      text: 'Carol paid the invoice.',
+      owner: 'bob',
+      scope: 'team',
+      subject: 'carol',
+      task: 'T-9',
+    });
+    appraiser.retainSource({ text: 'Dan paid the invoice.', owner: 'carol', scope: 'team' });
+    const ids = (request: { participant?: string; task?: string }) => {
+      const result = appraiser.recall({ owner: 'x', scope: 'team', query: 'invoice', ...request });
+      return result.state === 'ok' ? result.ranked.map((entry) => entry.sourceId) : [];
+    };
+    expect(ids({})).toHaveLength(3);
+    expect(ids({ participant: 'bob' })).toEqual([byBob.sourceId, aboutBob.sourceId]);
+    expect(ids({ task: 'T-9' })).toEqual([byBob.sourceId]);
+    expect(ids({ participant: 'bob', task: 'T-8' })).toEqual([]);
+    appraiser.close();
+  });
+
   it('refuses an unknown context revision', () => {
     const appraiser = setup();
     expect(appraiser.recall({ owner: 'a', scope: 's', query: 'x', revision: 5 })).toMatchObject({

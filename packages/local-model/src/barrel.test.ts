@@ -19,11 +19,17 @@ describe('the built @mecha/local-model', () => {
       'createLocalModel',
       'createScriptedModel',
       'defaultThreads',
+      'deviceLeaseDirectory',
+      'lockHolder',
       'modelIdentity',
       'modelLocation',
       'modelPathKey',
+      'openDeviceLease',
+      'processAlive',
+      'releaseLock',
       'resolveModelPath',
       'resolveModelSettings',
+      'takeLock',
     ]);
   });
 

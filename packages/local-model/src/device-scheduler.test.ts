@@ -60,6 +60,15 @@ describe('createDeviceScheduler over the scripted model', () => {
     await scheduler.dispose();
   });
 
+  it('passes token counting and the context size through a priority view', async () => {
+    const model = createScriptedModel(['ok'], { contextSize: 2048 });
+    const scheduler = createDeviceScheduler(model);
+    const view = scheduler.at('foreground');
+    expect(await view.contextSize?.()).toBe(2048);
+    expect(await view.countTokens?.('abcdefgh')).toBe(await model.countTokens?.('abcdefgh'));
+    await scheduler.dispose();
+  });
+
   it('keeps the caller’s own abort distinct from a preemption', async () => {
     const model = createScriptedModel(['x'.repeat(400)], { msPerToken: 1 });
     const scheduler = createDeviceScheduler(model);

@@ -1,4 +1,5 @@
 import type { CompletionModel, CompletionRequest, CompletionResult } from './completion-model.js';
+import type { DeviceLease } from './device-lease.js';
 import { ModelDisposedError } from './model-disposed-error.js';
 
 /** Who is asking for the device: a person waiting (foreground) or work that can wait (background). */
@@ -14,7 +15,10 @@ export interface ScheduledResult extends CompletionResult {
 export interface DeviceScheduler {
   /** Runs one completion at `priority`; calls of one priority run in call order. */
   complete(request: CompletionRequest, priority: DevicePriority): Promise<ScheduledResult>;
-  /** The same model seen at one priority, for callers that take a plain `CompletionModel`. */
+  /**
+   * The same model seen at one priority, for callers that take a plain `CompletionModel` (its
+   * `countTokens` and `contextSize` pass through; its `dispose` does nothing: dispose the scheduler).
+   */
   at(priority: DevicePriority): CompletionModel;
   /** What is running now, if anything. */
   running(): DevicePriority | undefined;
@@ -23,6 +27,14 @@ export interface DeviceScheduler {
   /** Refuses new work, lets the running call end, and disposes the model. */
   dispose(): Promise<void>;
 }
+
+/** What a call cancelled before it started returns. */
+const notStarted: CompletionResult = {
+  text: '',
+  stopReason: 'aborted',
+  tokens: { prompt: 0, completion: 0 },
+  timings: { loadMs: 0, promptMs: 0, generationMs: 0 },
+};
 
 interface Job {
   readonly request: CompletionRequest;
@@ -40,7 +52,18 @@ interface Job {
  * before prompt evaluation when it has not started): the background result comes back with
  * stop reason `aborted` and `preempted: true`, and its caller decides what that means.
  */
-export function createDeviceScheduler(model: CompletionModel): DeviceScheduler {
+export function createDeviceScheduler(
+  model: CompletionModel,
+  options: {
+    /**
+     * The machine's device lease: each call first takes it at its priority (waiting while another
+     * process uses the device), and a background call yields it, cancelled at the next token with
+     * `preempted: true`, as soon as another process wants it for the foreground.
+     */
+    readonly lease?: DeviceLease;
+  } = {},
+): DeviceScheduler {
+  const { lease } = options;
   const queues: Record<DevicePriority, Job[]> = { foreground: [], background: [] };
   let current: Job | undefined;
   let disposed = false;
@@ -54,20 +77,47 @@ export function createDeviceScheduler(model: CompletionModel): DeviceScheduler {
       return;
     }
     current = job;
+    runJob(job).finally(() => {
+      current = undefined;
+      pump();
+    });
+  }
+
+  async function runJob(job: Job): Promise<void> {
     const signal = job.request.signal
       ? AbortSignal.any([job.request.signal, job.controller.signal])
       : job.controller.signal;
-    model
-      .complete({ ...job.request, signal })
-      .then(
-        (result) =>
-          job.resolve({ ...result, preempted: job.preempted && result.stopReason === 'aborted' }),
-        job.reject,
-      )
-      .finally(() => {
-        current = undefined;
-        pump();
+    let release: (() => void) | undefined;
+    try {
+      if (lease) {
+        release = await lease.acquire(job.priority, signal);
+        if (!release) {
+          job.resolve({ ...notStarted, preempted: job.preempted });
+          return;
+        }
+      }
+      const onToken = job.request.onToken;
+      const yieldToOthers =
+        lease && job.priority === 'background'
+          ? (emitted: number) => {
+              if (!signal.aborted && lease.foregroundWanted()) {
+                job.preempted = true;
+                job.controller.abort();
+              }
+              onToken?.(emitted);
+            }
+          : onToken;
+      const result = await model.complete({
+        ...job.request,
+        signal,
+        ...(yieldToOthers ? { onToken: yieldToOthers } : {}),
       });
+      job.resolve({ ...result, preempted: job.preempted && result.stopReason === 'aborted' });
+    } catch (error) {
+      job.reject(error);
+    } finally {
+      release?.();
+    }
   }
 
   function complete(
@@ -98,6 +148,13 @@ export function createDeviceScheduler(model: CompletionModel): DeviceScheduler {
       return {
         identity: () => model.identity(),
         complete: (request) => complete(request, priority),
+        // Counting tokens and reading the context size need no turn on the device.
+        ...(model.countTokens
+          ? { countTokens: (text: string) => model.countTokens?.(text) ?? Promise.resolve(0) }
+          : {}),
+        ...(model.contextSize
+          ? { contextSize: () => model.contextSize?.() ?? Promise.resolve(0) }
+          : {}),
         dispose: async () => {},
       };
     },

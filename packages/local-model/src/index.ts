@@ -16,6 +16,8 @@ export type {
 export { modelLocation, resolveModelPath } from './config.js';
 export type { ContextChoice } from './context-size.js';
 export { chooseContextSize } from './context-size.js';
+export type { DeviceHolder, DeviceLease } from './device-lease.js';
+export { deviceLeaseDirectory, openDeviceLease } from './device-lease.js';
 export type { DevicePriority, DeviceScheduler, ScheduledResult } from './device-scheduler.js';
 export { createDeviceScheduler } from './device-scheduler.js';
 export { GrammarError } from './grammar-error.js';
@@ -33,6 +35,8 @@ export type {
   ModelSettingsResult,
 } from './model-settings.js';
 export { resolveModelSettings } from './model-settings.js';
+export type { LockHolder } from './pid-lock.js';
+export { lockHolder, processAlive, releaseLock, takeLock } from './pid-lock.js';
 export { PromptTooLongError } from './prompt-too-long-error.js';
 export { ScriptExhaustedError } from './script-exhausted-error.js';
 export type {

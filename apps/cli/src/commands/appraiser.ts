@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripControl, stripControlDeep } from '@mecha/appraisal-core';
-import type { Appraiser, AppraiserStatus, RunReport } from '@mecha/gpu-appraiser';
+import type {
+  AppraisalConfiguration,
+  AppraisalLimits,
+  Appraiser,
+  AppraiserStatus,
+  ControlResult,
+  LeaseResult,
+  RunReport,
+} from '@mecha/gpu-appraiser';
 import { configIssueText } from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
 import { type Command, type CommandGroup, exitCodes, failure, usageError } from '../command.js';
@@ -27,10 +35,53 @@ function print(context: CommandContext, asJson: boolean, value: unknown, lines: 
 
 const onOff = (value: boolean) => (value ? 'on' : 'off');
 
+/** The limits by their CLI names, in the order they are shown. */
+const limitOptions = [
+  ['pages', 'pagesPerSequence', 'pages per sequence'],
+  ['tokens', 'outputTokens', 'output tokens per call'],
+  ['ticks', 'ticks', 'ticks (model calls) per run'],
+  ['rows', 'sourceRows', 'source rows per run'],
+  ['prompt-bytes', 'promptBytes', 'prompt bytes'],
+  ['output-bytes', 'outputBytesPerCall', 'output bytes per call'],
+  ['recall-floor', 'recallFloor', 'recall similarity floor'],
+  ['recall-priority', 'recallPriority', 'recall priority'],
+] as const satisfies readonly (readonly [string, keyof AppraisalLimits, string])[];
+
+function configurationLines(configuration: AppraisalConfiguration): string[] {
+  const { flags, limits } = configuration;
+  return [
+    `configuration: writes ${onOff(flags.writes)}, recall ${onOff(flags.recall)}, background ${onOff(flags.background)}; policy ${configuration.policy}${configuration.imported ? '; imported (recall only: no new writes or generation)' : ''}`,
+    `limits: ${limitOptions.map(([name, field]) => `${name} ${limits[field]}`).join(', ')}`,
+  ];
+}
+
+function controlLines(result: ControlResult): string[] {
+  if (result.state === 'refused') {
+    return [
+      `appraisal control: refused (#${result.id}); nothing changed`,
+      ...result.problems.map((problem) => `  ${problem.message}`),
+      ...configurationLines(result.configuration),
+    ];
+  }
+  return [
+    `appraisal control: pending (#${result.id}); applied at the next quiet boundary`,
+    ...configurationLines(result.configuration),
+  ];
+}
+
 function statusLines(status: AppraiserStatus): string[] {
   const lines = [
     `appraisal: writes ${onOff(status.flags.writes)}, recall ${onOff(status.flags.recall)}, background ${onOff(status.flags.background)}; policy ${status.policy}${status.imported ? '; imported configuration (recall only)' : ''}`,
   ];
+  if (status.hold.held || status.hold.waiting !== null) {
+    lines.push(
+      `scheduler hold: ${status.hold.held ? 'on' : 'off'}${status.hold.waiting === null ? '' : ` (process ${status.hold.waiting} waits at it)`}`,
+    );
+  }
+  if (status.worker !== null) lines.push(`working: process ${status.worker}`);
+  if (status.journal.recoveryDeferred) {
+    lines.push('recovery: deferred until the working process ends');
+  }
   for (const control of status.pending) {
     lines.push(
       `appraisal control: pending (#${control.id} ${control.kind} ${JSON.stringify(control.value)}; applied at the next quiet boundary)`,
@@ -83,9 +134,7 @@ function setting(path: string, summary: string, which: 'on' | 'off'): Command {
           which === 'on'
             ? appraiser.setAppraisal(background ? { background: true } : 'on')
             : appraiser.setAppraisal(background ? { background: false } : 'off');
-        print(context, flag(values, 'json'), result, () => [
-          `appraisal control: pending (#${result.id}); applied at the next quiet boundary`,
-        ]);
+        print(context, flag(values, 'json'), result, () => controlLines(result));
         return exitCodes.ok;
       } finally {
         appraiser.close();
@@ -260,8 +309,15 @@ const run: Command = {
       ...settings.settings,
       ...(threads === undefined ? {} : { threads: threads.value }),
     });
+    // The machine's device lease: foreground work of another process (a distill) pre-empts a
+    // background run at its next token; a foreground run waits for the device like any other.
+    const device = localModel.createDeviceScheduler(model, {
+      lease: localModel.openDeviceLease({
+        directory: localModel.deviceLeaseDirectory(home.path, context.env),
+      }),
+    });
     const { openAppraiser } = await import('@mecha/gpu-appraiser');
-    const appraiser = openAppraiser({ directory: join(home.path, 'appraiser'), model });
+    const appraiser = openAppraiser({ directory: join(home.path, 'appraiser'), model: device });
     const controller = new AbortController();
     const interrupt = () => controller.abort();
     process.once('SIGINT', interrupt);
@@ -275,7 +331,7 @@ const run: Command = {
     } finally {
       process.removeListener('SIGINT', interrupt);
       appraiser.close();
-      await model.dispose();
+      await device.dispose();
     }
   },
 };
@@ -324,19 +380,23 @@ const recall: Command = {
   path: 'appraiser recall',
   summary: 'rank retained reports for a caller and render a bounded context',
   help: [
-    'Usage: mecha appraiser recall --owner WHO --scope SCOPE --query TEXT [--task ID] [--priority N] [--revision 3|4] [--json]',
+    'Usage: mecha appraiser recall --owner WHO --scope SCOPE --query TEXT [--task ID] [--participant WHO]',
+    '                              [--priority N] [--revision 3|4] [--share] [--json]',
     '',
     'Ranks the available reports in SCOPE against the query and prints the bounded context (at',
-    'most 16 references in 4096 bytes). Appraisal priority is added by default only when',
-    '--priority is not given. Writes nothing.',
+    'most 16 references in 4096 bytes). With recall defaults on, results with a known intensity',
+    'bring their evidence and priority; --priority asks for them explicitly whatever the default.',
+    'Writes nothing.',
     '',
     'Options:',
     '  --owner WHO      the caller',
     '  --scope SCOPE    the scope to recall from',
     '  --query TEXT     what to recall',
-    '  --task ID        the caller’s task context (task trust is shown only for it)',
+    '  --task ID        only reports admitted with this task (task trust is shown only for it)',
+    '  --participant WHO only reports about WHO (subject) or reported by WHO (owner)',
     '  --priority N     explicit appraisal priority, 0–1000000',
     '  --revision N     the context revision (default 4)',
+    '  --share          record the context as a shared lease (revision 4) and print its id',
     '  --json           the ranking and context as JSON',
     '  --home DIR       the mecha home',
     '',
@@ -346,8 +406,10 @@ const recall: Command = {
     scope: { type: 'string' },
     query: { type: 'string' },
     task: { type: 'string' },
+    participant: { type: 'string' },
     priority: { type: 'string' },
     revision: { type: 'string' },
+    share: { type: 'boolean' },
     json: { type: 'boolean' },
   },
   takesNoArguments: true,
@@ -370,22 +432,273 @@ const recall: Command = {
       return usageError(context, path, '--priority takes 0 to 1000000');
     }
     const task = stringOption(values, 'task');
+    const participant = stringOption(values, 'participant');
     const appraiser = await open(context);
     try {
-      const result = appraiser.recall({
+      const request = {
         owner,
         scope,
         query,
         ...(task === undefined ? {} : { task }),
+        ...(participant === undefined ? {} : { participant }),
         ...(numbers.priority === undefined ? {} : { appraisal: { priority: numbers.priority } }),
         ...(numbers.revision === undefined ? {} : { revision: numbers.revision }),
-      });
+      };
+      if (flag(values, 'share')) {
+        const lease = appraiser.shareContext(request);
+        if (lease.state === 'refused') return failure(context, path, lease.reason);
+        print(context, flag(values, 'json'), lease, () => leaseLines(lease));
+        return exitCodes.ok;
+      }
+      const result = appraiser.recall(request);
       if (result.state === 'refused') return failure(context, path, result.reason);
       print(context, flag(values, 'json'), result, () => [
         `${result.ranked.length} ranked; context revision ${result.context.revision}: ${result.context.references} references, ${result.context.memoryBytes} bytes`,
         ...(result.context.system === '' ? [] : [result.context.system]),
         result.context.text,
       ]);
+      return exitCodes.ok;
+    } finally {
+      appraiser.close();
+    }
+  },
+};
+
+const limits: Command = {
+  path: 'appraiser limits',
+  summary: 'show or set the work limits (pending until a quiet boundary)',
+  help: [
+    'Usage: mecha appraiser limits [--pages N] [--tokens N] [--ticks N] [--rows N] [--prompt-bytes N]',
+    '                              [--output-bytes N] [--recall-floor N] [--recall-priority N] [--json]',
+    '',
+    'Without options, shows the limits (pending controls included) with the range each accepts.',
+    'With options, records a new limits control: every value is checked at once, a refusal names',
+    'each bad one and changes nothing (exit 1); accepted limits are pending until the next quiet',
+    'boundary and cancel a running appraisal, here or in another process.',
+    '',
+    'Options:',
+    '  --pages N             key/value pages per sequence (positive)',
+    '  --tokens N            output tokens per call (1–4096)',
+    '  --ticks N             model calls per run (positive)',
+    '  --rows N              sources per run (1–64)',
+    '  --prompt-bytes N      prompt bytes; a larger prompt is refused before any call (positive)',
+    '  --output-bytes N      answer bytes per call (1–4096)',
+    '  --recall-floor N      recall similarity floor (0–1000000)',
+    '  --recall-priority N   default recall priority (0–1000000)',
+    '  --json                the configuration, or the control and its answer, as JSON',
+    '  --home DIR            the mecha home',
+    '',
+  ].join('\n'),
+  options: {
+    ...Object.fromEntries(limitOptions.map(([name]) => [name, { type: 'string' as const }])),
+    json: { type: 'boolean' },
+  },
+  takesNoArguments: true,
+  async run({ values, context }) {
+    const path = this.path;
+    const asked: Partial<Record<keyof AppraisalLimits, number>> = {};
+    for (const [name, field] of limitOptions) {
+      const text = stringOption(values, name);
+      if (text === undefined) continue;
+      // Any integer is passed on: the range check and its refusal are the appraiser's.
+      if (!/^-?\d{1,16}$/.test(text))
+        return usageError(context, path, `--${name} takes an integer, not ${JSON.stringify(text)}`);
+      asked[field] = Number(text);
+    }
+    const { appraisalLimitRanges } = await import('@mecha/gpu-appraiser');
+    const appraiser = await open(context);
+    try {
+      if (Object.keys(asked).length === 0) {
+        const configuration = appraiser.configuration();
+        print(context, flag(values, 'json'), { configuration, ranges: appraisalLimitRanges }, () =>
+          limitOptions.map(([name, field, words]) => {
+            const [min, max] = appraisalLimitRanges[field];
+            const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `${min}–${max}`;
+            return `--${name.padEnd(16)}${String(configuration.limits[field]).padStart(8)}  ${words} (accepts ${range})`;
+          }),
+        );
+        return exitCodes.ok;
+      }
+      const result = appraiser.setLimits(asked);
+      print(context, flag(values, 'json'), result, () => controlLines(result));
+      return result.state === 'refused' ? exitCodes.failure : exitCodes.ok;
+    } finally {
+      appraiser.close();
+    }
+  },
+};
+
+function policyCommand(
+  name: 'pause' | 'stop' | 'resume',
+  policy: 'paused' | 'stopped' | 'run',
+  summary: string,
+  text: string,
+): Command {
+  return {
+    path: `appraiser ${name}`,
+    summary,
+    help: [
+      `Usage: mecha appraiser ${name} [--json]`,
+      '',
+      text,
+      'The control is pending until the next quiet boundary, and cancels a running appraisal (here',
+      'or in another process) within one token.',
+      '',
+      'Options:',
+      '  --json          the control and the configuration it leads to, as JSON',
+      '  --home DIR      the mecha home',
+      '',
+    ].join('\n'),
+    options: { json: { type: 'boolean' } },
+    takesNoArguments: true,
+    async run({ values, context }) {
+      const appraiser = await open(context);
+      try {
+        const result = appraiser.setPolicy(policy);
+        print(context, flag(values, 'json'), result, () => controlLines(result));
+        return exitCodes.ok;
+      } finally {
+        appraiser.close();
+      }
+    },
+  };
+}
+
+function holdCommand(name: 'hold' | 'release'): Command {
+  return {
+    path: `appraiser ${name}`,
+    summary:
+      name === 'hold'
+        ? 'suspend every appraisal tick (model call), in every process, at once'
+        : 'let appraisal ticks resume',
+    help: [
+      `Usage: mecha appraiser ${name} [--json]`,
+      '',
+      name === 'hold'
+        ? 'Puts the scheduler hold on, at once (not pending): no appraisal starts a model call while it\nis on, in this or any other process; a call already decoding finishes. A control given during\nthe hold cancels the held appraisal when ticks resume.'
+        : 'Takes the scheduler hold off: held appraisals resume at their next tick, where a control\ngiven meanwhile cancels them.',
+      '',
+      'Options:',
+      '  --json          the hold as JSON',
+      '  --home DIR      the mecha home',
+      '',
+    ].join('\n'),
+    options: { json: { type: 'boolean' } },
+    takesNoArguments: true,
+    async run({ values, context }) {
+      const appraiser = await open(context);
+      try {
+        if (name === 'hold') appraiser.hold();
+        else appraiser.release();
+        const hold = appraiser.status().hold;
+        print(context, flag(values, 'json'), hold, () => [
+          `scheduler hold: ${hold.held ? 'on' : 'off'}${hold.waiting === null ? '' : ` (process ${hold.waiting} waits at it)`}`,
+        ]);
+        return exitCodes.ok;
+      } finally {
+        appraiser.close();
+      }
+    },
+  };
+}
+
+/** The flags of a previous configuration: a number (writes=1, recall=2, background=4) or status's booleans. */
+function importedFlags(value: unknown): number | undefined {
+  const flags = (value as { flags?: unknown } | null)?.flags;
+  if (typeof flags === 'number') return flags;
+  if (typeof flags !== 'object' || flags === null) return undefined;
+  const set = flags as Record<string, unknown>;
+  const bits = { writes: 1, recall: 2, background: 4 } as const;
+  let total = 0;
+  for (const [key, bit] of Object.entries(bits)) {
+    if (typeof set[key] !== 'boolean') return undefined;
+    if (set[key]) total += bit;
+  }
+  return total;
+}
+
+const importCommand: Command = {
+  path: 'appraiser import',
+  summary: 'import a previous configuration (recall only: no new writes or generation)',
+  help: [
+    'Usage: mecha appraiser import FILE [--json]',
+    '',
+    'Imports a previous configuration from FILE: JSON with "flags", a number (writes=1, recall=2,',
+    'background=4) or the booleans `mecha appraiser status --json` prints. Once applied, recall',
+    'works as it did and new appraisal writes and generation are off, until an explicit',
+    '`mecha appraiser on|off` selects the current processor again. Pending until a quiet boundary.',
+    '',
+    'Options:',
+    '  --json          the control and the configuration it leads to, as JSON',
+    '  --home DIR      the mecha home',
+    '',
+  ].join('\n'),
+  options: { json: { type: 'boolean' } },
+  async run({ values, positionals, context }) {
+    const path = this.path;
+    if (positionals.length !== 1) return usageError(context, path, 'name one FILE');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(positionals[0] as string, 'utf8'));
+    } catch (error) {
+      return failure(context, path, `cannot read ${positionals[0]}: ${(error as Error).message}`);
+    }
+    const flags = importedFlags(parsed);
+    if (flags === undefined) {
+      return failure(
+        context,
+        path,
+        `${positionals[0]} holds no "flags" (a number, or writes/recall/background booleans); nothing was imported`,
+      );
+    }
+    const { AppraiserInputError } = await import('@mecha/gpu-appraiser');
+    const appraiser = await open(context);
+    try {
+      const result = appraiser.importConfiguration({ flags });
+      print(context, flag(values, 'json'), result, () => controlLines(result));
+      return exitCodes.ok;
+    } catch (error) {
+      if (AppraiserInputError.isInstance(error)) return failure(context, path, error.message);
+      throw error;
+    } finally {
+      appraiser.close();
+    }
+  },
+};
+
+function leaseLines(lease: Extract<LeaseResult, { state: 'ok' }>): string[] {
+  return [
+    `shared lease #${lease.leaseId}: revision ${lease.revision}, rendering policy ${lease.policy}; ${lease.context.references} references, ${lease.context.memoryBytes} bytes${lease.reproduced ? '' : ' (this build renders it differently now; shown as recorded)'}`,
+    ...(lease.context.system === '' ? [] : [lease.context.system]),
+    lease.context.text,
+  ];
+}
+
+const leaseCommand: Command = {
+  path: 'appraiser lease',
+  summary: 'show a shared context lease exactly as it was recorded',
+  help: [
+    'Usage: mecha appraiser lease ID [--json]',
+    '',
+    'Prints the shared lease ID (made by `mecha appraiser recall --share`) exactly as it was',
+    'rendered, whatever its revision; a lease of a revision this build does not know is refused.',
+    '',
+    'Options:',
+    '  --json          the lease as JSON',
+    '  --home DIR      the mecha home',
+    '',
+  ].join('\n'),
+  options: { json: { type: 'boolean' } },
+  async run({ values, positionals, context }) {
+    const path = this.path;
+    if (positionals.length !== 1) return usageError(context, path, 'name one lease ID');
+    const id = wholeNumber(positionals[0] as string, 'ID');
+    if (!id.ok) return usageError(context, path, id.message);
+    const appraiser = await open(context);
+    try {
+      const lease = appraiser.readLease(id.value);
+      if (lease.state === 'refused') return failure(context, path, lease.reason);
+      print(context, flag(values, 'json'), lease, () => leaseLines(lease));
       return exitCodes.ok;
     } finally {
       appraiser.close();
@@ -401,9 +714,32 @@ export const appraiserGroup: CommandGroup = {
     setting('appraiser on', 'turn appraisal on (pending until a quiet boundary)', 'on'),
     setting('appraiser off', 'turn appraisal off (pending until a quiet boundary)', 'off'),
     status,
+    limits,
+    policyCommand(
+      'pause',
+      'paused',
+      'pause appraisal admission (pending until a quiet boundary)',
+      'Sets the policy to paused: no appraisal run is admitted until `mecha appraiser resume`.',
+    ),
+    policyCommand(
+      'stop',
+      'stopped',
+      'stop appraisal admission (pending until a quiet boundary)',
+      'Sets the policy to stopped: no appraisal run is admitted until `mecha appraiser resume`.',
+    ),
+    policyCommand(
+      'resume',
+      'run',
+      'admit appraisal runs again after pause or stop',
+      'Sets the policy back to run: appraisal runs are admitted again.',
+    ),
+    holdCommand('hold'),
+    holdCommand('release'),
+    importCommand,
     add,
     run,
     retry,
     recall,
+    leaseCommand,
   ],
 };

@@ -177,7 +177,14 @@ export async function runDistill(
         const created = localModel.createLocalModel(options);
         const info = await created.load();
         for (const warning of info.warnings) context.stderr(`mecha distill: warning: ${warning}\n`);
-        return created;
+        // Foreground work on the machine's device lease: a background appraisal in another
+        // process yields the device to it at its next token (docs/appraiser.md).
+        const device = localModel.createDeviceScheduler(created, {
+          lease: localModel.openDeviceLease({
+            directory: localModel.deviceLeaseDirectory(home.path, context.env),
+          }),
+        });
+        return { ...device.at('foreground'), dispose: () => device.dispose() };
       };
     }
 
