@@ -47,6 +47,11 @@ const commands: readonly {
     load: async () => (await import('./commands/import.js')).importGroup,
   },
   {
+    name: 'export',
+    summary: 'export appraisals as OpenTelemetry spans to an OTLP backend (Langfuse, Phoenix, …)',
+    load: async () => (await import('./commands/export.js')).exportGroup,
+  },
+  {
     name: 'distill',
     summary: 'carry finished sessions into long-term memory (from @mecha/distill)',
     load: async () => (await import('./commands/distill.js')).distillGroup,
