@@ -1,4 +1,3 @@
-export type { LiveSessionOptions } from './live-session.js';
 export type {
   AiAbortEvent,
   AiFinishEvent,

@@ -1,11 +1,6 @@
 import type { StopCause, Taint } from '@mecha/appraisal-core';
+import { type AdapterRun, type AdapterSessionOptions, adapterSession } from '@mecha/stores';
 import { digestOf } from './digest.js';
-import {
-  defaultTaint,
-  type LiveRun,
-  type LiveSessionOptions,
-  liveSession,
-} from './live-session.js';
 import { stopCauseFor } from './stop-cause.js';
 
 // The AI SDK's events as this adapter reads them: only the fields it uses, so any `ai` 7 call
@@ -50,7 +45,7 @@ export interface AiMiddleware {
 }
 
 /** How an AI SDK app's words are recorded. */
-export interface AiSdkOptions extends LiveSessionOptions {
+export interface AiSdkOptions extends AdapterSessionOptions {
   /**
    * Who the `user` messages are from: the `owner` (a person's own assistant; the default) or a
    * `third_party` (a customer, a stranger): recorded as such, with third-party taint.
@@ -89,6 +84,9 @@ export interface AiSdkRecorder {
 type Message = { readonly role?: unknown; readonly content?: unknown };
 type ApprovalResponse = { type: 'tool-approval-response'; approvalId: string; approved: boolean };
 type ApprovalRequest = { type: 'tool-approval-request'; approvalId: string; toolCallId?: string };
+
+/** The taint of words the adapter records, unless the harness says otherwise. */
+const defaultTaint: Taint = 'clean';
 
 function partsOf(message: Message): readonly Part[] {
   return Array.isArray(message.content) ? (message.content as Part[]) : [];
@@ -134,7 +132,7 @@ function isTimeout(reason: unknown): boolean {
   return (reason as { name?: unknown } | undefined)?.name === 'TimeoutError';
 }
 
-function aiSdkRun(live: LiveRun, options: AiSdkOptions): AiSdkRun {
+function aiSdkRun(live: AdapterRun, options: AiSdkOptions): AiSdkRun {
   const pending = new Set<string>();
   let turns = 0;
   const stop = (reason: unknown) => {
@@ -286,7 +284,7 @@ function aiSdkRun(live: LiveRun, options: AiSdkOptions): AiSdkRun {
  * refusal. A missing or locked home never stops the agent: one warning, and it runs on.
  */
 export function recordAiSdk(options: AiSdkOptions = {}): AiSdkRecorder {
-  const live = liveSession(options);
+  const live = adapterSession(options);
   let runs = 0;
   return {
     sessionId: live.sessionId,

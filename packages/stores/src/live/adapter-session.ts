@@ -1,16 +1,18 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import type { GoalRef, SessionKind, StopCause, Taint } from '@mecha/appraisal-core';
+import type { GoalRef, SessionKind, StopCause } from '@mecha/appraisal-core';
+import * as E from 'fp-ts/lib/Either.js';
+import { openHome } from '../open-home.js';
+import { resolveHome } from '../resolve-home.js';
 import {
   createSessionRecorder,
-  openHome,
+  type Recorded,
   type RunRecorder,
-  resolveHome,
   type SessionRecorder,
-} from '@mecha/stores';
+} from '../session-recorder.js';
 
 /** Where and how an adapter records: everything optional, so one line sets it up. */
-export interface LiveSessionOptions {
+export interface AdapterSessionOptions {
   /** The mecha home; `$MECHA_HOME`, else `~/.mecha`. */
   readonly home?: string;
   /** The surface runs start from (`cli`, `web`, `slack`, …); `sdk` unless said. */
@@ -31,14 +33,12 @@ export interface LiveSessionOptions {
 }
 
 /** One run's writer that never throws and never stops the agent: a failure is warned once. */
-export interface LiveRun {
+export interface AdapterRun {
   readonly sessionId: string;
   /** The run id once the run's start is recorded; undefined before, or when not recording. */
   readonly runId: () => string | undefined;
   /** Runs a recorder call in order after the ones before it; a failure turns recording off. */
-  readonly record: (
-    write: (run: RunRecorder) => Promise<{ _tag: 'Left' | 'Right' }>,
-  ) => Promise<void>;
+  readonly record: (write: (run: RunRecorder) => Recorded<unknown>) => Promise<void>;
   /** Ends the run once (later ends do nothing). */
   readonly end: (stopCause: StopCause, turns?: number) => Promise<void>;
   /** Whether the run has ended. */
@@ -48,26 +48,24 @@ export interface LiveRun {
 }
 
 /** A session an adapter records into: one per conversation, one `run` per agent call. */
-export interface LiveSession {
+export interface AdapterSession {
   readonly sessionId: string;
   /** Whether anything is being recorded (the home exists and no write has failed). */
   readonly recording: () => boolean;
   readonly startRun: (options?: {
     readonly tools?: readonly string[];
     readonly resumed?: boolean;
-  }) => LiveRun;
+  }) => AdapterRun;
 }
 
-/** Default taint of the words an adapter records: clean, unless the harness says otherwise. */
-export const defaultTaint: Taint = 'clean';
-
 /**
- * Opens the session an adapter records into. A home that does not exist is not created (that is
+ * Opens the session an SDK adapter (`@mecha/ai-sdk`, …) records into: the recorder calls of
+ * `createSessionRecorder`, made safe for an agent's loop. A home that does not exist is not created (that is
  * `mecha init`'s): the agent runs unrecorded and one warning says so. A write that fails (a
  * locked store, a full disk) warns once and turns recording off; nothing is thrown into the
  * agent's loop, ever.
  */
-export function liveSession(options: LiveSessionOptions = {}): LiveSession {
+export function adapterSession(options: AdapterSessionOptions = {}): AdapterSession {
   const warnOnce = (() => {
     let warned = false;
     const warn = options.warn ?? ((message: string) => console.warn(message));
@@ -112,7 +110,7 @@ export function liveSession(options: LiveSessionOptions = {}): LiveSession {
             ...(start.tools === undefined ? {} : { tools: start.tools }),
             ...(start.resumed === true ? { resumed: true } : {}),
           });
-          if (written._tag === 'Left') {
+          if (E.isLeft(written)) {
             fail('the run start', written.left.message);
             return undefined;
           }
@@ -123,15 +121,13 @@ export function liveSession(options: LiveSessionOptions = {}): LiveSession {
           return undefined;
         }
       })();
-      const record: LiveRun['record'] = (write) => {
+      const record: AdapterRun['record'] = (write) => {
         const next = chain.then(async () => {
           const run = await started;
           if (run === undefined || !on) return;
           try {
             const written = await write(run);
-            if (written._tag === 'Left') {
-              fail('an event', (written as unknown as { left: { message: string } }).left.message);
-            }
+            if (E.isLeft(written)) fail('an event', written.left.message);
           } catch (error) {
             fail('an event', String(error));
           }
