@@ -1,0 +1,2 @@
+export type { OpenAIAgentsOptions, OpenAIAgentsRecorder } from './record-openai-agents.js';
+export { recordOpenAIAgents, stopCauseOfError } from './record-openai-agents.js';

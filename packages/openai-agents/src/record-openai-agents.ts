@@ -1,0 +1,217 @@
+import type { StopCause } from '@mecha/appraisal-core';
+import { type AdapterRun, type AdapterSessionOptions, adapterSession } from '@mecha/stores';
+import type { Agent, AgentInputItem, Runner, RunResult, RunState } from '@openai/agents-core';
+import { digestOf } from './digest.js';
+
+// Only types come from @openai/agents-core: the adapter loads nothing of the SDK at runtime, so
+// the app's own copy is the one that runs.
+
+/** How an OpenAI Agents SDK app's runs are recorded. */
+export interface OpenAIAgentsOptions extends AdapterSessionOptions {
+  /** Who the user input is from: the `owner` (the default) or a `third_party` (tainted). */
+  readonly userRole?: 'owner' | 'third_party';
+  /** What a tool call acts on (a path, a URL), for the boredom detector. */
+  readonly targetOf?: (toolName: string, input: unknown) => string | undefined;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: any agent, whatever its context and output types.
+type AnyAgent = Agent<any, any>;
+type Input = string | AgentInputItem[] | RunState<unknown, AnyAgent>;
+type Pending = { readonly callId: string; readonly toolName: string };
+
+/** The recorder of one conversation: `run(runner, agent, input)` in place of `runner.run`. */
+export interface OpenAIAgentsRecorder {
+  readonly sessionId: string;
+  /**
+   * Runs `runner.run(agent, input, options)` and records it as one mecha run: a resumed
+   * `RunState` continues the session, and the owner's approvals and rejections of the tools the
+   * previous run waited on are read from the state's own approval record.
+   */
+  run<A extends AnyAgent>(
+    runner: Runner,
+    agent: A,
+    input: Input,
+    options?: { readonly signal?: AbortSignal; readonly maxTurns?: number },
+  ): Promise<RunResult<unknown, A>>;
+}
+
+function isRunState(input: Input): input is RunState<unknown, AnyAgent> {
+  return typeof input === 'object' && !Array.isArray(input) && '_context' in input;
+}
+
+function userText(input: Input): string | undefined {
+  if (typeof input === 'string') return input;
+  if (!Array.isArray(input)) return undefined;
+  const last = input.findLast((item) => (item as { role?: unknown }).role === 'user') as
+    | { content?: unknown }
+    | undefined;
+  if (typeof last?.content === 'string') return last.content;
+  if (!Array.isArray(last?.content)) return undefined;
+  const texts = (last.content as { type?: string; text?: string }[])
+    .filter((part) => part.type === 'input_text' && typeof part.text === 'string')
+    .map((part) => part.text as string);
+  return texts.length > 0 ? texts.join('\n') : undefined;
+}
+
+/** The stop cause of a run that threw, by the SDK's error class; `undefined` if not the SDK's. */
+export function stopCauseOfError(error: unknown): { cause: StopCause; counter?: string } {
+  const name = (error as { constructor?: { name?: string } } | undefined)?.constructor?.name;
+  switch (name) {
+    case 'MaxTurnsExceededError':
+      return { cause: 'turn_ceiling' };
+    case 'InputGuardrailTripwireTriggered':
+    case 'OutputGuardrailTripwireTriggered':
+    case 'ToolInputGuardrailTripwireTriggered':
+    case 'ToolOutputGuardrailTripwireTriggered':
+      // The harness's own guardrail stopped the run: counted on the run, not an owner's act.
+      return { cause: 'error', counter: 'guardrail_tripwire' };
+    case 'ModelTimeoutError':
+    case 'ToolTimeoutError':
+      return { cause: 'interrupted' };
+    default:
+      return { cause: 'error' };
+  }
+}
+
+function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
+  return (
+    signal?.aborted === true || (error as { name?: unknown } | undefined)?.name === 'AbortError'
+  );
+}
+
+/**
+ * Records OpenAI Agents SDK runs into a mecha home through the runner's own hooks: the user's
+ * input, each agent's output, tool calls and results, handoffs (a `handoff` counter), guardrail
+ * trips, the runs that stop on a tool approval (`parked`), and — when such a run is resumed —
+ * the owner's approvals and rejections as the SDK recorded them on the state. An abort of the
+ * run's signal is the owner's stop. A missing or locked home never stops the agent.
+ */
+export function recordOpenAIAgents(options: OpenAIAgentsOptions = {}): OpenAIAgentsRecorder {
+  const live = adapterSession(options);
+  const pending = new Map<string, Pending>();
+  let runs = 0;
+  const role = options.userRole ?? 'owner';
+  return {
+    sessionId: live.sessionId,
+    run: async (runner, agent, input, runOptions = {}) => {
+      runs += 1;
+      const run: AdapterRun = live.startRun({ resumed: runs > 1 || isRunState(input) });
+      let turn = 0;
+      const text = userText(input);
+      if (text !== undefined) {
+        void run.record((recorder) =>
+          recorder.message({
+            turn: 0,
+            role,
+            taint: role === 'owner' ? 'clean' : 'third_party',
+            text,
+          }),
+        );
+      }
+      if (isRunState(input)) {
+        // The owner's answers to what the previous run waited on, from the SDK's approval record.
+        for (const waiting of [...pending.values()]) {
+          const approved = input._context.isToolApproved(waiting);
+          if (approved === undefined) continue;
+          pending.delete(waiting.callId);
+          if (approved) continue;
+          void run.record((recorder) => recorder.intervention({ turn: 0, kind: 'deny' }));
+          void run.record((recorder) =>
+            recorder.toolResult({
+              turn: 0,
+              callId: waiting.callId,
+              status: 'denied',
+              taint: 'clean',
+            }),
+          );
+        }
+      }
+      const listeners = {
+        agent_tool_start: (
+          _context: unknown,
+          _agent: unknown,
+          tool: { name: string },
+          details: { toolCall: { callId?: string; arguments?: string } },
+        ) => {
+          turn += 1;
+          const callId = details.toolCall.callId;
+          const target = options.targetOf?.(tool.name, details.toolCall.arguments);
+          void run.record((recorder) =>
+            recorder.toolCall({
+              turn,
+              tool: tool.name,
+              argsDigest: digestOf(details.toolCall.arguments ?? ''),
+              ...(callId === undefined ? {} : { callId }),
+              ...(target === undefined ? {} : { target }),
+            }),
+          );
+        },
+        agent_tool_end: (
+          _context: unknown,
+          _agent: unknown,
+          _tool: unknown,
+          result: string,
+          details: { toolCall: { callId?: string } },
+        ) => {
+          const callId = details.toolCall.callId;
+          if (callId === undefined) return;
+          void run.record((recorder) =>
+            recorder.toolResult({
+              turn,
+              callId,
+              status: 'ok',
+              taint: 'clean',
+              resultDigest: digestOf(result),
+            }),
+          );
+        },
+        agent_handoff: () => {
+          void run.record((recorder) => recorder.counter('handoff', 1));
+        },
+        agent_end: (_context: unknown, _agent: unknown, output: string) => {
+          turn += 1;
+          const at = turn;
+          void run.record((recorder) =>
+            recorder.message({ turn: at, role: 'assistant', taint: 'clean', text: output }),
+          );
+        },
+      };
+      // The runner's emitter, typed per event name; the listeners above match each event.
+      type Listener = (...args: never[]) => void;
+      const emitter = runner as unknown as {
+        on: (event: string, listener: Listener) => void;
+        off: (event: string, listener: Listener) => void;
+      };
+      for (const [event, listener] of Object.entries(listeners)) emitter.on(event, listener);
+      try {
+        const result = (await runner.run(agent, input as never, {
+          ...(runOptions.signal === undefined ? {} : { signal: runOptions.signal }),
+          ...(runOptions.maxTurns === undefined ? {} : { maxTurns: runOptions.maxTurns }),
+        })) as RunResult<unknown, typeof agent>;
+        for (const item of result.interruptions) {
+          const raw = item.rawItem as { callId?: string; name?: string };
+          if (raw.callId === undefined) continue;
+          pending.set(raw.callId, {
+            callId: raw.callId,
+            toolName: item.name ?? raw.name ?? 'unknown',
+          });
+        }
+        await run.end(result.interruptions.length > 0 ? 'parked' : 'completed', turn);
+        return result;
+      } catch (error) {
+        if (isAbort(error, runOptions.signal)) {
+          void run.record((recorder) => recorder.intervention({ turn, kind: 'stop' }));
+          await run.end('stopped', turn);
+        } else {
+          const stopped = stopCauseOfError(error);
+          const counter = stopped.counter;
+          if (counter !== undefined) void run.record((recorder) => recorder.counter(counter, 1));
+          await run.end(stopped.cause, turn);
+        }
+        throw error;
+      } finally {
+        for (const [event, listener] of Object.entries(listeners)) emitter.off(event, listener);
+      }
+    },
+  };
+}
