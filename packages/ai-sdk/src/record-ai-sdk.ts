@@ -1,6 +1,10 @@
 import type { StopCause, Taint } from '@mecha/appraisal-core';
-import { type AdapterRun, type AdapterSessionOptions, adapterSession } from '@mecha/stores';
-import { digestOf } from './digest.js';
+import {
+  type AdapterRun,
+  type AdapterSessionOptions,
+  adapterSession,
+  contentDigest as digestOf,
+} from '@mecha/stores';
 import { stopCauseFor } from './stop-cause.js';
 
 // The AI SDK's events as this adapter reads them: only the fields it uses, so any `ai` 7 call

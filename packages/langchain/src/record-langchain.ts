@@ -1,6 +1,10 @@
 import type { StopCause, Taint } from '@mecha/appraisal-core';
-import { type AdapterRun, type AdapterSessionOptions, adapterSession } from '@mecha/stores';
-import { digestOf } from './digest.js';
+import {
+  type AdapterRun,
+  type AdapterSessionOptions,
+  adapterSession,
+  contentDigest as digestOf,
+} from '@mecha/stores';
 
 // The callback handler is a plain object with LangChain's callback methods (LangChain wraps
 // such an object itself), so nothing of @langchain/core is loaded by this package at runtime.

@@ -1,7 +1,11 @@
 import type { StopCause } from '@mecha/appraisal-core';
-import { type AdapterRun, type AdapterSessionOptions, adapterSession } from '@mecha/stores';
+import {
+  type AdapterRun,
+  type AdapterSessionOptions,
+  adapterSession,
+  contentDigest as digestOf,
+} from '@mecha/stores';
 import type { Agent, AgentInputItem, Runner, RunResult, RunState } from '@openai/agents-core';
-import { digestOf } from './digest.js';
 
 // Only types come from @openai/agents-core: the adapter loads nothing of the SDK at runtime, so
 // the app's own copy is the one that runs.

@@ -28,6 +28,7 @@ describe('the built @mecha/stores', () => {
       'compareSession',
       'configIssueText',
       'configSchema',
+      'contentDigest',
       'createOutcomeRecorder',
       'createSessionRecorder',
       'decideDraft',

@@ -60,7 +60,7 @@ export type {
   AdapterSession,
   AdapterSessionOptions,
 } from './live/adapter-session.js';
-export { adapterSession } from './live/adapter-session.js';
+export { adapterSession, contentDigest } from './live/adapter-session.js';
 export type {
   BeganRun,
   BeginRunOptions,

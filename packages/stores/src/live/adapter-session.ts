@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { GoalRef, SessionKind, StopCause } from '@mecha/appraisal-core';
@@ -149,4 +150,13 @@ export function adapterSession(options: AdapterSessionOptions = {}): AdapterSess
       };
     },
   };
+}
+
+/**
+ * A `sha256:` digest of a tool call's input or result (as JSON unless it is text), for
+ * `argsDigest` and `resultDigest`: the record keeps the digest, never the content.
+ */
+export function contentDigest(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value ?? null);
+  return `sha256:${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
 }
