@@ -5,10 +5,9 @@ import {
   adapterSession,
   contentDigest as digestOf,
 } from '@mecha/stores';
-import type { Agent, AgentInputItem, Runner, RunResult, RunState } from '@openai/agents-core';
 
-// Only types come from @openai/agents-core: the adapter loads nothing of the SDK at runtime, so
-// the app's own copy is the one that runs.
+// Nothing of @openai/agents-core is imported, types included: the app's own copy runs, and the
+// published declarations do not depend on the SDK's.
 
 /** How an OpenAI Agents SDK app's runs are recorded. */
 export interface OpenAIAgentsOptions extends AdapterSessionOptions {
@@ -18,32 +17,47 @@ export interface OpenAIAgentsOptions extends AdapterSessionOptions {
   readonly targetOf?: (toolName: string, input: unknown) => string | undefined;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: any agent, whatever its context and output types.
-type AnyAgent = Agent<any, any>;
-type Input = string | AgentInputItem[] | RunState<unknown, AnyAgent>;
 type Pending = { readonly callId: string; readonly toolName: string };
 
-/** The recorder of one conversation: `run(runner, agent, input)` in place of `runner.run`. */
+/** The part of a run's result the adapter reads: the tool approvals it stopped on. */
+export interface AgentsRunResult {
+  readonly interruptions: readonly {
+    readonly rawItem: unknown;
+    readonly name?: string | undefined;
+  }[];
+}
+
+/** A resumed run's input: the SDK's `RunState`, read for its approval record. */
+interface ResumedState {
+  readonly _context: {
+    isToolApproved(call: { toolName: string; callId: string }): boolean | undefined;
+  };
+}
+
+/** The recorder of one conversation: `run(runner, input, () => runner.run(agent, input))`. */
 export interface OpenAIAgentsRecorder {
   readonly sessionId: string;
   /**
-   * Runs `runner.run(agent, input, options)` and records it as one mecha run: a resumed
-   * `RunState` continues the session, and the owner's approvals and rejections of the tools the
-   * previous run waited on are read from the state's own approval record.
+   * Records one `runner.run(…)` as a mecha run: subscribes to the runner's hooks, calls `start`
+   * and reads what it returns. `input` is what the call is given (a string, input items, or a
+   * resumed `RunState`, whose approval record holds the owner's answers); `signal` is the
+   * call's abort signal, if any. The result (or the error) is handed back unchanged.
    */
-  run<A extends AnyAgent>(
-    runner: Runner,
-    agent: A,
-    input: Input,
-    options?: { readonly signal?: AbortSignal; readonly maxTurns?: number },
-  ): Promise<RunResult<unknown, A>>;
+  run<R extends AgentsRunResult>(
+    runner: object,
+    input: unknown,
+    start: () => Promise<R>,
+    options?: { readonly signal?: AbortSignal },
+  ): Promise<R>;
 }
 
-function isRunState(input: Input): input is RunState<unknown, AnyAgent> {
-  return typeof input === 'object' && !Array.isArray(input) && '_context' in input;
+function isRunState(input: unknown): input is ResumedState {
+  return (
+    typeof input === 'object' && input !== null && !Array.isArray(input) && '_context' in input
+  );
 }
 
-function userText(input: Input): string | undefined {
+function userText(input: unknown): string | undefined {
   if (typeof input === 'string') return input;
   if (!Array.isArray(input)) return undefined;
   const last = input.findLast((item) => (item as { role?: unknown }).role === 'user') as
@@ -97,7 +111,7 @@ export function recordOpenAIAgents(options: OpenAIAgentsOptions = {}): OpenAIAge
   const role = options.userRole ?? 'owner';
   return {
     sessionId: live.sessionId,
-    run: async (runner, agent, input, runOptions = {}) => {
+    run: async (runner, input, start, runOptions = {}) => {
       runs += 1;
       const run: AdapterRun = live.startRun({ resumed: runs > 1 || isRunState(input) });
       let turn = 0;
@@ -188,10 +202,7 @@ export function recordOpenAIAgents(options: OpenAIAgentsOptions = {}): OpenAIAge
       };
       for (const [event, listener] of Object.entries(listeners)) emitter.on(event, listener);
       try {
-        const result = (await runner.run(agent, input as never, {
-          ...(runOptions.signal === undefined ? {} : { signal: runOptions.signal }),
-          ...(runOptions.maxTurns === undefined ? {} : { maxTurns: runOptions.maxTurns }),
-        })) as RunResult<unknown, typeof agent>;
+        const result = await start();
         for (const item of result.interruptions) {
           const raw = item.rawItem as { callId?: string; name?: string };
           if (raw.callId === undefined) continue;

@@ -13,11 +13,12 @@ import {
   type Model,
   type ModelResponse,
   Runner,
+  type RunState,
   tool,
   Usage,
 } from '@openai/agents-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recordOpenAIAgents } from '../src/index.js';
+import { type OpenAIAgentsRecorder, recordOpenAIAgents } from '../src/index.js';
 
 let home: string;
 beforeEach(() => {
@@ -95,7 +96,16 @@ async function transcript(sessionId: string): Promise<TranscriptEvent[]> {
   return read.state === 'unreadable' ? [] : [...read.records];
 }
 
-const runner = () => new Runner({ tracingDisabled: true });
+/** One recorded run, as an app writes it: the runner's own call, handed to the recorder. */
+function recorded(
+  mecha: OpenAIAgentsRecorder,
+  agent: Agent<unknown, 'text'>,
+  input: string | RunState<unknown, Agent<unknown, 'text'>>,
+  options: { signal?: AbortSignal } = {},
+) {
+  const runner = new Runner({ tracingDisabled: true });
+  return mecha.run(runner, input, () => runner.run(agent, input, options), options);
+}
 
 describe('recordOpenAIAgents', () => {
   it('records tools, a run parked on approval, and the owner rejecting it on resume', async () => {
@@ -113,12 +123,12 @@ describe('recordOpenAIAgents', () => {
         [say('You approved it, so it is sent.')],
       ]),
     });
-    const first = await mecha.run(runner(), agent, 'Send Lakeside the totals.');
+    const first = await recorded(mecha, agent, 'Send Lakeside the totals.');
     expect(first.interruptions).toHaveLength(1);
     const waiting = first.interruptions[0];
     if (waiting === undefined) throw new Error('no interruption');
     first.state.reject(waiting);
-    const second = await mecha.run(runner(), agent, first.state);
+    const second = await recorded(mecha, agent, first.state);
     expect(second.finalOutput).toBe('You approved it, so it is sent.');
     expect(sent).toEqual([]);
     expect(warnings).toEqual([]);
@@ -168,11 +178,11 @@ describe('recordOpenAIAgents', () => {
         [say('Sent.')],
       ]),
     });
-    const first = await mecha.run(runner(), agent, 'Mail a.');
+    const first = await recorded(mecha, agent, 'Mail a.');
     const waiting = first.interruptions[0];
     if (waiting === undefined) throw new Error('no interruption');
     first.state.approve(waiting);
-    await mecha.run(runner(), agent, first.state);
+    await recorded(mecha, agent, first.state);
     expect(sent).toEqual(['a@example.com']);
     const events = await transcript(mecha.sessionId);
     expect(events.some((event) => event.type === 'intervention')).toBe(false);
@@ -194,7 +204,7 @@ describe('recordOpenAIAgents', () => {
       handoffs: [billing],
       model: new ScriptedModel([[call('h1', 'transfer_to_billing', {})]]),
     });
-    const handed = await mecha.run(runner(), front, 'Bill me.');
+    const handed = await recorded(mecha, front, 'Bill me.');
     expect(handed.finalOutput).toBe('Billing here.');
     const guarded = new Agent({
       name: 'guarded',
@@ -204,7 +214,7 @@ describe('recordOpenAIAgents', () => {
       ],
       model: new ScriptedModel([[say('Never said.')]]),
     });
-    await expect(mecha.run(runner(), guarded, 'My password is hunter2.')).rejects.toThrow();
+    await expect(recorded(mecha, guarded, 'My password is hunter2.')).rejects.toThrow();
     const events = await transcript(mecha.sessionId);
     const counters = events.filter((event) => event.type === 'counter');
     expect(counters.map((event) => event.type === 'counter' && event.name)).toEqual([
@@ -229,7 +239,7 @@ describe('recordOpenAIAgents', () => {
     });
     controller.abort();
     await expect(
-      mecha.run(runner(), agent, 'Read a.', { signal: controller.signal }),
+      recorded(mecha, agent, 'Read a.', { signal: controller.signal }),
     ).rejects.toThrow();
     const events = await transcript(mecha.sessionId);
     expect(events.filter((event) => event.type === 'intervention')).toEqual([
@@ -249,8 +259,8 @@ describe('recordOpenAIAgents', () => {
       instructions: 'Help.',
       model: new ScriptedModel([[say('Hi.')], [say('Hi again.')]]),
     });
-    expect((await mecha.run(runner(), agent, 'Hi.')).finalOutput).toBe('Hi.');
-    expect((await mecha.run(runner(), agent, 'Hi.')).finalOutput).toBe('Hi again.');
+    expect((await recorded(mecha, agent, 'Hi.')).finalOutput).toBe('Hi.');
+    expect((await recorded(mecha, agent, 'Hi.')).finalOutput).toBe('Hi again.');
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('no mecha home at');
   });
