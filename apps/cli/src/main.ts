@@ -52,6 +52,11 @@ const commands: readonly {
     load: async () => (await import('./commands/import.js')).importGroup,
   },
   {
+    name: 'export',
+    summary: 'export appraisals as OpenTelemetry spans to an OTLP backend (Langfuse, Phoenix, …)',
+    load: async () => (await import('./commands/export.js')).exportGroup,
+  },
+  {
     name: 'validity',
     summary: 'the readout against verifier outcomes of benchmark runs: AUC, intervals, counts',
     load: async () => (await import('./commands/validity.js')).validityGroup,

@@ -8,6 +8,7 @@ describe('the built @mecha/stores', () => {
     const api = await import(entry);
     expect(Object.keys(api).sort()).toEqual([
       'UnguardedTaskToolError',
+      'adapterSession',
       'addTask',
       'agentConfigSchema',
       'answerParkedQuestion',
@@ -27,6 +28,7 @@ describe('the built @mecha/stores', () => {
       'compareSession',
       'configIssueText',
       'configSchema',
+      'contentDigest',
       'createOutcomeRecorder',
       'createSessionRecorder',
       'decideDraft',

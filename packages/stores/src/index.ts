@@ -58,6 +58,12 @@ export type { InitHomeResult } from './init-home.js';
 export { initHome } from './init-home.js';
 export type { AppendStore, ReadableStore } from './jsonl-store.js';
 export type {
+  AdapterRun,
+  AdapterSession,
+  AdapterSessionOptions,
+} from './live/adapter-session.js';
+export { adapterSession, contentDigest } from './live/adapter-session.js';
+export type {
   BeganRun,
   BeginRunOptions,
   RunMode,

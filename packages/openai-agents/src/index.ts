@@ -1,0 +1,6 @@
+export type {
+  AgentsRunResult,
+  OpenAIAgentsOptions,
+  OpenAIAgentsRecorder,
+} from './record-openai-agents.js';
+export { recordOpenAIAgents, stopCauseOfError } from './record-openai-agents.js';

@@ -1,0 +1,23 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+
+describe('the built @mecha/otel', () => {
+  it('exposes exactly its public surface', async () => {
+    const api = await import(entry);
+    expect(Object.keys(api).sort()).toEqual([
+      'appraisalSpans',
+      'backendNames',
+      'evaluationNames',
+      'exportAppraisals',
+      'genAiNames',
+      'instrumentationScope',
+      'mechaNames',
+      'readableSpans',
+      'spanIdFor',
+      'traceIdFor',
+      'tracesUrl',
+    ]);
+  });
+});
