@@ -202,7 +202,7 @@ and any lock files with their holders, and the Slack app's ledger (slack/posted.
 Each sensored charter line is shown as the newest runs read it at their start: its
 setpoint, how many runs were past it, and whether the sensor is saturated (past its
 setpoint in every run, or never moving); that is advice, not a failure. The closure
-guarantee is shown as `mecha tools` reads it.
+guarantee is shown as mecha tools reads it.
 
 Options:
   --repair    compact every store with damaged lines: the original is copied beside it
