@@ -1,4 +1,4 @@
-import { cpSync, readdirSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -181,5 +181,37 @@ describe('mecha import', () => {
       source: join(env.CODEX_HOME, 'sessions'),
       sessions: { created: 2 },
     });
+  });
+
+  it('says why each file was not imported, and exits 1 when nothing could be', () => {
+    const fresh = setUp();
+    // Claude Code logs handed to the Codex importer: not one rollout among them.
+    const wrong = mecha(['import', 'codex', fresh.claude, '--home', fresh.home]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toContain('not named rollout-*.jsonl, so not a Codex rollout');
+    expect(wrong.stderr).toContain('nothing could be imported');
+    // A pretty-printed JSON file named .jsonl: one line for the file, not one per line.
+    const pretty = join(tempDir('mecha-pretty-'), 'p');
+    mkdirSync(pretty);
+    writeFileSync(join(pretty, 'export.jsonl'), JSON.stringify({ messages: [1, 2, 3] }, null, 2));
+    const refused = mechaJson([
+      'import',
+      'claude-code',
+      join(pretty, '..'),
+      '--home',
+      fresh.home,
+      '--json',
+    ]);
+    expect(refused.run.code).toBe(1);
+    expect(refused.json).toMatchObject({
+      damaged: [],
+      skippedFiles: [{ reason: expect.stringContaining('not JSON Lines') }],
+    });
+    const empty = mecha(['import', 'claude-code', tempDir('mecha-empty-'), '--home', fresh.home]);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain('no Claude Code logs there');
+    // Imported, then run again over the same logs: nothing new, and that is not a failure.
+    expect(mecha(['import', 'claude-code', fresh.claude, '--home', fresh.home]).code).toBe(0);
+    expect(mecha(['import', 'claude-code', fresh.claude, '--home', fresh.home]).code).toBe(0);
   });
 });
