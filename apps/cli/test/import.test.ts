@@ -214,4 +214,28 @@ describe('mecha import', () => {
     expect(mecha(['import', 'claude-code', fresh.claude, '--home', fresh.home]).code).toBe(0);
     expect(mecha(['import', 'claude-code', fresh.claude, '--home', fresh.home]).code).toBe(0);
   });
+
+  it('shows where each cite came from: the log file, the line and its id, in text and JSON', () => {
+    const fresh = setUp();
+    const source = join(tempDir('mecha-real-'), 'p');
+    mkdirSync(source);
+    // A real Claude Code 2.1.38 log: one Esc cancelling two parallel calls.
+    cpSync(join(logs, 'real/claude-code/2.1.38-short.jsonl'), join(source, 'short.jsonl'));
+    expect(mecha(['import', 'claude-code', join(source, '..'), '--home', fresh.home]).code).toBe(0);
+    const [id] = sessionsByPrompt(fresh.home).values();
+    const json = mechaJson<{ errors: (ErrorJson & { source?: unknown })[] }>(
+      ['--home', fresh.home, 'sessions', 'appraise', id?.id ?? '', '--json'],
+      fixtureNow,
+    ).json;
+    const file = join(source, 'short.jsonl');
+    expect(json.errors).toEqual([
+      expect.objectContaining({
+        channel: 'intervention',
+        cite: { kind: 'turn', turn: 1 },
+        source: { file, line: 11, id: 'toolu_0116Hyi5v8ut7Ffb7d8qV1Sc' },
+      }),
+    ]);
+    const text = mecha(['--home', fresh.home, 'sessions', 'appraise', id?.id ?? ''], fixtureNow);
+    expect(text.stdout).toContain(`from ${file}:11 (toolu_0116Hyi5v8ut7Ffb7d8qV1Sc)`);
+  });
 });

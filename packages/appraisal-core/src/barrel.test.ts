@@ -39,6 +39,7 @@ describe('the built @mecha/appraisal-core', () => {
       'deriveLabel',
       'draftOutcomeSchema',
       'draftStagedSchema',
+      'eventSourceSchema',
       'examplesFor',
       'expectationScoreRecordSchema',
       'expectedActSchema',

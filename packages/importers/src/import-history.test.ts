@@ -197,11 +197,11 @@ describe('importHistory', () => {
     const many = setUp('claude-code');
     await importHistory(one.home, { tool: 'claude-code', source: one.source });
     await importHistory(many.home, { tool: 'claude-code', source: many.source, batchEvents: 2 });
-    // Session ids hash the source path, which differs between the two copies.
-    const same = (texts: Map<string, string>) =>
-      [...texts].map(([id, text]) => text.replaceAll(id, 'SESSION'));
-    const a = same(await transcripts(one.home));
-    const b = same(await transcripts(many.home));
+    // Each event names its source file, which differs between the two copies.
+    const same = (texts: Map<string, string>, source: string) =>
+      [...texts].map(([id, text]) => text.replaceAll(id, 'SESSION').replaceAll(source, 'SOURCE'));
+    const a = same(await transcripts(one.home), one.source);
+    const b = same(await transcripts(many.home), many.source);
     expect(b).toEqual(a);
   });
 });

@@ -381,6 +381,7 @@ async function importFile(
       builder = new SessionBuilder(state);
       totals.createdFrom.set(sessionId, file);
     }
+    builder.locate(file, line.line);
     const outcome = mapper(record, builder);
     if (outcome.kind === 'damaged') damage(line.line, outcome.reason);
     else if (outcome.kind === 'mapped') totals.mapped += 1;

@@ -247,6 +247,7 @@ export function mapClaudeCodeLine(record: unknown, builder: SessionBuilder): Lin
   const fields = record as Record<string, unknown>;
   if (typeof fields.type !== 'string') return { kind: 'damaged', reason: 'no "type" field' };
   if (fields.isSidechain === true) return skipped;
+  if (typeof fields.uuid === 'string') builder.identify(fields.uuid);
   switch (fields.type) {
     case 'user': {
       const line = userLine.safeParse(record);

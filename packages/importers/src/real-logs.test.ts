@@ -189,4 +189,24 @@ describe('importing real Claude Code and Codex logs', () => {
     );
     expect(mixed.files.read).toBe(0);
   });
+
+  it('keeps where each event came from: the file, the line, and the source’s own id', async () => {
+    const { home, source } = setUp({ 'p/short.jsonl': 'claude-code/2.1.38-short.jsonl' });
+    await run(home, 'claude-code', source);
+    const file = join(source, 'p/short.jsonl');
+    const all = events(home);
+    expect(all.every((event) => event.source?.file === file)).toBe(true);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    // The steer points at the first cancelled call's result, line 11 of the log.
+    const steer = all.find((event) => event.type === 'intervention');
+    expect(steer?.source).toMatchObject({ file, line: 11 });
+    expect(lines[10]).toContain(String(steer?.source?.id));
+    // Each event's line holds the id it names (a line's uuid, or a tool_use id).
+    for (const event of all) {
+      const { line, id } = event.source ?? { line: 0 };
+      if (id !== undefined) expect(lines[line - 1]).toContain(id);
+    }
+    const end = all.at(-1);
+    expect(end).toMatchObject({ type: 'run_end', source: { line: 13 } });
+  });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { StopCause, Taint } from '@mecha/appraisal-core';
+import type { EventSource, StopCause, Taint } from '@mecha/appraisal-core';
 import { idSchema } from '@mecha/appraisal-core';
 import type { TranscriptEventInput } from '@mecha/stores';
 
@@ -33,7 +33,7 @@ export interface SessionState {
    * answer with no tool call so far: a call in the same step takes it back; anything else after
    * it (or the tool's own word that the turn ended) writes it.
    */
-  pendingEnd: { at: string; cause: StopCause; tentative?: boolean } | null;
+  pendingEnd: { at: string; cause: StopCause; tentative?: boolean; source?: EventSource } | null;
   /** The source's key of the assistant step in progress (one API response spans several lines). */
   stepKey: string | null;
   /** Whether any tool result has come back: after one, the conversation's taint is unknown. */
@@ -123,7 +123,28 @@ export class SessionBuilder {
     errors: 0,
   };
 
+  /** The source line being mapped, so each event keeps where it came from. */
+  private where: EventSource | undefined;
+
   constructor(readonly state: SessionState) {}
+
+  /** The line the next events come from: the log file and its 1-based line number. */
+  locate(file: string, line: number): void {
+    this.where = { file: file.slice(0, 4096), line };
+  }
+
+  /** The source's own id of the line being mapped (Claude Code's `uuid`). */
+  identify(id: string): void {
+    if (this.where !== undefined && id !== '') this.where = { ...this.where, id: id.slice(0, 256) };
+  }
+
+  /** Where an event comes from; `id` is the source's id of what it records (a call id), if any. */
+  private sourceOf(id?: string): { source?: EventSource } {
+    if (this.where === undefined) return {};
+    return id === undefined || id === ''
+      ? { source: this.where }
+      : { source: { ...this.where, id: id.slice(0, 256) } };
+  }
 
   private mint(prefix: string): string {
     this.state.seq += 1;
@@ -134,8 +155,8 @@ export class SessionBuilder {
     return this.state.sawToolResult ? 'unknown' : 'clean';
   }
 
-  private base(at: string, runId: string) {
-    return { v: 1 as const, at, run_id: runId };
+  private base(at: string, runId: string, id?: string) {
+    return { v: 1 as const, at, run_id: runId, ...this.sourceOf(id) };
   }
 
   private startRun(at: string): string {
@@ -174,7 +195,7 @@ export class SessionBuilder {
     if (pending === null) return;
     if (pending.tentative === true && !includeTentative) return;
     this.state.pendingEnd = null;
-    this.end(pending.at, pending.cause);
+    this.end(pending.at, pending.cause, pending.source);
   }
 
   /** Records where the session ran and whether a person was in it, for the runs to come. */
@@ -261,7 +282,7 @@ export class SessionBuilder {
     // An answer with no tool call ends the turn in the agent's loop, unless a call follows in
     // the same step (Claude Code writes each block of a response on a line of its own).
     if (this.state.stepHasCall !== true && this.state.pendingEnd === null) {
-      this.state.pendingEnd = { at, cause: 'completed', tentative: true };
+      this.state.pendingEnd = { at, cause: 'completed', tentative: true, ...this.sourceOf() };
     }
   }
 
@@ -280,7 +301,7 @@ export class SessionBuilder {
     this.state.stepHasCall = true;
     if (this.state.pendingEnd?.tentative === true) this.state.pendingEnd = null;
     this.events.push({
-      ...this.base(at, run.id),
+      ...this.base(at, run.id, call.id),
       type: 'tool_call',
       turn: this.state.turn,
       call_id: callIdOf(call.id),
@@ -319,7 +340,7 @@ export class SessionBuilder {
           ? 'error'
           : result.status;
     this.events.push({
-      ...this.base(at, run.id),
+      ...this.base(at, run.id, result.callId),
       type: 'tool_result',
       turn,
       call_id: callId,
@@ -334,10 +355,20 @@ export class SessionBuilder {
     run.denialTurn = turn;
     if (sameAct) return;
     if (result.status === 'rejected') {
-      this.events.push({ ...this.base(at, run.id), type: 'intervention', turn, kind: 'deny' });
+      this.events.push({
+        ...this.base(at, run.id, result.callId),
+        type: 'intervention',
+        turn,
+        kind: 'deny',
+      });
       this.signals.denials += 1;
     } else {
-      this.events.push({ ...this.base(at, run.id), type: 'intervention', turn, kind: 'steer' });
+      this.events.push({
+        ...this.base(at, run.id, result.callId),
+        type: 'intervention',
+        turn,
+        kind: 'steer',
+      });
       this.signals.steers += 1;
     }
   }
@@ -390,11 +421,16 @@ export class SessionBuilder {
   }
 
   /** The open run ended; nothing happens when none is open. */
-  end(at: string, cause: StopCause): void {
+  end(at: string, cause: StopCause, source?: EventSource): void {
     const run = this.state.run;
     if (run === null) return;
     this.state.pendingEnd = null;
-    this.events.push({ ...this.base(at, run.id), type: 'run_end', stop_cause: cause });
+    this.events.push({
+      ...this.base(at, run.id),
+      ...(source === undefined ? {} : { source }),
+      type: 'run_end',
+      stop_cause: cause,
+    });
     if (cause === 'error') this.signals.errors += 1;
     if (cause.endsWith('_ceiling')) this.signals.ceilings += 1;
     this.state.run = null;
@@ -403,7 +439,7 @@ export class SessionBuilder {
 
   /** A run end whose step may still have parts on the next lines: written once it has none. */
   endAfterStep(at: string, cause: StopCause): void {
-    if (this.state.run !== null) this.state.pendingEnd = { at, cause };
+    if (this.state.run !== null) this.state.pendingEnd = { at, cause, ...this.sourceOf() };
   }
 
   /**
