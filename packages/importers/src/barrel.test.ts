@@ -8,8 +8,10 @@ describe('the built @mecha/importers', () => {
     const api = await import(entry);
     expect(Object.keys(api).sort()).toEqual([
       'SessionBuilder',
+      'claudeCodeHookEvents',
       'defaultMaxLineBytes',
       'defaultSourceFolder',
+      'importFromClaudeCodeHook',
       'importHistory',
       'ledgerEntrySchema',
       'ledgerFile',

@@ -26,36 +26,40 @@ afterAll(() => {
 // Logs with every mapping: real Claude Code 2.1.38/2.1.39 logs (an Esc over parallel calls under
 // bypassPermissions, notices, slash commands, stop_hook_summary/turn_duration, answers ending
 // turns), the hand-made ones (denials, ceilings, compactions, a damaged line) and Codex exit codes.
-const logs: readonly { readonly tool: ImportTool; readonly fixture: string; readonly name: string }[] =
-  [
-    { tool: 'claude-code', fixture: 'real/claude-code/2.1.38-short.jsonl', name: 'a.jsonl' },
-    { tool: 'claude-code', fixture: 'real/claude-code/2.1.38-tool-heavy.jsonl', name: 'a.jsonl' },
-    {
-      tool: 'claude-code',
-      fixture: 'real/claude-code/2.1.39-notifications.jsonl',
-      name: 'a.jsonl',
-    },
-    {
-      tool: 'claude-code',
-      fixture: 'claude-code/-home-owner-shop/5b1f3c2a-8d4e-4f61-9a7b-2c3d4e5f6a70.jsonl',
-      name: 'a.jsonl',
-    },
-    {
-      tool: 'claude-code',
-      fixture: 'claude-code/-home-owner-shop/9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d.jsonl',
-      name: 'a.jsonl',
-    },
-    {
-      tool: 'codex',
-      fixture: 'real/codex/written-0.130.0-exec-command-end.jsonl',
-      name: 'rollout-a.jsonl',
-    },
-    {
-      tool: 'codex',
-      fixture: 'codex/2026/09/20/rollout-2026-09-20T16-00-00-0199b2c3-d4e5-7f60-9a1b-2c3d4e5f6a7b.jsonl',
-      name: 'rollout-a.jsonl',
-    },
-  ];
+const logs: readonly {
+  readonly tool: ImportTool;
+  readonly fixture: string;
+  readonly name: string;
+}[] = [
+  { tool: 'claude-code', fixture: 'real/claude-code/2.1.38-short.jsonl', name: 'a.jsonl' },
+  { tool: 'claude-code', fixture: 'real/claude-code/2.1.38-tool-heavy.jsonl', name: 'a.jsonl' },
+  {
+    tool: 'claude-code',
+    fixture: 'real/claude-code/2.1.39-notifications.jsonl',
+    name: 'a.jsonl',
+  },
+  {
+    tool: 'claude-code',
+    fixture: 'claude-code/-home-owner-shop/5b1f3c2a-8d4e-4f61-9a7b-2c3d4e5f6a70.jsonl',
+    name: 'a.jsonl',
+  },
+  {
+    tool: 'claude-code',
+    fixture: 'claude-code/-home-owner-shop/9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d.jsonl',
+    name: 'a.jsonl',
+  },
+  {
+    tool: 'codex',
+    fixture: 'real/codex/written-0.130.0-exec-command-end.jsonl',
+    name: 'rollout-a.jsonl',
+  },
+  {
+    tool: 'codex',
+    fixture:
+      'codex/2026/09/20/rollout-2026-09-20T16-00-00-0199b2c3-d4e5-7f60-9a1b-2c3d4e5f6a7b.jsonl',
+    name: 'rollout-a.jsonl',
+  },
+];
 
 interface Place {
   readonly home: MechaHome;
@@ -123,13 +127,20 @@ describe('importing a log in passes', () => {
           ].sort((a, b) => a - b);
 
           const whole = place();
-          for (const folder of ['p', 'q']) writeFileSync(join(whole.source, folder, log.name), bytes);
+          for (const folder of ['p', 'q'])
+            writeFileSync(join(whole.source, folder, log.name), bytes);
           const once = await pass(whole, log.tool);
 
           const split = place();
           for (const folder of ['p', 'q']) writeFileSync(join(split.source, folder, log.name), '');
           let done = 0;
-          let summed: SignalCounts = { steers: 0, denials: 0, compactions: 0, ceilings: 0, errors: 0 };
+          let summed: SignalCounts = {
+            steers: 0,
+            denials: 0,
+            compactions: 0,
+            ceilings: 0,
+            errors: 0,
+          };
           for (const cut of [...cuts, bytes.length]) {
             for (const folder of ['p', 'q']) {
               appendFileSync(join(split.source, folder, log.name), bytes.subarray(done, cut));
