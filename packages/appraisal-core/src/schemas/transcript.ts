@@ -22,7 +22,7 @@ export type SessionKind = z.infer<typeof sessionKindSchema>;
 export const eventSourceSchema = z.object({
   file: z.string().min(1).max(4096),
   line: z.int().positive(),
-  id: z.string().min(1).max(256).optional(),
+  id: z.string().min(1).max(1024).optional(),
 });
 /** See {@link eventSourceSchema}. */
 export type EventSource = z.infer<typeof eventSourceSchema>;
