@@ -135,7 +135,8 @@ export class SessionBuilder {
 
   /** The source's own id of the line being mapped (Claude Code's `uuid`). */
   identify(id: string): void {
-    if (this.where !== undefined && id !== '') this.where = { ...this.where, id: id.slice(0, 1024) };
+    if (this.where !== undefined && id !== '')
+      this.where = { ...this.where, id: id.slice(0, 1024) };
   }
 
   /** Where an event comes from; `id` is the source's id of what it records (a call id), if any. */
