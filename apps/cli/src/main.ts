@@ -62,6 +62,11 @@ const commands: readonly {
     load: async () => (await import('./commands/validity.js')).validityGroup,
   },
   {
+    name: 'hook',
+    summary: 'run by an agent CLI as a hook: import its transcript live (claude-code)',
+    load: async () => (await import('./commands/hook.js')).hookGroup,
+  },
+  {
     name: 'distill',
     summary: 'carry finished sessions into long-term memory (from @mecha/distill)',
     load: async () => (await import('./commands/distill.js')).distillGroup,

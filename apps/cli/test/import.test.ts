@@ -1,4 +1,4 @@
-import { cpSync, readdirSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -181,5 +181,61 @@ describe('mecha import', () => {
       source: join(env.CODEX_HOME, 'sessions'),
       sessions: { created: 2 },
     });
+  });
+
+  it('says why each file was not imported, and exits 1 when nothing could be', () => {
+    const fresh = setUp();
+    // Claude Code logs handed to the Codex importer: not one rollout among them.
+    const wrong = mecha(['import', 'codex', fresh.claude, '--home', fresh.home]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toContain('not named rollout-*.jsonl, so not a Codex rollout');
+    expect(wrong.stderr).toContain('nothing could be imported');
+    // A pretty-printed JSON file named .jsonl: one line for the file, not one per line.
+    const pretty = join(tempDir('mecha-pretty-'), 'p');
+    mkdirSync(pretty);
+    writeFileSync(join(pretty, 'export.jsonl'), JSON.stringify({ messages: [1, 2, 3] }, null, 2));
+    const refused = mechaJson([
+      'import',
+      'claude-code',
+      join(pretty, '..'),
+      '--home',
+      fresh.home,
+      '--json',
+    ]);
+    expect(refused.run.code).toBe(1);
+    expect(refused.json).toMatchObject({
+      damaged: [],
+      skippedFiles: [{ reason: expect.stringContaining('not JSON Lines') }],
+    });
+    const empty = mecha(['import', 'claude-code', tempDir('mecha-empty-'), '--home', fresh.home]);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain('no Claude Code logs there');
+    // Imported, then run again over the same logs: nothing new, and that is not a failure.
+    expect(mecha(['import', 'claude-code', fresh.claude, '--home', fresh.home]).code).toBe(0);
+    expect(mecha(['import', 'claude-code', fresh.claude, '--home', fresh.home]).code).toBe(0);
+  });
+
+  it('shows where each cite came from: the log file, the line and its id, in text and JSON', () => {
+    const fresh = setUp();
+    const source = join(tempDir('mecha-real-'), 'p');
+    mkdirSync(source);
+    // A real Claude Code 2.1.38 log: one Esc cancelling two parallel calls.
+    cpSync(join(logs, 'real/claude-code/2.1.38-short.jsonl'), join(source, 'short.jsonl'));
+    expect(mecha(['import', 'claude-code', join(source, '..'), '--home', fresh.home]).code).toBe(0);
+    const [id] = sessionsByPrompt(fresh.home).values();
+    const json = mechaJson<{ errors: (ErrorJson & { source?: unknown })[] }>(
+      ['--home', fresh.home, 'sessions', 'appraise', id?.id ?? '', '--json'],
+      fixtureNow,
+    ).json;
+    const file = join(source, 'short.jsonl');
+    expect(json.errors).toEqual([
+      expect.objectContaining({
+        channel: 'intervention',
+        cite: { kind: 'turn', turn: 1 },
+        source: { file, line: 11, id: 'toolu_0116Hyi5v8ut7Ffb7d8qV1Sc' },
+      }),
+    ]);
+    const text = mecha(['--home', fresh.home, 'sessions', 'appraise', id?.id ?? ''], fixtureNow);
+    expect(text.stdout).toContain(`from ${file}:11 (toolu_0116Hyi5v8ut7Ffb7d8qV1Sc)`);
   });
 });

@@ -41,6 +41,7 @@ describe('the built @mecha/appraisal-core', () => {
       'draftOutcomeSchema',
       'draftStagedSchema',
       'entryText',
+      'eventSourceSchema',
       'examplesFor',
       'expectationScoreRecordSchema',
       'expectedActSchema',

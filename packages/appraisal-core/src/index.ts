@@ -221,11 +221,18 @@ export type { RequestRecord } from './schemas/requests.js';
 export { requestRecordSchema } from './schemas/requests.js';
 export type { SkippedLine, SourceRead } from './schemas/source-read.js';
 export { recordsOf } from './schemas/source-read.js';
-export type { SessionKind, StopCause, Surface, TranscriptEvent } from './schemas/transcript.js';
+export type {
+  EventSource,
+  SessionKind,
+  StopCause,
+  Surface,
+  TranscriptEvent,
+} from './schemas/transcript.js';
 export {
   compactionEventSchema,
   counterEventSchema,
   currentTranscriptEventSchemas,
+  eventSourceSchema,
   interventionEventSchema,
   messageEventSchema,
   runEndEventSchema,

@@ -20,7 +20,7 @@ import {
   type SessionState,
   type SignalCounts,
 } from './session-builder.js';
-import { listSourceFiles } from './source-files.js';
+import { surveySourceFiles } from './source-files.js';
 
 /** A line of a source log that could not be imported: the file, its line number, and why. */
 export interface DamagedLine {
@@ -82,6 +82,16 @@ export interface ImportOptions {
   readonly now?: () => Date;
   /** Events written per append (each append is one locked, fsynced write). */
   readonly batchEvents?: number;
+  /**
+   * Only these files (absolute paths), instead of every log under `source`: a hook importing the
+   * one transcript it was told of.
+   */
+  readonly files?: readonly string[];
+  /**
+   * The tool said the turn is over (its Stop hook ran): an answer left pending at the end of the
+   * pass ends its run now instead of waiting for the next line.
+   */
+  readonly turnEnded?: boolean;
 }
 
 const mappers: Record<ImportTool, (record: unknown, builder: SessionBuilder) => LineOutcome> = {
@@ -89,11 +99,66 @@ const mappers: Record<ImportTool, (record: unknown, builder: SessionBuilder) => 
   codex: mapCodexLine,
 };
 
-/** A session id in mecha's form (start to the second, eight hex digits), stable for a file. */
-function sessionIdFor(tool: ImportTool, file: string, firstAt: string): string {
+/**
+ * A session id in mecha's form (start to the second, eight hex digits of a hash of the log's own
+ * id), so the same log read from another path (a backup, a moved folder, a second machine) is
+ * the same session. A log that names no id falls back to its path.
+ */
+function sessionIdFor(tool: ImportTool, key: string, firstAt: string): string {
   const stamp = new Date(firstAt).toISOString().replace(/[-:]/g, '').slice(0, 15);
-  const hex = createHash('sha256').update(`${tool}\n${file}`).digest('hex').slice(0, 8);
+  const hex = createHash('sha256').update(`${tool}\n${key}`).digest('hex').slice(0, 8);
   return `${stamp}-${hex}`;
+}
+
+/** The log's own session id: Claude Code's `sessionId`, Codex's `session_meta` `payload.id`. */
+function logIdOf(tool: ImportTool, record: unknown): string | undefined {
+  if (typeof record !== 'object' || record === null) return undefined;
+  const fields = record as Record<string, unknown>;
+  const id =
+    tool === 'claude-code'
+      ? (fields.sessionId ?? fields.session_id)
+      : fields.type === 'session_meta'
+        ? (fields.payload as Record<string, unknown> | undefined)?.id
+        : undefined;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+const codexLineTypes = ['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted'];
+const claudeLineTypes = ['user', 'assistant', 'summary', 'system', 'file-history-snapshot'];
+
+/**
+ * Why a file whose first line is `text` (parsed as `record`, when it parses) is not a log of
+ * `tool` at all, or undefined when it may be one (its lines are then checked one by one).
+ */
+function notThisToolsLog(tool: ImportTool, text: string, record: unknown): string | undefined {
+  const title = tool === 'claude-code' ? 'Claude Code' : 'Codex';
+  const trimmed = text.trim();
+  if (record === undefined) {
+    return trimmed === '{' || trimmed.startsWith('[')
+      ? `not a ${title} log: not JSON Lines (its first line is "${trimmed.slice(0, 20)}"; a pretty-printed JSON file?)`
+      : undefined;
+  }
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+    return `not a ${title} log: its first line is JSON but not an object (one record a line is expected)`;
+  }
+  const fields = record as Record<string, unknown>;
+  const codexShaped =
+    typeof fields.type === 'string' && codexLineTypes.includes(fields.type) && 'payload' in fields;
+  const claudeShaped =
+    'sessionId' in fields ||
+    (typeof fields.type === 'string' &&
+      claudeLineTypes.includes(fields.type) &&
+      !('payload' in fields));
+  if (tool === 'claude-code' && codexShaped) {
+    return 'not a Claude Code log: a Codex rollout (read it with `mecha import codex`)';
+  }
+  if (tool === 'codex' && claudeShaped) {
+    return 'not a Codex rollout: a Claude Code log (read it with `mecha import claude-code`)';
+  }
+  if (tool === 'codex' && !('payload' in fields) && 'id' in fields) {
+    return 'an old Codex rollout format (a bare first line with `id` and `instructions`, written before the `{timestamp, type, payload}` lines): not read';
+  }
+  return undefined;
 }
 
 function timestampOf(record: unknown): string | undefined {
@@ -125,6 +190,8 @@ interface Totals {
   damaged: DamagedLine[];
   skippedFiles: SkippedFile[];
   pending: string[];
+  /** Sessions this pass created, and from which file (a second copy in the same pass). */
+  createdFrom: Map<string, string>;
 }
 
 /** Keeps the report's list bounded on a badly damaged history; the count stays exact. */
@@ -137,6 +204,7 @@ async function importFile(
   previous: LedgerEntry | undefined,
   totals: Totals,
   now: () => Date,
+  ledger: ReadonlyMap<string, LedgerEntry>,
 ): Promise<E.Either<ImportFailure, void>> {
   const tool = options.tool;
   const size = sizeOf(file);
@@ -220,6 +288,7 @@ async function importFile(
   };
 
   let newLines = false;
+  let firstLine = previous === undefined;
   let lines: Generator<SourceLine>;
   try {
     lines = readLines(file, { offset, linesBefore: lineNumber });
@@ -253,6 +322,16 @@ async function importFile(
       totals.pending.push(file);
       break;
     }
+    if (firstLine && line.text.trim() !== '' && !line.tooLong) {
+      firstLine = false;
+      const wrong = notThisToolsLog(tool, line.text, parsedOk ? record : undefined);
+      if (wrong !== undefined) {
+        totals.skippedFiles.push({ file, reason: wrong });
+        totals.skipped += 1;
+        lines.return(undefined);
+        return E.right(undefined);
+      }
+    }
     newLines = true;
     totals.linesRead += 1;
     offset = line.end;
@@ -279,11 +358,20 @@ async function importFile(
         else totals.ignored += 1;
         continue;
       }
-      const sessionId = sessionIdFor(tool, file, at);
+      const logId = logIdOf(tool, record);
+      const sessionId = sessionIdFor(tool, logId ?? file, at);
       if (existsSync(join(home.path, home.sessions.file(sessionId)))) {
+        const other =
+          totals.createdFrom.get(sessionId) ??
+          [...ledger.values()].find(
+            (entry) => entry.session_id === sessionId && entry.file !== file,
+          )?.file;
         totals.skippedFiles.push({
           file,
-          reason: `session ${sessionId} is already in this home, but ${ledgerFile(tool)} does not record importing it: not imported again`,
+          reason:
+            other !== undefined && logId !== undefined
+              ? `the same log (session ${logId}) was imported from ${other}, as session ${sessionId}: this copy is not imported, so nothing is counted twice`
+              : `session ${sessionId} is already in this home, but ${ledgerFile(tool)} does not record importing it: not imported again`,
         });
         totals.skipped += 1;
         lines.return(undefined);
@@ -291,7 +379,9 @@ async function importFile(
       }
       state = newSessionState(sessionId, tool);
       builder = new SessionBuilder(state);
+      totals.createdFrom.set(sessionId, file);
     }
+    builder.locate(file, line.line);
     const outcome = mapper(record, builder);
     if (outcome.kind === 'damaged') damage(line.line, outcome.reason);
     else if (outcome.kind === 'mapped') totals.mapped += 1;
@@ -310,7 +400,7 @@ async function importFile(
     return E.right(undefined);
   }
   totals.read += 1;
-  builder?.flushEnd();
+  builder?.flushEnd(options.turnEnded === true);
   const flushed = await flush();
   if (builder !== null && E.isRight(flushed)) {
     const counted = builder.signals;
@@ -347,9 +437,11 @@ export async function importHistory(
   if (!stats.isDirectory()) {
     return E.left({ kind: 'source_missing', message: `${source} is not a folder` });
   }
-  let files: string[];
+  let files: readonly string[];
+  let passedOver: readonly SkippedFile[] = [];
   try {
-    files = listSourceFiles(tool, source);
+    if (options.files !== undefined) files = options.files.map((file) => resolve(file));
+    else ({ files, passedOver } = surveySourceFiles(tool, source));
   } catch (error) {
     return E.left({
       kind: 'source_unreadable',
@@ -367,7 +459,7 @@ export async function importHistory(
     const totals: Totals = {
       read: 0,
       unchanged: 0,
-      skipped: 0,
+      skipped: passedOver.length,
       created: 0,
       continued: 0,
       linesRead: 0,
@@ -377,11 +469,20 @@ export async function importHistory(
       events: 0,
       signals: { steers: 0, denials: 0, compactions: 0, ceilings: 0, errors: 0 },
       damaged: [],
-      skippedFiles: [],
+      skippedFiles: [...passedOver],
       pending: [],
+      createdFrom: new Map(),
     };
     for (const [index, file] of files.entries()) {
-      const done = await importFile(home, options, file, ledger.right.get(file), totals, now);
+      const done = await importFile(
+        home,
+        options,
+        file,
+        ledger.right.get(file),
+        totals,
+        now,
+        ledger.right,
+      );
       if (E.isLeft(done)) return done;
       options.onProgress?.(index + 1, files.length);
     }

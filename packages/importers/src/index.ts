@@ -1,3 +1,5 @@
+export type { HookImport } from './import-from-hook.js';
+export { claudeCodeHookEvents, importFromClaudeCodeHook } from './import-from-hook.js';
 export type {
   DamagedLine,
   ImportFailure,

@@ -200,17 +200,43 @@ describe('mapClaudeCodeLine', () => {
     ]);
   });
 
-  it('skips subagent lines, meta lines, slash commands and bookkeeping records', () => {
+  it('skips subagent lines, meta lines, injected notices and bookkeeping records', () => {
     const { outcomes, brief } = map([
       { type: 'summary', summary: 'x', leafUuid: 'u' },
       { type: 'file-history-snapshot', messageId: 'u', snapshot: {} },
       { type: 'queue-operation', operation: 'enqueue', timestamp: at(0) },
       user(1, 'caveat', { isMeta: true }),
-      user(2, '<command-name>/cost</command-name>'),
-      assistant(3, 'msg_9', [{ type: 'text', text: 'sub' }], null, { isSidechain: true }),
+      user(2, '<local-command-caveat>Caveat: …</local-command-caveat>'),
+      user(3, '<task-notification>\n<task-id>b1</task-id>\n</task-notification>'),
+      user(4, '<system-reminder>The date changed.</system-reminder>'),
+      user(5, 'Stop hook feedback:\n- [check.sh]: tests fail'),
+      user(6, [{ type: 'text', text: '<user-prompt-submit-hook>ok</user-prompt-submit-hook>' }]),
+      assistant(7, 'msg_9', [{ type: 'text', text: 'sub' }], null, { isSidechain: true }),
     ]);
-    expect(outcomes).toEqual(['skipped', 'skipped', 'skipped', 'skipped', 'skipped', 'skipped']);
+    expect(outcomes).toEqual(Array.from({ length: 10 }, () => 'skipped'));
     expect(brief).toEqual([]);
+  });
+
+  it('keeps a slash command as the owner’s request, and strips reminders from a prompt', () => {
+    const { events } = map([
+      user(0, '<command-name>/review</command-name>\n<command-args>the cart</command-args>'),
+      assistant(1, 'msg_1', [{ type: 'text', text: 'Reviewed.' }], 'end_turn'),
+      user(2, 'keep this<system-reminder>drop me</system-reminder> part'),
+      user(3, '<command-name>/cost</command-name>'),
+      user(4, '<local-command-stdout>Total cost: $0.12</local-command-stdout>'),
+    ]);
+    const owner = events.filter((event) => event.type === 'message' && event.role === 'owner');
+    expect(owner.map((event) => (event.type === 'message' ? event.text : ''))).toEqual([
+      '/review the cart',
+      'keep this part',
+      '/cost',
+    ]);
+    // The local command's output ends the run it opened: nothing of the agent's is in it. (The
+    // run of the prompt the agent never answered is closed without an end: not known.)
+    expect(events.filter((event) => event.type === 'run_end').map((event) => event.at)).toEqual([
+      at(1),
+      at(4),
+    ]);
   });
 
   it('reports a line whose fields are not what the format says as damaged', () => {
@@ -222,5 +248,69 @@ describe('mapClaudeCodeLine', () => {
       user(2, [{ type: 'tool_result', content: 'no id' }]),
     ]);
     expect(outcomes).toEqual(['damaged', 'damaged', 'damaged', 'damaged', 'damaged']);
+  });
+
+  it('ends a run on an answer with no tool call, unless a call of the same response follows', () => {
+    // Claude Code up to 2.1.39 writes stop_reason null on every line.
+    const { brief } = map([
+      user(0, 'Fix a.ts'),
+      assistant(1, 'msg_1', [{ type: 'text', text: 'Reading it.' }]),
+      assistant(2, 'msg_1', [
+        { type: 'tool_use', id: 'toolu_2', name: 'Read', input: { file_path: 'a.ts' } },
+      ]),
+      user(3, [{ type: 'tool_result', tool_use_id: 'toolu_2', content: 'code' }]),
+      assistant(4, 'msg_2', [{ type: 'text', text: 'Fixed.' }]),
+      { type: 'system', subtype: 'turn_duration', timestamp: at(5), durationMs: 5000 },
+      user(6, 'Thanks'),
+      assistant(7, 'msg_3', [{ type: 'text', text: 'Welcome.' }]),
+      { type: 'result', subtype: 'success', timestamp: at(8), is_error: false },
+    ]);
+    expect(brief.filter((entry) => entry.startsWith('run_'))).toEqual([
+      'run_start',
+      'run_end:completed',
+      'run_start',
+      'run_end:completed',
+    ]);
+  });
+
+  it('leaves an answer at the end of a pass pending: a later pass may add a call of the same response', () => {
+    const builder = new SessionBuilder(newSessionState('20260920T090000-00000000', 'claude-code'));
+    mapClaudeCodeLine(user(0, 'Go'), builder);
+    mapClaudeCodeLine(assistant(1, 'msg_1', [{ type: 'text', text: 'On it.' }]), builder);
+    builder.flushEnd(false);
+    expect(builder.drain().map((event) => event.type)).toEqual(['run_start', 'message', 'message']);
+    expect(builder.state.pendingEnd).toMatchObject({ tentative: true });
+    builder.flushEnd(true);
+    expect(builder.drain().map((event) => event.type)).toEqual(['run_end']);
+  });
+
+  it('reads an interrupt right after an answer as cutting that answer, not a finished turn', () => {
+    const { brief } = map([
+      user(0, 'Explain'),
+      assistant(1, 'msg_1', [{ type: 'text', text: 'Well, first' }]),
+      user(2, [{ type: 'text', text: '[Request interrupted by user]' }]),
+    ]);
+    expect(brief.slice(-2)).toEqual(['intervention:steer@1', 'run_end:interrupted']);
+  });
+
+  it('counts several calls the person rejected at one prompt as one denial', () => {
+    const { signals, brief } = map([
+      user(0, 'Clean up', { permissionMode: 'default' }),
+      assistant(1, 'msg_1', [
+        { type: 'tool_use', id: 'toolu_a', name: 'Bash', input: {} },
+        { type: 'tool_use', id: 'toolu_b', name: 'Bash', input: {} },
+      ]),
+      user(2, [
+        { type: 'tool_result', tool_use_id: 'toolu_a', content: rejection, is_error: true },
+      ]),
+      user(3, [
+        { type: 'tool_result', tool_use_id: 'toolu_b', content: rejection, is_error: true },
+      ]),
+      user(4, [{ type: 'text', text: '[Request interrupted by user for tool use]' }]),
+    ]);
+    expect(signals).toMatchObject({ denials: 1, steers: 0 });
+    expect(brief.filter((entry) => entry.startsWith('intervention'))).toEqual([
+      'intervention:deny@1',
+    ]);
   });
 });

@@ -21,6 +21,8 @@ const userLine = z.looseObject({
   isMeta: z.boolean().optional(),
   isSidechain: z.boolean().optional(),
   isCompactSummary: z.boolean().optional(),
+  isVisibleInTranscriptOnly: z.boolean().optional(),
+  permissionMode: z.string().optional(),
   message: z.looseObject({ content: z.union([z.string(), z.array(block)]) }),
 });
 
@@ -44,17 +46,76 @@ const systemLine = z.looseObject({
   subtype: z.string().optional(),
 });
 
+/** A headless run's (`claude -p`) closing line. */
+const resultLine = z.looseObject({
+  type: z.literal('result'),
+  timestamp,
+  subtype: z.string().optional(),
+  is_error: z.boolean().optional(),
+});
+
 /** What Claude Code writes when the person rejects a tool use at the permission prompt. */
 const rejectionMarker = "The user doesn't want to proceed with this tool use";
 /** What Claude Code writes as a user line when the person interrupts (Esc). */
 const interruptMarker = '[Request interrupted by user';
-/** Slash commands and their output are written as user lines; they are not prompts. */
-const commandMarkers = [
-  '<command-name>',
-  '<command-message>',
+
+/**
+ * What a user line's text is. Claude Code writes more than the person's words as user lines:
+ * notices it injects (a background task finished, a reminder, hook feedback, the caveat before a
+ * local command's output) and the echo of a local command's output. A slash command is the
+ * person's request, written as tags.
+ */
+export type UserText =
+  | { readonly kind: 'prompt'; readonly text: string }
+  | { readonly kind: 'command'; readonly text: string }
+  | { readonly kind: 'interrupt' }
+  | { readonly kind: 'echo' }
+  | { readonly kind: 'notice' };
+
+/** Injected notices: the whole line is the harness's, not the person's. */
+const noticeOpeners = [
+  '<task-notification>',
+  '<local-command-caveat>',
+  '<user-prompt-submit-hook>',
+  '<system-reminder>',
+];
+/** The echo of a local command's output (a slash command's, or a `!` shell line's). */
+const echoOpeners = [
   '<local-command-stdout>',
   '<local-command-stderr>',
+  '<bash-stdout>',
+  '<bash-stderr>',
 ];
+/** Feedback a blocking hook hands back to the model ("Stop hook feedback:", …). */
+const hookFeedback = /^[A-Za-z]+ hook (?:feedback|error|blocking error)\b/;
+const reminder = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
+
+function tagged(text: string, tag: string): string | undefined {
+  const match = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(text);
+  return match?.[1]?.trim();
+}
+
+/** Reads what a user line's text is (see {@link UserText}). */
+export function classifyUserText(raw: string): UserText {
+  const text = raw.replace(reminder, '').trim();
+  if (text === '') return { kind: 'notice' };
+  if (text.startsWith(interruptMarker)) return { kind: 'interrupt' };
+  if (noticeOpeners.some((opener) => text.startsWith(opener))) return { kind: 'notice' };
+  if (hookFeedback.test(text)) return { kind: 'notice' };
+  if (echoOpeners.some((opener) => text.startsWith(opener))) return { kind: 'echo' };
+  const name = tagged(text, 'command-name');
+  if (
+    name !== undefined &&
+    (text.startsWith('<command-') || text.startsWith('<command-message>'))
+  ) {
+    const args = tagged(text, 'command-args') ?? '';
+    const command = name.startsWith('/') ? name : `/${name}`;
+    return { kind: 'command', text: args === '' ? command : `${command} ${args}` };
+  }
+  const shell = text.startsWith('<bash-input>') ? tagged(text, 'bash-input') : undefined;
+  if (shell !== undefined) return { kind: 'command', text: `!${shell}` };
+  return { kind: 'prompt', text };
+}
 
 function firstIssue(error: z.ZodError): string {
   const issue = error.issues[0];
@@ -88,7 +149,16 @@ function targetOf(input: unknown): string | undefined {
 }
 
 function mapUser(line: z.infer<typeof userLine>, builder: SessionBuilder): LineOutcome {
-  if (line.isMeta === true || line.isCompactSummary === true) return skipped;
+  if (line.permissionMode !== undefined) builder.context({ permissionMode: line.permissionMode });
+  // Expanded skill or command text, reminders, the summary a compaction continues from: the
+  // harness's, not the person's.
+  if (
+    line.isMeta === true ||
+    line.isCompactSummary === true ||
+    line.isVisibleInTranscriptOnly === true
+  ) {
+    return skipped;
+  }
   const content = line.message.content;
   const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
   let outcome: LineOutcome = skipped;
@@ -99,8 +169,11 @@ function mapUser(line: z.infer<typeof userLine>, builder: SessionBuilder): LineO
       if (callId === '')
         return { kind: 'damaged', reason: 'a tool_result without its tool_use_id' };
       const text = textOf(part.content);
+      // With permissions bypassed no prompt can appear: the "rejection" is an Esc.
       const status = text.startsWith(rejectionMarker)
-        ? 'rejected'
+        ? builder.promptsBypassed
+          ? 'cancelled'
+          : 'rejected'
         : part.is_error === true
           ? 'error'
           : 'ok';
@@ -112,13 +185,20 @@ function mapUser(line: z.infer<typeof userLine>, builder: SessionBuilder): LineO
   }
   const text = texts.join('\n').trim();
   if (text === '') return outcome;
-  if (text.startsWith(interruptMarker)) {
-    builder.interrupt(line.timestamp);
-    return mapped;
+  const read = classifyUserText(text);
+  switch (read.kind) {
+    case 'interrupt':
+      builder.interrupt(line.timestamp);
+      return mapped;
+    case 'echo':
+      builder.localCommandDone(line.timestamp);
+      return outcome;
+    case 'notice':
+      return outcome;
+    default:
+      builder.prompt(line.timestamp, read.text);
+      return mapped;
   }
-  if (commandMarkers.some((marker) => text.startsWith(marker))) return outcome;
-  builder.prompt(line.timestamp, text);
-  return mapped;
 }
 
 function mapAssistant(line: z.infer<typeof assistantLine>, builder: SessionBuilder): LineOutcome {
@@ -167,6 +247,7 @@ export function mapClaudeCodeLine(record: unknown, builder: SessionBuilder): Lin
   const fields = record as Record<string, unknown>;
   if (typeof fields.type !== 'string') return { kind: 'damaged', reason: 'no "type" field' };
   if (fields.isSidechain === true) return skipped;
+  if (typeof fields.uuid === 'string') builder.identify(fields.uuid);
   switch (fields.type) {
     case 'user': {
       const line = userLine.safeParse(record);
@@ -186,7 +267,27 @@ export function mapClaudeCodeLine(record: unknown, builder: SessionBuilder): Lin
         builder.compaction(line.data.timestamp);
         return mapped;
       }
+      if (line.data.subtype === 'turn_duration' || line.data.subtype === 'stop_hook_summary') {
+        builder.turnEnded(line.data.timestamp);
+        return mapped;
+      }
       return skipped;
+    }
+    case 'result': {
+      // Only a headless run's output stream has these; without a timestamp it cannot be placed.
+      if (fields.timestamp === undefined) return skipped;
+      const line = resultLine.safeParse(record);
+      if (!line.success) return { kind: 'damaged', reason: firstIssue(line.error) };
+      const subtype = line.data.subtype ?? '';
+      builder.turnEnded(
+        line.data.timestamp,
+        subtype === 'error_max_turns'
+          ? 'turn_ceiling'
+          : subtype.startsWith('error') || line.data.is_error === true
+            ? 'error'
+            : 'completed',
+      );
+      return mapped;
     }
     default:
       return skipped;

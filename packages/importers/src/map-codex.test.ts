@@ -167,4 +167,30 @@ describe('mapCodexLine', () => {
     ]);
     expect(outcomes).toEqual(['damaged', 'damaged', 'damaged', 'damaged', 'damaged']);
   });
+
+  it('reads a non-zero exit code as a failed result: exec_command_end, and plain-text output', () => {
+    const { brief } = map([
+      prompt('Build'),
+      call('c1'),
+      line('event_msg', { type: 'exec_command_end', call_id: 'c1', exit_code: 1 }),
+      output('c1', 'compiled with errors'),
+      call('c2'),
+      line('event_msg', { type: 'exec_command_end', call_id: 'c2', exit_code: 0 }),
+      output('c2', 'fine'),
+      call('c3'),
+      output('c3', 'Exit code: 127\nWall time: 0.1 seconds\nOutput:\nnpx: not found'),
+      call('c4'),
+      line('event_msg', { type: 'patch_apply_end', call_id: 'c4', success: false }),
+      output('c4', 'Done'),
+      call('c5'),
+      output('c5', 'Chunk ID: 1\nWall time: 0 seconds\nProcess exited with code 3\nOutput:\n'),
+    ]);
+    expect(brief.filter((entry) => entry.startsWith('tool_result'))).toEqual([
+      'tool_result:error@1',
+      'tool_result:ok@2',
+      'tool_result:error@3',
+      'tool_result:error@4',
+      'tool_result:error@5',
+    ]);
+  });
 });

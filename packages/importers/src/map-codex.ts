@@ -34,6 +34,8 @@ const customToolCall = z.looseObject({
 const localShellCall = z.looseObject({ call_id: z.string(), action: z.unknown().optional() });
 const callOutput = z.looseObject({ call_id: z.string(), output: z.unknown() });
 const userMessage = z.looseObject({ message: z.string() });
+const execCommandEnd = z.looseObject({ call_id: z.string(), exit_code: z.int() });
+const patchApplyEnd = z.looseObject({ call_id: z.string(), success: z.boolean() });
 const turnAborted = z.looseObject({ reason: z.string().optional() });
 
 /** What Codex hands the model when the person declines an approval request. */
@@ -65,6 +67,16 @@ function textOf(content: string | readonly { readonly text?: string | undefined 
     .trim();
 }
 
+/**
+ * The exit code a plain-text command output states: `Exit code: N` on its first line (the
+ * `shell_command` tool, Codex 0.77 on), or `Process exited with code N` (unified exec).
+ */
+function plainExitCode(text: string): number | undefined {
+  const match =
+    /^Exit code: (-?\d+)/.exec(text) ?? /^Process exited with code (-?\d+)$/m.exec(text);
+  return match?.[1] === undefined ? undefined : Number(match[1]);
+}
+
 /** The output text of a call, and what it says about how the call ended. */
 function outputStatus(output: unknown): { text: string; status: 'ok' | 'error' | 'rejected' } {
   let text = typeof output === 'string' ? output : JSON.stringify(output ?? null);
@@ -86,6 +98,8 @@ function outputStatus(output: unknown): { text: string; status: 'ok' | 'error' |
     if (fields.success === false) failed = true;
   }
   if (rejections.includes(text.trim())) return { text, status: 'rejected' };
+  const code = plainExitCode(text);
+  if (code !== undefined && code !== 0) failed = true;
   return { text, status: failed ? 'error' : 'ok' };
 }
 
@@ -198,6 +212,18 @@ function mapEvent(
     case 'context_compacted':
       builder.compaction(at);
       return mapped;
+    case 'exec_command_end': {
+      const item = parsed(execCommandEnd, payload, 'event_msg exec_command_end');
+      if (!item.ok) return item.outcome;
+      builder.callExit(item.data.call_id, item.data.exit_code);
+      return mapped;
+    }
+    case 'patch_apply_end': {
+      const item = parsed(patchApplyEnd, payload, 'event_msg patch_apply_end');
+      if (!item.ok) return item.outcome;
+      builder.callExit(item.data.call_id, item.data.success ? 0 : 1);
+      return mapped;
+    }
     default:
       return skipped;
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { StopCause, Taint } from '@mecha/appraisal-core';
+import type { EventSource, StopCause, Taint } from '@mecha/appraisal-core';
 import { idSchema } from '@mecha/appraisal-core';
 import type { TranscriptEventInput } from '@mecha/stores';
 
@@ -31,8 +31,12 @@ export interface SessionState {
   } | null;
   /** The last run's id, for a signal that arrives once a run has ended. */
   lastRunId: string | null;
-  /** A run end seen, written once the step it closes has no more parts. */
-  pendingEnd: { at: string; cause: StopCause } | null;
+  /**
+   * A run end seen, written once the step it closes has no more parts. A `tentative` one is an
+   * answer with no tool call so far: a call in the same step takes it back; anything else after
+   * it (or the tool's own word that the turn ended) writes it.
+   */
+  pendingEnd: { at: string; cause: StopCause; tentative?: boolean; source?: EventSource } | null;
   /** The source's key of the assistant step in progress (one API response spans several lines). */
   stepKey: string | null;
   /** Whether any tool result has come back: after one, the conversation's taint is unknown. */
@@ -43,6 +47,15 @@ export interface SessionState {
   lastAt: string | null;
   workspace: string | null;
   personPresent: boolean | null;
+  /** Whether the assistant step in progress has made a tool call (absent in older ledgers). */
+  stepHasCall?: boolean;
+  /**
+   * Claude Code's permission mode as the latest user line gave it (absent when none did). Under
+   * `bypassPermissions` no permission prompt can appear, so a rejected call is an interrupt.
+   */
+  permissionMode?: string;
+  /** Codex: calls whose command exited non-zero before their output came (`exec_command_end`). */
+  failedCalls?: string[];
 }
 
 /** The signals an import counted, as the appraisal will read them. */
@@ -116,7 +129,29 @@ export class SessionBuilder {
     errors: 0,
   };
 
+  /** The source line being mapped, so each event keeps where it came from. */
+  private where: EventSource | undefined;
+
   constructor(readonly state: SessionState) {}
+
+  /** The line the next events come from: the log file and its 1-based line number. */
+  locate(file: string, line: number): void {
+    this.where = { file: file.slice(0, 4096), line };
+  }
+
+  /** The source's own id of the line being mapped (Claude Code's `uuid`). */
+  identify(id: string): void {
+    if (this.where !== undefined && id !== '')
+      this.where = { ...this.where, id: id.slice(0, 1024) };
+  }
+
+  /** Where an event comes from; `id` is the source's id of what it records (a call id), if any. */
+  private sourceOf(id?: string): { source?: EventSource } {
+    if (this.where === undefined) return {};
+    return id === undefined || id === ''
+      ? { source: this.where }
+      : { source: { ...this.where, id: id.slice(0, 1024) } };
+  }
 
   private mint(prefix: string): string {
     this.state.seq += 1;
@@ -127,8 +162,8 @@ export class SessionBuilder {
     return this.state.sawToolResult ? 'unknown' : 'clean';
   }
 
-  private base(at: string, runId: string) {
-    return { v: 1 as const, at, run_id: runId };
+  private base(at: string, runId: string, id?: string) {
+    return { v: 1 as const, at, run_id: runId, ...this.sourceOf(id) };
   }
 
   private startRun(at: string): string {
@@ -157,18 +192,33 @@ export class SessionBuilder {
     return this.state.run as NonNullable<SessionState['run']>;
   }
 
-  /** Writes a run end seen earlier, now that its step has no more parts. */
-  flushEnd(): void {
+  /**
+   * Writes a run end seen earlier, now that its step has no more parts. At the end of a pass a
+   * tentative end stays pending (`includeTentative: false`): the step may go on in lines not
+   * written yet, and the next pass, or the tool's word that the turn ended, settles it.
+   */
+  flushEnd(includeTentative = true): void {
     const pending = this.state.pendingEnd;
     if (pending === null) return;
+    if (pending.tentative === true && !includeTentative) return;
     this.state.pendingEnd = null;
-    this.end(pending.at, pending.cause);
+    this.end(pending.at, pending.cause, pending.source);
   }
 
   /** Records where the session ran and whether a person was in it, for the runs to come. */
-  context(options: { readonly workspace?: string; readonly personPresent?: boolean }): void {
+  context(options: {
+    readonly workspace?: string;
+    readonly personPresent?: boolean;
+    readonly permissionMode?: string;
+  }): void {
     if (options.workspace !== undefined) this.state.workspace = options.workspace;
     if (options.personPresent !== undefined) this.state.personPresent = options.personPresent;
+    if (options.permissionMode !== undefined) this.state.permissionMode = options.permissionMode;
+  }
+
+  /** Whether no permission prompt can appear (Claude Code's `bypassPermissions`). */
+  get promptsBypassed(): boolean {
+    return this.state.permissionMode === 'bypassPermissions';
   }
 
   /**
@@ -205,6 +255,7 @@ export class SessionBuilder {
     const run = this.openRun(at);
     state.turn += 1;
     state.stepKey = key;
+    state.stepHasCall = false;
     return run;
   }
 
@@ -235,6 +286,11 @@ export class SessionBuilder {
       text: cut(text),
     });
     run.last = 'assistant';
+    // An answer with no tool call ends the turn in the agent's loop, unless a call follows in
+    // the same step (Claude Code writes each block of a response on a line of its own).
+    if (this.state.stepHasCall !== true && this.state.pendingEnd === null) {
+      this.state.pendingEnd = { at, cause: 'completed', tentative: true, ...this.sourceOf() };
+    }
   }
 
   /** A tool call the assistant made in step `key`. */
@@ -249,8 +305,10 @@ export class SessionBuilder {
     },
   ): void {
     const run = this.step(at, key);
+    this.state.stepHasCall = true;
+    if (this.state.pendingEnd?.tentative === true) this.state.pendingEnd = null;
     this.events.push({
-      ...this.base(at, run.id),
+      ...this.base(at, run.id, call.id),
       type: 'tool_call',
       turn: this.state.turn,
       call_id: callIdOf(call.id),
@@ -263,34 +321,74 @@ export class SessionBuilder {
 
   /**
    * A call's result. `rejected` is the person saying no to the call: a `denied` result and a
-   * deny intervention. `denied` alone is the tool's own refusal (a setting, a sandbox).
+   * deny intervention. `cancelled` is the person stopping the run while the call waited (an Esc
+   * where no permission prompt could appear): a `denied` result and a steer. Several calls
+   * refused or cancelled by one act (parallel calls, one Esc) are one intervention. `denied`
+   * alone is the tool's own refusal (a setting, a sandbox).
    */
   toolResult(
     at: string,
     result: {
       readonly callId: string;
-      readonly status: 'ok' | 'error' | 'denied' | 'rejected';
+      readonly status: 'ok' | 'error' | 'denied' | 'rejected' | 'cancelled';
       readonly content: string;
     },
   ): void {
     const run = this.openRun(at);
     const turn = Math.max(this.state.turn, 0);
+    const callId = callIdOf(result.callId);
+    const failed = this.state.failedCalls ?? [];
+    const exitedNonZero = failed.includes(callId);
+    if (exitedNonZero) this.state.failedCalls = failed.filter((id) => id !== callId);
+    const status =
+      result.status === 'rejected' || result.status === 'cancelled'
+        ? 'denied'
+        : exitedNonZero && result.status === 'ok'
+          ? 'error'
+          : result.status;
     this.events.push({
-      ...this.base(at, run.id),
+      ...this.base(at, run.id, result.callId),
       type: 'tool_result',
       turn,
-      call_id: callIdOf(result.callId),
-      status: result.status === 'rejected' ? 'denied' : result.status,
+      call_id: callId,
+      status,
       result_digest: digestOf(result.content),
       taint: 'unknown',
     });
     this.state.sawToolResult = true;
+    const sameAct = run.denialTurn === turn && run.last === 'result';
     run.last = 'result';
+    if (result.status !== 'rejected' && result.status !== 'cancelled') return;
+    run.denialTurn = turn;
+    if (sameAct) return;
     if (result.status === 'rejected') {
-      this.events.push({ ...this.base(at, run.id), type: 'intervention', turn, kind: 'deny' });
+      this.events.push({
+        ...this.base(at, run.id, result.callId),
+        type: 'intervention',
+        turn,
+        kind: 'deny',
+      });
       this.signals.denials += 1;
-      run.denialTurn = turn;
+    } else {
+      this.events.push({
+        ...this.base(at, run.id, result.callId),
+        type: 'intervention',
+        turn,
+        kind: 'steer',
+      });
+      this.signals.steers += 1;
     }
+  }
+
+  /**
+   * A command's exit code, recorded before its output comes back (Codex's `exec_command_end`):
+   * a non-zero one makes that result an error.
+   */
+  callExit(sourceCallId: string, exitCode: number): void {
+    if (exitCode === 0) return;
+    const failed = this.state.failedCalls ?? [];
+    // Bounded: an exit whose output never came is not held forever.
+    this.state.failedCalls = [...failed, callIdOf(sourceCallId)].slice(-64);
   }
 
   /**
@@ -299,8 +397,10 @@ export class SessionBuilder {
    * a denial, and is not counted twice.
    */
   interrupt(at: string): void {
-    this.flushEnd();
     const state = this.state;
+    // An answer cut by the Esc did not end the turn: the interrupt did.
+    if (state.pendingEnd?.tentative === true) state.pendingEnd = null;
+    this.flushEnd();
     const turn = Math.max(state.turn, 0);
     const runId = state.run?.id ?? state.lastRunId ?? this.openRun(at).id;
     // Nothing happened since the rejection: the interrupt is how the tool stops after it.
@@ -337,10 +437,16 @@ export class SessionBuilder {
   }
 
   /** The open run ended; nothing happens when none is open. */
-  end(at: string, cause: StopCause): void {
+  end(at: string, cause: StopCause, source?: EventSource): void {
     const run = this.state.run;
     if (run === null) return;
-    this.events.push({ ...this.base(at, run.id), type: 'run_end', stop_cause: cause });
+    this.state.pendingEnd = null;
+    this.events.push({
+      ...this.base(at, run.id),
+      ...(source === undefined ? {} : { source }),
+      type: 'run_end',
+      stop_cause: cause,
+    });
     if (cause === 'error') this.signals.errors += 1;
     if (cause.endsWith('_ceiling')) this.signals.ceilings += 1;
     this.state.run = null;
@@ -349,7 +455,31 @@ export class SessionBuilder {
 
   /** A run end whose step may still have parts on the next lines: written once it has none. */
   endAfterStep(at: string, cause: StopCause): void {
-    if (this.state.run !== null) this.state.pendingEnd = { at, cause };
+    if (this.state.run !== null) this.state.pendingEnd = { at, cause, ...this.sourceOf() };
+  }
+
+  /**
+   * The tool says the turn is over (Claude Code's `turn_duration` and `stop_hook_summary` lines,
+   * a headless run's `result`, the Stop hook): an open run whose last event is the agent's answer
+   * ended `completed` (or `cause`); one that stopped mid-step is closed without an end (not known).
+   */
+  turnEnded(at: string, cause: StopCause = 'completed'): void {
+    this.flushEnd();
+    const run = this.state.run;
+    if (run === null) return;
+    if (run.last === 'assistant' || cause !== 'completed') this.end(at, cause);
+    else {
+      this.state.run = null;
+      this.state.stepKey = null;
+    }
+  }
+
+  /**
+   * A local command's output came back (`<local-command-stdout>`): a run opened by the command
+   * alone, with nothing from the agent, ended with it.
+   */
+  localCommandDone(at: string): void {
+    if (this.state.run?.last === 'owner') this.end(at, 'completed');
   }
 
   /** Hands over the events built so far (the state keeps going). */

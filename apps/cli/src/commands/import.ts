@@ -29,7 +29,10 @@ Imports ${title}'s session logs into the mecha home: each log becomes one sessio
 the surface '${tool}' (so 'mecha sessions appraise --kind ${tool}' reads only them), with its
 runs, messages, tool calls and results, stop causes, interrupts (steers), rejected tool uses
 (denials) and compactions. A rerun imports only what is new; the ledger is imports/${tool}.jsonl
-in the home. A damaged line is reported with its file and line, and the rest is imported.
+in the home. A damaged line is reported with its file and line, and the rest is imported; a
+file that is not read (another tool's log, a subagent's, a pretty-printed JSON file, a copy of a
+log already imported from another path) is reported with the reason, and the command exits 1
+when nothing at all could be imported.
 What each record maps to, and what cannot be known, is in docs/importers.md.
 
 DIR is the folder of logs (default: ${folder}).
@@ -70,6 +73,14 @@ function render(report: ImportReport): string {
   }
   lines.push('', `Next: mecha sessions appraise --kind ${report.tool}`, '');
   return lines.join('\n');
+}
+
+/**
+ * Whether the pass found nothing it could import: no log read or already imported (every file
+ * was refused, or there was none). A rerun over logs already imported is not this.
+ */
+function nothingImported(report: ImportReport): boolean {
+  return report.files.read === 0 && report.files.unchanged === 0;
 }
 
 function importCommand(tool: ImportTool): Command {
@@ -114,6 +125,12 @@ function importCommand(tool: ImportTool): Command {
             `mecha import ${tool}: ${stripControl(damaged.file)}:${damaged.line}: ${stripControl(damaged.reason)} (skipped)\n`,
           );
         }
+      }
+      if (nothingImported(report)) {
+        context.stderr(
+          `mecha import ${tool}: nothing could be imported from ${stripControl(report.source)} (${report.files.seen === 0 && report.files.skipped === 0 ? `no ${names[tool].title} logs there` : 'see the files not imported above'})\n`,
+        );
+        return exitCodes.failure;
       }
       return exitCodes.ok;
     },

@@ -1,6 +1,7 @@
 import {
   type CounterfactualLookup,
   citeText,
+  type EventSource,
   formatSign,
   formatValence,
   type GoalError,
@@ -26,8 +27,15 @@ function controllableText(error: GoalError): string | undefined {
   return error.controllable ? 'an alternative existed' : 'no alternative';
 }
 
-function errorLine(error: GoalError, style: Style): string {
+/** Where an imported event that signed an error came from: `file:line (id)`. */
+function sourceText(source: EventSource): string {
+  const id = source.id === undefined ? '' : ` (${stripControl(source.id)})`;
+  return `${stripControl(source.file)}:${source.line}${id}`;
+}
+
+function errorLine(error: GoalError, style: Style, source?: EventSource): string {
   const sign = formatSign(error.sign).padStart(5);
+  const from = source === undefined ? '' : `\n${style.dim(`         from ${sourceText(source)}`)}`;
   return `  ${error.sign < 0 ? style.amber(sign) : sign}  ${error.channel.padEnd(12)}  ${error.agency.padEnd(5)}  ${joined(
     [
       citeText(error.cite),
@@ -35,7 +43,7 @@ function errorLine(error: GoalError, style: Style): string {
       error.visible ? 'reached someone' : undefined,
       controllableText(error),
     ],
-  )}`;
+  )}${from}`;
 }
 
 /** The lines of one text appraisal, every field stripped of control characters. */
@@ -182,7 +190,9 @@ export function renderSession(
   else {
     lines.push(`Signed errors (${relevant.length}):`);
     lines.push(style.dim('   sign  channel       agency cite'));
-    for (const error of relevant) lines.push(errorLine(error, style));
+    relevant.forEach((error, index) => {
+      lines.push(errorLine(error, style, reading.entries[index]?.source));
+    });
   }
   lines.push(
     ...textAppraisalSection(textAppraisal, style, clock),
@@ -206,7 +216,11 @@ export function sessionJson(
       transcript_read: reading.transcriptRead,
       label: reading.label,
       valence: reading.valence,
-      errors: reading.errors,
+      // An error signed by an imported event carries where that event came from (`source`).
+      errors: reading.errors.map((error, index) => {
+        const source = reading.entries[index]?.source;
+        return source === undefined ? error : { ...error, source: stripControlDeep(source) };
+      }),
       incomplete: reading.incomplete,
       compacted: reading.compacted,
       cites_charter_line: reading.citesCharterLine,

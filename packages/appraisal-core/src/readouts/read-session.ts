@@ -50,6 +50,7 @@ export function readSession(
   const entries = probed.map((entry, index) => ({
     row: entry.row,
     error: attributed[index]?.error ?? entry.error,
+    ...(entry.source === undefined ? {} : { source: entry.source }),
   }));
   const errors = errorsOf(entries);
   const charterLineIds = new Set(lines.map((line) => line.id));

@@ -1,5 +1,5 @@
 import type { Cite, GoalRef } from '../schemas/goal-error.js';
-import type { StopCause, TranscriptEvent } from '../schemas/transcript.js';
+import type { EventSource, StopCause, TranscriptEvent } from '../schemas/transcript.js';
 import { type SignedEntry, type SignedRowId, signEntry, signedRows } from './signed-entry.js';
 
 /** One run as the transcript recorded it: when it began and how it ended. */
@@ -66,17 +66,31 @@ export function readTranscript(events: readonly TranscriptEvent[]): TranscriptRe
   let compacted = false;
   // The owner's stop, counted once per session: the run it first showed in, and the turn of
   // the first stop intervention (a `stopped` end alone has no turn).
-  let stop: { readonly runId: string; readonly turn: number | undefined } | undefined;
+  let stop:
+    | {
+        readonly runId: string;
+        readonly turn: number | undefined;
+        readonly source?: EventSource | undefined;
+      }
+    | undefined;
 
   const goalOf = (runId: string): GoalRef | undefined => runGoals.get(runId) ?? sessionGoal;
+  // An imported event keeps where it came from; the entry it signs carries it along.
+  const from = (entry: SignedEntry, source: EventSource | undefined): SignedEntry =>
+    source === undefined ? entry : { ...entry, source };
   const once = (key: string): boolean => {
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   };
-  const counter = (trigger: CounterTrigger, runId: string): void => {
+  const counter = (trigger: CounterTrigger, runId: string, source?: EventSource): void => {
     if (once(`counter:${trigger.name}`)) {
-      entries.push(signEntry(trigger.row, { kind: 'counter', name: trigger.name }, goalOf(runId)));
+      entries.push(
+        from(
+          signEntry(trigger.row, { kind: 'counter', name: trigger.name }, goalOf(runId)),
+          source,
+        ),
+      );
     }
   };
 
@@ -107,17 +121,29 @@ export function readTranscript(events: readonly TranscriptEvent[]): TranscriptRe
       case 'intervention':
         if (event.kind === 'stop') {
           if (stop?.turn === undefined) {
-            stop = { runId: stop?.runId ?? event.run_id, turn: event.turn };
+            stop = { runId: stop?.runId ?? event.run_id, turn: event.turn, source: event.source };
           }
         } else if (once(`intervention:${event.turn}:${event.kind}`)) {
           const row = event.kind === 'steer' ? 'steer' : 'deny';
-          entries.push(signEntry(row, { kind: 'turn', turn: event.turn }, goalOf(event.run_id)));
+          entries.push(
+            from(
+              signEntry(row, { kind: 'turn', turn: event.turn }, goalOf(event.run_id)),
+              event.source,
+            ),
+          );
         }
         break;
       case 'step_check':
         if (!event.passed && once(`step:${event.step_id}:${event.turn}`)) {
           entries.push(
-            signEntry('stepCheckFailed', { kind: 'turn', turn: event.turn }, goalOf(event.run_id)),
+            from(
+              signEntry(
+                'stepCheckFailed',
+                { kind: 'turn', turn: event.turn },
+                goalOf(event.run_id),
+              ),
+              event.source,
+            ),
           );
         }
         break;
@@ -125,7 +151,7 @@ export function readTranscript(events: readonly TranscriptEvent[]): TranscriptRe
         const trigger = counterTriggers.get(event.name);
         if (trigger === undefined || event.value <= 0) break;
         if (trigger.row === 'boredomNotice') boredom(trigger, event.run_id, event.value);
-        else counter(trigger, event.run_id);
+        else counter(trigger, event.run_id, event.source);
         break;
       }
       case 'run_end': {
@@ -135,10 +161,10 @@ export function readTranscript(events: readonly TranscriptEvent[]): TranscriptRe
           stopCause: event.stop_cause,
         });
         if (event.stop_cause === 'stopped') {
-          stop ??= { runId: event.run_id, turn: undefined };
+          stop ??= { runId: event.run_id, turn: undefined, source: event.source };
         } else {
           const trigger = stopTriggers.get(event.stop_cause);
-          if (trigger !== undefined) counter(trigger, event.run_id);
+          if (trigger !== undefined) counter(trigger, event.run_id, event.source);
         }
         break;
       }
@@ -160,7 +186,7 @@ export function readTranscript(events: readonly TranscriptEvent[]): TranscriptRe
       stop.turn === undefined
         ? { kind: 'counter', name: 'stopped' }
         : { kind: 'turn', turn: stop.turn };
-    entries.push(signEntry('ownerStop', cite, goalOf(stop.runId)));
+    entries.push(from(signEntry('ownerStop', cite, goalOf(stop.runId)), stop.source));
   }
   return { entries, compacted, runs, goal: sessionGoal };
 }

@@ -1,4 +1,5 @@
 import type { Cite, GoalError, GoalRef } from '../schemas/goal-error.js';
+import type { EventSource } from '../schemas/transcript.js';
 import {
   type ContributionRow,
   type ContributionRowId,
@@ -28,6 +29,8 @@ export type RecordedRowId = {
 export interface SignedEntry {
   readonly row: SignedRowId | RecordedRowId;
   readonly error: GoalError;
+  /** Where the event that signed it came from, when it was imported from another tool's log. */
+  readonly source?: EventSource;
 }
 
 /**

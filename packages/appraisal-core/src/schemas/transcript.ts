@@ -13,7 +13,26 @@ export const sessionKindSchema = z.enum(['ordinary', 'test', 'experiment']);
 /** Development and experiment sessions are kept out of the ordinary corpus. */
 export type SessionKind = z.infer<typeof sessionKindSchema>;
 
-const base = { v: z.literal(1), at: timestampSchema, run_id: idSchema };
+/**
+ * Where an event came from when it was imported from another tool's log: the log file, the line
+ * (1-based) and the source's own id of the record (a line's `uuid`, a `tool_use_id`, a call id),
+ * so the owner can open the exact line a cite points at. Optional: a harness's own events, and
+ * every event written before it existed, have none.
+ */
+export const eventSourceSchema = z.object({
+  file: z.string().min(1).max(4096),
+  line: z.int().positive(),
+  id: z.string().min(1).max(1024).optional(),
+});
+/** See {@link eventSourceSchema}. */
+export type EventSource = z.infer<typeof eventSourceSchema>;
+
+const base = {
+  v: z.literal(1),
+  at: timestampSchema,
+  run_id: idSchema,
+  source: eventSourceSchema.optional(),
+};
 
 /** A run began: its surface, workspace, the goal it named and the configuration it ran under. */
 export const runStartEventSchema = z.object({

@@ -5,6 +5,7 @@ import { cliSuite } from './cli.js';
 import { distillSuite } from './distill.js';
 import { graphSuite } from './graph.js';
 import { graphTeamSuite } from './graph-team.js';
+import { hookSuite } from './hook.js';
 import { pruneSuite } from './prune.js';
 import { remoteGraphSuite } from './remote-graph.js';
 import { storesSuite } from './stores.js';
@@ -24,6 +25,7 @@ export const suites: readonly Suite[] = [
   appraisalSuite,
   storesSuite,
   cliSuite,
+  hookSuite,
   distillSuite,
   graphSuite,
   graphTeamSuite,

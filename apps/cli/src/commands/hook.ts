@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import { stripControl } from '@mecha/appraisal-core';
+import { claudeCodeHookEvents, importFromClaudeCodeHook } from '@mecha/importers';
+import { type Command, type CommandGroup, exitCodes } from '../command.js';
+import { openCommandHome } from '../home.js';
+import { flag } from '../parse-command.js';
+
+const path = 'hook claude-code';
+
+const help = `Usage: mecha hook claude-code [--home DIR] [--json]
+
+Run by Claude Code as a hook: reads the hook's payload (JSON) on stdin and imports the new lines
+of the transcript it names (transcript_path) into the mecha home at once, incrementally and under
+the import lock, sharing the ledger with 'mecha import claude-code' (nothing is imported twice).
+On ${claudeCodeHookEvents.join(', ')}. After Stop, SessionEnd and UserPromptSubmit the turn
+is over, so the agent's last answer ends its run then.
+
+It never blocks the session: whatever goes wrong (no home, a payload that is not one, a damaged
+ledger), it exits 0 with one line on stderr and leaves the home as it was. It prints nothing on
+stdout (a UserPromptSubmit hook's stdout would reach the model) unless --json is given.
+
+In .claude/settings.json (see docs/importers.md):
+  {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "mecha hook claude-code"}]}]}}
+
+Options:
+  --home DIR  the mecha home to import into (default: MECHA_HOME, else ~/.mecha)
+  --json      print the import report as JSON
+  -h, --help  show this help
+`;
+
+const hookCommand: Command = {
+  path,
+  summary: "import a Claude Code transcript's new lines from a hook (stdin payload)",
+  help,
+  options: { json: { type: 'boolean' } },
+  takesNoArguments: true,
+  async run({ values, context }) {
+    const note = (message: string) => {
+      context.stderr(`mecha ${path}: ${stripControl(message)} (nothing imported)\n`);
+      return exitCodes.ok;
+    };
+    try {
+      // A missing home throws here, and is caught below like every other failure.
+      const home = openCommandHome(context);
+      if (process.stdin.isTTY) return note('no hook payload on stdin (Claude Code pipes it in)');
+      const payload = readFileSync(0, 'utf8');
+      const done = await importFromClaudeCodeHook(home, payload);
+      if (done.state === 'refused') return note(done.message);
+      if (flag(values, 'json')) context.stdout(`${JSON.stringify(done.report, null, 2)}\n`);
+      return exitCodes.ok;
+    } catch (error) {
+      // A hook must never block the person's session.
+      return note(error instanceof Error ? error.message : String(error));
+    }
+  },
+};
+
+/** `mecha hook`: what agent CLIs run as hooks (from @mecha/importers). */
+export const hookGroup: CommandGroup = {
+  name: 'hook',
+  summary: 'run by an agent CLI as a hook: claude-code',
+  commands: [hookCommand],
+};

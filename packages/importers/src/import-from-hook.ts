@@ -1,0 +1,109 @@
+import { existsSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import type { MechaHome } from '@mecha/stores';
+import * as E from 'fp-ts/lib/Either.js';
+import { z } from 'zod';
+import { type ImportReport, importHistory } from './import-history.js';
+
+/** The Claude Code hook events mecha imports on. */
+export const claudeCodeHookEvents = [
+  'Stop',
+  'SubagentStop',
+  'SessionEnd',
+  'UserPromptSubmit',
+  'PreCompact',
+] as const;
+
+/** Events after which the person's turn is over: an answer left pending ends its run. */
+const turnOver = new Set<string>(['Stop', 'SessionEnd', 'UserPromptSubmit']);
+
+/** The fields of Claude Code's hook payload this reads (it carries more, left alone). */
+const hookPayloadSchema = z.looseObject({
+  hook_event_name: z.string(),
+  transcript_path: z.string().min(1),
+  session_id: z.string().optional(),
+});
+
+/** What importing on a hook did: the transcript's new lines imported, or why nothing was. */
+export type HookImport =
+  | {
+      readonly state: 'imported';
+      readonly event: string;
+      readonly transcript: string;
+      readonly report: ImportReport;
+      readonly line: string;
+    }
+  | {
+      readonly state: 'refused';
+      readonly reason: 'bad_request' | 'not_found' | 'failed';
+      readonly message: string;
+    };
+
+const refused = (reason: 'bad_request' | 'not_found' | 'failed', message: string): HookImport => ({
+  state: 'refused',
+  reason,
+  message,
+});
+
+/**
+ * Imports the new lines of the transcript a Claude Code hook names (`transcript_path` in the
+ * payload it writes on the hook's stdin), incrementally and under the import lock, exactly as
+ * `importHistory` would on that one file, so the hook and a later `mecha import claude-code`
+ * share the ledger and never import a line twice. On `Stop`, `SessionEnd` and
+ * `UserPromptSubmit` the turn is over, so an answer still pending ends its run. Nothing is
+ * written when the payload is not one, or the transcript is not there.
+ */
+export async function importFromClaudeCodeHook(
+  home: MechaHome,
+  payloadText: string,
+  options: { readonly now?: () => Date } = {},
+): Promise<HookImport> {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(payloadText);
+  } catch {
+    return refused('bad_request', 'the hook payload on stdin is not JSON');
+  }
+  const parsed = hookPayloadSchema.safeParse(payload);
+  if (!parsed.success) {
+    return refused(
+      'bad_request',
+      'the hook payload has no hook_event_name and transcript_path: not a Claude Code hook payload',
+    );
+  }
+  const event = parsed.data.hook_event_name;
+  if (!(claudeCodeHookEvents as readonly string[]).includes(event)) {
+    return refused(
+      'bad_request',
+      `${event} is not a hook mecha imports on (${claudeCodeHookEvents.join(', ')})`,
+    );
+  }
+  const given = parsed.data.transcript_path;
+  const expanded = given.startsWith('~/') ? join(homedir(), given.slice(2)) : given;
+  if (!isAbsolute(expanded)) {
+    return refused('bad_request', `transcript_path is not an absolute path: ${given}`);
+  }
+  const transcript = resolve(expanded);
+  if (!existsSync(transcript) || !statSync(transcript).isFile()) {
+    return refused('not_found', `there is no transcript at ${transcript}`);
+  }
+  const result = await importHistory(home, {
+    tool: 'claude-code',
+    source: dirname(transcript),
+    files: [transcript],
+    turnEnded: turnOver.has(event),
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
+  if (E.isLeft(result)) return refused('failed', result.left.message);
+  const report = result.right;
+  const skipped = report.skippedFiles[0];
+  if (skipped !== undefined) return refused('failed', `${transcript}: ${skipped.reason}`);
+  return {
+    state: 'imported',
+    event,
+    transcript,
+    report,
+    line: `${event}: ${report.lines.read} new lines, ${report.events} events written`,
+  };
+}
