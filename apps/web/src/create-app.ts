@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   type PopulationOptions,
   type SourceRead,
@@ -24,7 +25,7 @@ import { appraisalElement, boardClient } from './client/board-client.js';
 import { boardPage, latestClosures, moveSaid } from './pages/board-page.js';
 import { charterChangeOf, charterPage } from './pages/charter-page.js';
 import { corpusDays, corpusPage, successesPage } from './pages/corpus-page.js';
-import { draftsPage, parkedQuestions, pendingDrafts } from './pages/drafts-page.js';
+import { draftsPage, parkedQuestions, pendingDrafts, sendChoice } from './pages/drafts-page.js';
 import { type GraphAnswer, reviewPage } from './pages/review-page.js';
 import { byLabel, parseRunsQuery, runRowHtml, runsPage, sessionPage } from './pages/runs-page.js';
 import type { HomeReadout } from './readout/home-readout.js';
@@ -58,6 +59,9 @@ export interface WebAppOptions {
 }
 
 type Status = 200 | 400 | 404 | 409 | 500 | 502;
+
+/** How many acts' messages are kept for the pages they redirect to. */
+const maxFlashes = 200;
 
 const script = `(${boardClient.toString()})();\n`;
 const elementScript = `(${appraisalElement.toString()})();\n`;
@@ -100,6 +104,24 @@ export function createApp(options: WebAppOptions): Hono {
         typeof value === 'string' ? [[key, value]] : [],
       ),
     );
+  };
+
+  // POST, redirect, GET: an act that went through answers 303 to its page, whose address then
+  // names what the act said (kept here, the newest few), so a reload never acts twice.
+  const flashes = new Map<string, Said>();
+  const done = (context: Context, path: string, said: Said) => {
+    const id = randomUUID();
+    flashes.set(id, said);
+    for (const oldest of flashes.keys()) {
+      if (flashes.size <= maxFlashes) break;
+      flashes.delete(oldest);
+    }
+    context.header('cache-control', 'no-store');
+    return context.redirect(`${path}?said=${id}`, 303);
+  };
+  const flash = (context: Context): Said | undefined => {
+    const id = context.req.query('said');
+    return id === undefined ? undefined : flashes.get(id);
   };
 
   app.get('/healthz', (context) =>
@@ -280,7 +302,7 @@ export function createApp(options: WebAppOptions): Hono {
       status,
     );
   };
-  app.get('/board', (context) => board(context));
+  app.get('/board', (context) => board(context, flash(context)));
   app.post('/board/:id/close', async (context) => {
     const body = await form(context);
     const to = body.to;
@@ -297,11 +319,9 @@ export function createApp(options: WebAppOptions): Hono {
       surface: 'web',
       env: options.env,
     });
-    return board(
-      context,
-      moveSaid(moved),
-      moved.state === 'refused' ? statusOf(moved.reason) : 200,
-    );
+    return moved.state === 'refused'
+      ? board(context, moveSaid(moved), statusOf(moved.reason))
+      : done(context, '/board', moveSaid(moved));
   });
   app.post('/board/:id/reopen', async (context) => {
     const body = await form(context);
@@ -321,11 +341,9 @@ export function createApp(options: WebAppOptions): Hono {
       env: options.env,
       ...(reason === '' ? {} : { reason }),
     });
-    return board(
-      context,
-      moveSaid(moved),
-      moved.state === 'refused' ? statusOf(moved.reason) : 200,
-    );
+    return moved.state === 'refused'
+      ? board(context, moveSaid(moved), statusOf(moved.reason))
+      : done(context, '/board', moveSaid(moved));
   });
 
   // Drafts and questions.
@@ -360,25 +378,37 @@ export function createApp(options: WebAppOptions): Hono {
       status,
     );
   };
-  app.get('/drafts', (context) => drafts(context));
+  app.get('/drafts', (context) => drafts(context, flash(context)));
   app.post('/drafts/:id', async (context) => {
     const body = await form(context);
-    const verdict = body.verdict;
-    if (verdict !== 'send' && verdict !== 'send_edited' && verdict !== 'reject') {
-      return drafts(context, { ok: false, lines: ['Send, Edit then send, or Reject.'] }, 400);
+    const asked = body.verdict;
+    if (asked !== 'send' && asked !== 'send_edited' && asked !== 'reject') {
+      return drafts(context, { ok: false, lines: ['Send, Send my edit, or Reject.'] }, 400);
+    }
+    const draftId = context.req.param('id');
+    // Send sends the box: as written while it is as shown, the owner's edit once changed.
+    let choice: { verdict: DraftChoice; text?: string } =
+      asked === 'send_edited' ? { verdict: asked, text: body.text ?? '' } : { verdict: asked };
+    if (asked === 'send' && body.text !== undefined) {
+      const outbox = await home.outbox.read();
+      const draft =
+        outbox.state === 'unreadable'
+          ? undefined
+          : pendingDrafts(outbox.records).find((staged) => staged.draft_id === draftId);
+      if (draft !== undefined) choice = sendChoice(body.text, draft.text);
     }
     const reason = (body.reason ?? '').trim();
     const decided = await decideDraft(home, {
-      query: context.req.param('id'),
-      verdict: verdict as DraftChoice,
+      query: draftId,
+      verdict: choice.verdict,
       env: options.env,
-      ...(verdict === 'reject' && reason !== '' ? { reason } : {}),
-      // The edit box's words go with Edit then send only; the package refuses an empty edit.
-      ...(verdict === 'send_edited' ? { text: body.text ?? '' } : {}),
+      ...(choice.verdict === 'reject' && reason !== '' ? { reason } : {}),
+      // The box's words go with an edit only; the package refuses an empty or unchanged one.
+      ...(choice.text === undefined ? {} : { text: choice.text }),
     });
     return decided.state === 'refused'
       ? drafts(context, { ok: false, lines: [decided.message] }, statusOf(decided.reason))
-      : drafts(context, {
+      : done(context, '/drafts', {
           ok: true,
           lines: [decided.line],
           ...(decided.text === undefined ? {} : { words: decided.text }),
@@ -394,7 +424,7 @@ export function createApp(options: WebAppOptions): Hono {
     });
     return answered.state === 'refused'
       ? drafts(context, { ok: false, lines: [answered.message] }, statusOf(answered.reason))
-      : drafts(context, { ok: true, lines: [answered.line], words: answered.text });
+      : done(context, '/drafts', { ok: true, lines: [answered.line], words: answered.text });
   });
 
   // Charter.
@@ -411,7 +441,7 @@ export function createApp(options: WebAppOptions): Hono {
       status,
     );
   };
-  app.get('/charter', (context) => charter(context));
+  app.get('/charter', (context) => charter(context, flash(context)));
   app.post('/charter', async (context) => {
     const change = charterChangeOf(await form(context));
     if (!change.ok) return charter(context, { ok: false, lines: [change.message] }, 400);
@@ -422,7 +452,7 @@ export function createApp(options: WebAppOptions): Hono {
     });
     return edited.state === 'refused'
       ? charter(context, { ok: false, lines: [edited.message] }, statusOf(edited.reason))
-      : charter(context, { ok: true, lines: [change.done] });
+      : done(context, '/charter', { ok: true, lines: [change.done] });
   });
 
   // Corpus and successes: the core's readouts over the in-memory readout.
@@ -490,11 +520,11 @@ export function createApp(options: WebAppOptions): Hono {
       status,
     );
   };
-  app.get('/review', (context) => review(context));
+  app.get('/review', (context) => review(context, flash(context)));
   const graphAct = async (
     context: Context,
     request: GraphOwnerRequest,
-    done: (value: Readonly<Record<string, unknown>>) => string,
+    said: (value: Readonly<Record<string, unknown>>) => string,
   ) => {
     if (options.graph === undefined) {
       return review(
@@ -505,7 +535,7 @@ export function createApp(options: WebAppOptions): Hono {
     }
     const result = await options.graph.act(request);
     return result.state === 'done'
-      ? review(context, { ok: true, lines: [done(result.data)] })
+      ? done(context, '/review', { ok: true, lines: [said(result.data)] })
       : review(
           context,
           { ok: false, lines: [result.message] },

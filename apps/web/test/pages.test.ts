@@ -15,6 +15,7 @@ import {
   boardApp,
   csrfToken,
   emptyHome,
+  followed,
   generatedHome,
   origin,
   post,
@@ -115,7 +116,10 @@ describe('acts from the board', () => {
   });
 
   it('sends a draft as written, and a second verdict on it changes nothing', async () => {
-    const sent = await post(app, `/drafts/${draftId}`, { verdict: 'send', csrf: csrfToken });
+    const sent = await followed(
+      app,
+      post(app, `/drafts/${draftId}`, { verdict: 'send', csrf: csrfToken }),
+    );
     expect(sent.status).toBe(200);
     expect(await sent.text()).toContain(`Sent ${draftId} as written.`);
     const before = snapshot(path);
@@ -126,10 +130,13 @@ describe('acts from the board', () => {
   });
 
   it('answers a parked question once', async () => {
-    const answered = await post(app, `/questions/${questionId}/answer`, {
-      answer: 'Friday',
-      csrf: csrfToken,
-    });
+    const answered = await followed(
+      app,
+      post(app, `/questions/${questionId}/answer`, {
+        answer: 'Friday',
+        csrf: csrfToken,
+      }),
+    );
     expect(await answered.text()).toContain(`Answered ${questionId}`);
     const again = await post(app, `/questions/${questionId}/answer`, {
       answer: 'Monday',
@@ -157,14 +164,17 @@ describe('acts from the board', () => {
   });
 
   it('edits the charter with the CLI’s messages for the same mistakes', async () => {
-    const added = await post(app, '/charter', {
-      op: 'add',
-      id: 'replies',
-      text: 'Reply to <people> waiting',
-      sensor: 'outbox_age',
-      setpoint: '2d',
-      csrf: csrfToken,
-    });
+    const added = await followed(
+      app,
+      post(app, '/charter', {
+        op: 'add',
+        id: 'replies',
+        text: 'Reply to <people> waiting',
+        sensor: 'outbox_age',
+        setpoint: '2d',
+        csrf: csrfToken,
+      }),
+    );
     expect(added.status).toBe(200);
     const text = await added.text();
     expect(text).toContain('Added line replies.');
@@ -199,7 +209,10 @@ describe('acts from the board', () => {
     });
     expect(duplicate.status).toBe(409);
     expect(snapshot(path)).toEqual(before);
-    const removed = await post(app, '/charter', { op: 'remove', id: 'replies', csrf: csrfToken });
+    const removed = await followed(
+      app,
+      post(app, '/charter', { op: 'remove', id: 'replies', csrf: csrfToken }),
+    );
     expect(await removed.text()).toContain('Removed line replies.');
   });
 
@@ -239,11 +252,14 @@ describe('the owner’s words from the board', () => {
 
   it('keeps an edit with its line breaks, shows it escaped, and the harness reads it to send', async () => {
     const draftId = await stage('Hi <b>all</b>');
-    const edited = await post(app, `/drafts/${draftId}`, {
-      verdict: 'send_edited',
-      text: 'Hi team,\r\n<img src=x onerror=alert(1)> \u001b[31mFriday\u001b[0m',
-      csrf: csrfToken,
-    });
+    const edited = await followed(
+      app,
+      post(app, `/drafts/${draftId}`, {
+        verdict: 'send_edited',
+        text: 'Hi team,\r\n<img src=x onerror=alert(1)> \u001b[31mFriday\u001b[0m',
+        csrf: csrfToken,
+      }),
+    );
     expect(edited.status).toBe(200);
     const page = await edited.text();
     expect(page).toContain(`Sent ${draftId} with your edits.`);
@@ -268,10 +284,13 @@ describe('the owner’s words from the board', () => {
 
   it('keeps an answer and shows it back escaped', async () => {
     const questionId = await park();
-    const answered = await post(app, `/questions/${questionId}/answer`, {
-      answer: 'Use <the> Lakeside totals',
-      csrf: csrfToken,
-    });
+    const answered = await followed(
+      app,
+      post(app, `/questions/${questionId}/answer`, {
+        answer: 'Use <the> Lakeside totals',
+        csrf: csrfToken,
+      }),
+    );
     expect(answered.status).toBe(200);
     expect(await answered.text()).toContain(
       '<pre class="said__words">Use &lt;the&gt; Lakeside totals</pre>',
@@ -432,5 +451,98 @@ describe('a parked question beside its answer box', () => {
       `The question's words could not be read: the transcript of session ${sessionId} could not be read`,
     );
     expect(block).not.toContain('question__words');
+  });
+});
+
+describe('Send beside an edit box', () => {
+  let path: string;
+  let app: Awaited<ReturnType<typeof boardApp>>['app'];
+  let recorder: ReturnType<typeof createSessionRecorder>;
+
+  beforeAll(async () => {
+    path = emptyHome();
+    recorder = createSessionRecorder(openHome(path));
+    ({ app } = await boardApp(path));
+  });
+  const stage = async (text: string) =>
+    rightOrThrow(await recorder.stageDraft({ tool: 'mail_send', taint: 'clean', text })).draftId;
+
+  it('sends the owner’s edit when the box was changed: the words are never thrown away', async () => {
+    const draftId = await stage('Dear Ana,\nsee you Monday');
+    const page = await (
+      await followed(
+        app,
+        post(app, `/drafts/${draftId}`, {
+          verdict: 'send',
+          text: 'Dear Ana,\r\nsee you Friday',
+          csrf: csrfToken,
+        }),
+      )
+    ).text();
+    expect(page).toContain(`Sent ${draftId} with your edits.`);
+    const read = await readDraftVerdict(openHome(path), draftId);
+    expect(read).toMatchObject({ state: 'send', outcome: 'sent_edited', sender: 'owner' });
+    expect(read.state === 'send' && read.text).toBe('Dear Ana,\nsee you Friday');
+  });
+
+  it('sends the draft as written when the box came back as it was shown', async () => {
+    const draft = 'Dear Ana,\u001b[31m see below\r\nSam';
+    const draftId = await stage(draft);
+    const shown = boxValue(
+      await (await app.request(`${origin}/drafts`)).text(),
+      `draft-${draftId}`,
+      'text',
+    );
+    const page = await (
+      await followed(
+        app,
+        post(app, `/drafts/${draftId}`, {
+          verdict: 'send',
+          text: shown.replace(/\n/g, '\r\n'),
+          csrf: csrfToken,
+        }),
+      )
+    ).text();
+    expect(page).toContain(`Sent ${draftId} as written.`);
+    const read = await readDraftVerdict(openHome(path), draftId);
+    expect(read).toMatchObject({ state: 'send', outcome: 'sent_unchanged' });
+  });
+
+  it('refuses Send with the box emptied, writing nothing', async () => {
+    const draftId = await stage('Hello');
+    const before = snapshot(path);
+    const refused = await post(app, `/drafts/${draftId}`, {
+      verdict: 'send',
+      text: '  ',
+      csrf: csrfToken,
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('the edit is empty');
+    expect(snapshot(path)).toEqual(before);
+  });
+});
+
+describe('POST, redirect, GET', () => {
+  it('answers an act with 303 to its page, whose address keeps the message; a reload acts no more', async () => {
+    const path = emptyHome();
+    const home = openHome(path);
+    const added = await addTask(home, { title: 'Book the room', status: 'next' });
+    if (added.state !== 'added') throw new Error(added.message);
+    const { app } = await boardApp(path);
+    const acted = await post(app, `/board/${added.task.id}/close`, { to: 'done', csrf: csrfToken });
+    expect(acted.status).toBe(303);
+    const location = acted.headers.get('location') ?? '';
+    expect(location).toMatch(/^\/board\?said=[0-9a-f-]{36}$/);
+    const before = snapshot(path);
+    for (let load = 0; load < 2; load += 1) {
+      const page = await app.request(`${origin}${location}`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain(`Closed ${added.task.id}: next → done`);
+    }
+    expect(snapshot(path)).toEqual(before);
+    // An address naming no act's message is the plain page.
+    expect(await (await app.request(`${origin}/board?said=nothing`)).text()).not.toContain(
+      'id="said"',
+    );
   });
 });

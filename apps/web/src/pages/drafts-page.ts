@@ -32,11 +32,12 @@ function draftHtml(draft: Staged, csrf: string): Html {
 <div class="run__meta">${draft.draft_id}<br>${draft.tool} · from <a href="/sessions/${draft.session_id}">${draft.session_id}</a>${draft.goal === undefined ? '' : html` · for ${draft.goal.kind}${draft.goal.id === undefined ? '' : ` ${draft.goal.id}`}`}<br>staged ${draft.at.replace('T', ' ').slice(0, 16)} ${taintChipHtml(draft.taint === 'third_party')}</div>
 <div class="run__answer">${draft.text === undefined ? html`<span class="note">The draft's text was not recorded.</span>` : html`<pre>${stripControlLines(draft.text)}</pre>`}</div>
 <div class="acts">
-<form method="post" action="/drafts/${draft.draft_id}" aria-label="Send ${draft.draft_id}">${csrfField(csrf)}<button type="submit" name="verdict" value="send">Send</button></form>
-<form method="post" action="/drafts/${draft.draft_id}" aria-label="Edit then send ${draft.draft_id}">${csrfField(csrf)}
-<label>Your edit, as it will be sent<textarea name="text" rows="3" cols="40" required>
+<form method="post" action="/drafts/${draft.draft_id}" aria-label="Send ${draft.draft_id}">${csrfField(csrf)}
+<label>The draft as it will be sent: change it here to send your words<textarea name="text" rows="3" cols="40" data-shown="">
 ${draftAsShown(draft.text ?? '')}</textarea></label>
-<button type="submit" name="verdict" value="send_edited">Edit then send</button></form>
+<p class="note" id="send-says-${draft.draft_id}">Send sends the box: as written while you leave it unchanged, your edit once you change it.</p>
+<button type="submit" name="verdict" value="send" aria-describedby="send-says-${draft.draft_id}">Send</button>
+<button type="submit" name="verdict" value="send_edited">Send my edit</button></form>
 <form method="post" action="/drafts/${draft.draft_id}" aria-label="Reject ${draft.draft_id}">${csrfField(csrf)}
 <label>Reason (optional)<input name="reason" size="24" maxlength="4000"></label>
 <button type="submit" name="verdict" value="reject">Reject</button></form>
@@ -83,6 +84,22 @@ function questionHtml(question: Parked, words: QuestionWordsRead | undefined, cs
 </li>`;
 }
 
+/**
+ * What Send means for the box a draft's form sent back: the draft as written while the box is
+ * as the page showed it (line endings aside), the owner's edit once it was changed. The box is
+ * filled with `draftAsShown`, so an untouched box comes back as exactly that.
+ */
+export function sendChoice(
+  box: string | undefined,
+  draftText: string | undefined,
+): { readonly verdict: 'send' } | { readonly verdict: 'send_edited'; readonly text: string } {
+  if (box === undefined) return { verdict: 'send' };
+  const kept = box.replace(/\r\n?/gu, '\n');
+  return kept === draftAsShown(draftText ?? '')
+    ? { verdict: 'send' }
+    : { verdict: 'send_edited', text: box };
+}
+
 /** The outbox's pending drafts (Send, Edit then send, Reject) and the parked questions. */
 export function draftsPage(
   drafts: readonly Staged[] | string,
@@ -92,7 +109,7 @@ export function draftsPage(
   asked: ReadonlyMap<string, QuestionWordsRead> = new Map(),
 ): Html {
   return html`<h1>Drafts and questions</h1>
-<p class="note">Your verdicts are recorded as yours (the owner). The text of a draft or of an edit is shown as written, never run. Edit then send keeps your edited words in the outbox: they are what your harness sends.</p>
+<p class="note">Your verdicts are recorded as yours (the owner). The text of a draft or of an edit is shown as written, never run. Send sends the draft's box: as written while you leave it unchanged, your words once you change it. Your edited words are kept in the outbox: they are what your harness sends.</p>
 <h2>Drafts waiting on you</h2>
 ${
   typeof drafts === 'string'
