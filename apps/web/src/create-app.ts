@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type PopulationOptions,
-  type SourceRead,
-  successes,
-  type TranscriptEvent,
-} from '@mecha/appraisal-core';
+import { goalText, type PopulationOptions, successes } from '@mecha/appraisal-core';
 import { mintOwnerEdit } from '@mecha/charter/owner';
 import type { GraphOwnerRequest, GraphOwnerSession } from '@mecha/distill';
 import {
@@ -12,6 +7,7 @@ import {
   type DraftChoice,
   decideDraft,
   editCharter,
+  homePorts,
   listTasks,
   type MechaHome,
   moveTask,
@@ -27,7 +23,8 @@ import { charterChangeOf, charterPage } from './pages/charter-page.js';
 import { corpusDays, corpusPage, successesPage } from './pages/corpus-page.js';
 import { draftsPage, parkedQuestions, pendingDrafts, sendChoice } from './pages/drafts-page.js';
 import { type GraphAnswer, reviewPage } from './pages/review-page.js';
-import { byLabel, parseRunsQuery, runRowHtml, runsPage, sessionPage } from './pages/runs-page.js';
+import { byLabel, parseRunsQuery, runRowHtml, runsPage } from './pages/runs-page.js';
+import { sessionPage } from './pages/session-page.js';
 import type { HomeReadout } from './readout/home-readout.js';
 import { guard, securityHeaders } from './security/guard.js';
 import { boardStyle } from './views/board-style.js';
@@ -194,28 +191,35 @@ export function createApp(options: WebAppOptions): Hono {
       );
     }
     const sessionId = found.reading.sessionId;
-    const transcript: SourceRead<TranscriptEvent> = await readout
-      .ports()
-      .sessions.transcript(sessionId);
-    const runStarts =
-      transcript.state === 'unreadable'
-        ? []
-        : transcript.records.flatMap((event) =>
-            event.type === 'run_start'
-              ? [
-                  {
-                    runId: event.run_id,
-                    at: event.at,
-                    conditions: event.conditions,
-                    brief: event.brief,
-                  },
-                ]
-              : [],
-          );
+    // The whole transcript, for the trace (the in-memory one keeps only what a reading uses).
+    const [transcript, tasks, charterRead, outbox] = await Promise.all([
+      homePorts(home).sessions.transcript(sessionId),
+      listTasks(home, { all: true }),
+      Promise.resolve(home.readCharter()),
+      home.outbox.read(),
+    ]);
+    const goalTitles = new Map<string, string>();
+    if (tasks.state !== 'unreadable') {
+      for (const task of tasks.tasks)
+        goalTitles.set(goalText({ kind: 'task', id: task.id }), task.title);
+    }
+    if (charterRead.state !== 'unreadable') {
+      for (const line of charterRead.charter) {
+        goalTitles.set(goalText({ kind: 'charter', id: line.id }), line.text);
+      }
+    }
+    const rejections = new Map<string, string>();
+    if (outbox.state !== 'unreadable') {
+      for (const record of outbox.records) {
+        if (record.type === 'outcome' && record.reason !== undefined) {
+          rejections.set(record.draft_id, record.reason);
+        }
+      }
+    }
     return render(context, {
       title: `Session ${sessionId}`,
       current: null,
-      content: sessionPage(found, readout.row(sessionId), runStarts),
+      content: sessionPage(found, readout.row(sessionId), transcript, { goalTitles, rejections }),
     });
   });
 

@@ -146,60 +146,6 @@ ${rows.length === 0 && typeof listing !== 'object' ? html`<p id="runs-empty" cla
 <nav class="pager" aria-label="Pages of runs">${page > 1 ? html`<a href="${pageLink(query, page - 1)}" rel="prev">Newer</a>` : ''}${page < pages ? html`<a href="${pageLink(query, page + 1)}" rel="next">Older</a>` : ''}</nav>`;
 }
 
-/** Session detail: its chip, signed errors, conditions and brief, and its text appraisal. */
-export function sessionPage(
-  found: Extract<SessionAppraisal, { readonly state: 'appraised' }>,
-  row: RunRow | undefined,
-  runStarts: readonly {
-    readonly runId: string;
-    readonly at: string;
-    readonly conditions: unknown;
-    readonly brief: { readonly text: string; readonly delivered?: boolean | undefined } | undefined;
-  }[],
-): Html {
-  const { reading, textAppraisal } = found;
-  const chip = row?.chip;
-  return html`<h1>Session ${reading.sessionId}</h1>
-<p>${chip === undefined ? html`<span class="note">Silent: nothing was signed either way.</span>` : appraisalChipHtml(chip)} ${taintChipHtml(row?.thirdParty ?? false)}</p>
-<dl class="facts">
-<dt>Label</dt><dd>${reading.label}</dd>
-<dt>Valence</dt><dd>positive ${reading.valence.positive.toFixed(1)}, negative ${reading.valence.negative.toFixed(1)}${reading.valence.partial ? ' (partial)' : ''}</dd>
-<dt>Transcript</dt><dd>${reading.transcriptRead ? 'read' : 'could not be read'}${reading.compacted ? '; the run compacted, so its interventions could not be scoped' : ''}</dd>
-${reading.incomplete.length > 0 ? html`<dt>Not read whole</dt><dd>${reading.incomplete.join(', ')}</dd>` : ''}
-</dl>
-<h2>Signed errors</h2>
-${
-  reading.errors.length === 0
-    ? html`<p class="note">None.</p>`
-    : html`<table><caption class="note">Each error is a pointer the harness minted, never prose.</caption>
-<thead><tr><th scope="col">Channel</th><th scope="col">Agency</th><th scope="col" class="number">Sign</th><th scope="col">Cite</th><th scope="col">Goal</th></tr></thead>
-<tbody>${reading.errors.map(
-        (error) =>
-          html`<tr><td>${error.channel}</td><td>${error.agency}</td><td class="number">${formatSign(error.sign)}</td><td>${citeText(error.cite)}</td><td>${goalText(error.goal)}</td></tr>`,
-      )}</tbody></table>`
-}
-<h2>Conditions and brief</h2>
-${
-  runStarts.length === 0
-    ? html`<p class="note">No run recorded.</p>`
-    : runStarts.map(
-        (run) => html`<h3>Run ${run.runId} <span class="note">(${when(run.at)})</span></h3>
-${run.conditions === undefined ? html`<p class="note">No conditions recorded.</p>` : html`<pre>${JSON.stringify(run.conditions, null, 2)}</pre>`}
-${run.brief === undefined ? html`<p class="note">No brief recorded.</p>` : html`<p>Brief (${run.brief.delivered === true ? 'delivered' : 'not delivered'}):</p><pre>${run.brief.text}</pre>`}`,
-      )
-}
-<h2>Text appraisal</h2>
-${
-  textAppraisal.state === 'unreadable'
-    ? html`<p class="note">The text appraisals could not be read.</p>`
-    : textAppraisal.state === 'none'
-      ? html`<p class="note">None on record.</p>`
-      : html`<p><strong>${textAppraisal.record.taint === 'clean' ? 'clean' : 'not clean'}</strong> <span class="note">(${textAppraisal.record.taint === 'clean' ? 'read no third-party content' : textAppraisal.record.taint === 'third_party' ? 'read third-party content' : 'taint unknown'}; ${when(textAppraisal.record.at)})</span></p>
-<pre>${stripControlLines(textAppraisal.record.interpretation)}</pre>
-${textAppraisalPartsHtml(textAppraisal.record)}`
-}`;
-}
-
 /**
  * The parts newer text appraisals carry beside the interpretation: a judgment per goal, what
  * the owner seems to want, and lessons. Each is the model's prose about a session that may have

@@ -83,5 +83,19 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--wash); p
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+p.why { font-size: 1.05rem; border-left: 4px solid var(--line); padding: .2rem .75rem; overflow-wrap: anywhere; }
+ul.errors, ol.turns, ul.events { list-style: none; margin: 0; padding: 0; }
+ul.errors > li { padding: .35rem 0; border-bottom: 1px solid var(--line); overflow-wrap: anywhere; }
+.error__sign { display: inline-block; min-width: 3.2em; font-variant-numeric: tabular-nums; font-weight: 600; }
+.error__detail { display: block; font-size: .9rem; }
+.trace-run { border: 1px solid var(--line); border-radius: 4px; padding: .25rem .75rem; margin: .5rem 0; min-width: 0; }
+ol.turns > li { border-top: 1px solid var(--line); padding: .3rem .25rem; scroll-margin-top: 1rem; }
+ol.turns h4 { font-size: .95rem; margin: .2rem 0; }
+.turn--cited { border-left: 4px solid var(--negative); }
+.turn:target { background: #fff6d6; outline: 3px solid var(--focus); }
+.event { margin: .2rem 0; overflow-wrap: anywhere; }
+.event__kind { font-size: .85rem; font-weight: 600; color: var(--muted); }
+.event pre, .event details { margin: .2rem 0; }
+summary { cursor: pointer; overflow-wrap: anywhere; }
 @media (max-width: 40rem) { .run__meta { min-width: 0; } dl.facts { grid-template-columns: 1fr; } }
 `;
