@@ -172,7 +172,7 @@ describe('the owner’s words from the web board, in a browser', () => {
   it('shortens a long question, opens the rest from the keyboard, and stays accessible at 400% zoom', async () => {
     const context = await browser.newContext({ bypassCSP: true });
     const page = await context.newPage();
-    await page.goto(`${base}/drafts`);
+    await page.goto(`${base}/questions`);
     const item = page.locator(`#question-${longQuestionId}`);
     const shown = (await item.locator('.question__words').textContent()) ?? '';
     expect(shown.endsWith('…')).toBe(true);
@@ -210,7 +210,7 @@ describe('the owner’s words from the web board, in a browser', () => {
 
   it('answers a parked question in its box; the harness resuming the session reads the answer', async () => {
     const page = await (await browser.newContext()).newPage();
-    await page.goto(`${base}/drafts`);
+    await page.goto(`${base}/questions`);
     // The question is beside its box, as text: the stranger's markup neither closed it nor ran.
     const words = page.locator(`#question-${questionId} .question__words`);
     expect(await words.textContent()).toBe(

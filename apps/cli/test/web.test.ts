@@ -487,6 +487,8 @@ describe('the web board in a browser', () => {
       '/',
       '/board',
       '/drafts',
+      '/questions',
+      '/board?status=done',
       '/charter',
       '/corpus',
       '/successes',
@@ -529,13 +531,23 @@ describe('the web board in a browser', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('href'))).toBe('/');
 
     // 400% zoom of a 1280-pixel window is a 320-pixel one: nothing may need sideways scrolling.
-    await page.setViewportSize({ width: 320, height: 640 });
-    for (const path of ['/', '/board', '/drafts', '/corpus']) {
-      await page.goto(`${base}${path}`);
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      );
-      expect(overflow, path).toBeLessThanOrEqual(1);
+    // 390 px is a phone; 320 px is 400% zoom of a 1280-pixel window.
+    for (const width of [390, 320]) {
+      await page.setViewportSize({ width, height: 640 });
+      for (const path of [
+        '/',
+        '/board',
+        '/drafts',
+        '/questions',
+        '/corpus',
+        `/sessions/${draftSession}`,
+      ]) {
+        await page.goto(`${base}${path}`);
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        expect(overflow, `${path} at ${width} px`).toBeLessThanOrEqual(1);
+      }
     }
     await shot(page, 'runs-400-percent');
     await audit.close();

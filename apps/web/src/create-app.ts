@@ -7,6 +7,7 @@ import {
   type DraftChoice,
   decideDraft,
   editCharter,
+  homeLayout,
   homePorts,
   listTasks,
   type MechaHome,
@@ -18,10 +19,17 @@ import { type Context, Hono } from 'hono';
 import { html } from 'hono/html';
 import { streamSSE } from 'hono/streaming';
 import { appraisalElement, boardClient } from './client/board-client.js';
-import { boardPage, latestClosures, moveSaid } from './pages/board-page.js';
+import { boardPage, latestClosures, moveSaid, parseBoardQuery } from './pages/board-page.js';
 import { charterChangeOf, charterPage } from './pages/charter-page.js';
 import { corpusDays, corpusPage, successesPage } from './pages/corpus-page.js';
-import { draftsPage, parkedQuestions, pendingDrafts, sendChoice } from './pages/drafts-page.js';
+import {
+  draftsPage,
+  parkedQuestions,
+  pendingDrafts,
+  questionsOnPage,
+  questionsPage,
+  sendChoice,
+} from './pages/drafts-page.js';
 import { type GraphAnswer, reviewPage } from './pages/review-page.js';
 import { byLabel, parseRunsQuery, runRowHtml, runsPage } from './pages/runs-page.js';
 import { sessionPage } from './pages/session-page.js';
@@ -90,9 +98,35 @@ export function createApp(options: WebAppOptions): Hono {
     const latest = readout.latest === undefined ? undefined : readout.row(readout.latest);
     return latest?.chip?.tone === 'negative';
   };
-  const render = (context: Context, page: Omit<PageOptions, 'negative'>, status: Status = 200) => {
+  const render = async (
+    context: Context,
+    page: Omit<PageOptions, 'negative'>,
+    status: Status = 200,
+  ) => {
     context.header('cache-control', 'no-store');
-    return context.html(layout({ ...page, negative: negative() }), status);
+    return context.html(
+      layout({ ...page, negative: negative(), waiting: await waiting() }),
+      status,
+    );
+  };
+  // The navigation's counts of drafts and questions waiting, kept until the readout changes.
+  let waitingCounts:
+    | { readonly version: number; readonly counts: NonNullable<PageOptions['waiting']> }
+    | undefined;
+  const waiting = async (): Promise<NonNullable<PageOptions['waiting']>> => {
+    if (waitingCounts?.version === readout.version) return waitingCounts.counts;
+    const version = readout.version;
+    const [outbox, questions] = await Promise.all([
+      readout.ports().outbox.read(),
+      readout.ports().questions.read(),
+    ]);
+    const counts = {
+      drafts: outbox.state === 'unreadable' ? null : pendingDrafts(outbox.records).length,
+      questions:
+        questions.state === 'unreadable' ? null : parkedQuestions(questions.records).length,
+    };
+    waitingCounts = { version, counts };
+    return counts;
   };
   const form = async (context: Context): Promise<Record<string, string>> => {
     const body = await context.req.parseBody();
@@ -106,7 +140,16 @@ export function createApp(options: WebAppOptions): Hono {
   // POST, redirect, GET: an act that went through answers 303 to its page, whose address then
   // names what the act said (kept here, the newest few), so a reload never acts twice.
   const flashes = new Map<string, Said>();
-  const done = (context: Context, path: string, said: Said) => {
+  const done = async (
+    context: Context,
+    path: string,
+    said: Said,
+    /** The home's files the act wrote: taken in before the page is drawn again. */
+    wrote: readonly string[] = [],
+    /** The board task the act moved, shown open on the page. */
+    task?: string,
+  ) => {
+    if (wrote.length > 0) await readout.changed(wrote);
     const id = randomUUID();
     flashes.set(id, said);
     for (const oldest of flashes.keys()) {
@@ -114,7 +157,10 @@ export function createApp(options: WebAppOptions): Hono {
       flashes.delete(oldest);
     }
     context.header('cache-control', 'no-store');
-    return context.redirect(`${path}?said=${id}`, 303);
+    return context.redirect(
+      `${path}?said=${id}${task === undefined ? '' : `&task=${encodeURIComponent(task)}#task-${encodeURIComponent(task)}`}`,
+      303,
+    );
   };
   const flash = (context: Context): Said | undefined => {
     const id = context.req.query('said');
@@ -280,9 +326,22 @@ export function createApp(options: WebAppOptions): Hono {
 
   // Board.
   const board = async (context: Context, said?: Said, status: Status = 200) => {
+    const parsed = parseBoardQuery(context.req.query());
+    if (!parsed.ok) {
+      return render(
+        context,
+        {
+          title: 'Board',
+          current: '/board',
+          content: layoutNote('There is no such list on the board.'),
+          said: { ok: false, lines: [parsed.message] },
+        },
+        400,
+      );
+    }
     const [tasks, closures] = await Promise.all([
       listTasks(home, { all: true }),
-      home.closures.read(),
+      readout.ports().closures.read(),
     ]);
     const notes: string[] = [];
     if (tasks.state === 'unreadable') notes.push(`The board could not be read: ${tasks.reason}`);
@@ -300,6 +359,8 @@ export function createApp(options: WebAppOptions): Hono {
           closures.state === 'unreadable' ? null : latestClosures(closures.records),
           csrfToken,
           notes,
+          parsed.query,
+          now(),
         ),
         ...(said === undefined ? {} : { said }),
       },
@@ -325,7 +386,13 @@ export function createApp(options: WebAppOptions): Hono {
     });
     return moved.state === 'refused'
       ? board(context, moveSaid(moved), statusOf(moved.reason))
-      : done(context, '/board', moveSaid(moved));
+      : done(
+          context,
+          '/board',
+          moveSaid(moved),
+          [homeLayout.board, homeLayout.closures],
+          context.req.param('id'),
+        );
   });
   app.post('/board/:id/reopen', async (context) => {
     const body = await form(context);
@@ -347,16 +414,63 @@ export function createApp(options: WebAppOptions): Hono {
     });
     return moved.state === 'refused'
       ? board(context, moveSaid(moved), statusOf(moved.reason))
-      : done(context, '/board', moveSaid(moved));
+      : done(
+          context,
+          '/board',
+          moveSaid(moved),
+          [homeLayout.board, homeLayout.closures],
+          context.req.param('id'),
+        );
   });
 
   // Drafts and questions.
+  const pageOf = (context: Context): number | null => {
+    const text = context.req.query('page');
+    if (text === undefined || text === '') return 1;
+    return /^\d{1,6}$/.test(text) && Number(text) >= 1 ? Number(text) : null;
+  };
+  const badPage = (context: Context, title: string, current: '/drafts' | '/questions') =>
+    render(
+      context,
+      {
+        title,
+        current,
+        content: layoutNote('There is no such page.'),
+        said: { ok: false, lines: ['page takes a whole number from 1'] },
+      },
+      400,
+    );
   const drafts = async (context: Context, said?: Said, status: Status = 200) => {
-    const [outbox, questions] = await Promise.all([home.outbox.read(), home.questions.read()]);
+    const page = pageOf(context);
+    if (page === null) return badPage(context, 'Drafts', '/drafts');
+    const outbox = await readout.ports().outbox.read();
+    return render(
+      context,
+      {
+        title: 'Drafts',
+        current: '/drafts',
+        content: draftsPage(
+          outbox.state === 'unreadable'
+            ? `The outbox could not be read: ${outbox.reason}`
+            : pendingDrafts(outbox.records),
+          csrfToken,
+          page,
+          now(),
+        ),
+        ...(said === undefined ? {} : { said }),
+      },
+      status,
+    );
+  };
+  const questionsList = async (context: Context, said?: Said, status: Status = 200) => {
+    const page = pageOf(context);
+    if (page === null) return badPage(context, 'Questions', '/questions');
+    const questions = await readout.ports().questions.read();
     const parked = questions.state === 'unreadable' ? [] : parkedQuestions(questions.records);
+    // Only the shown page's words are read: each is a transcript read.
     const asked = new Map(
       await Promise.all(
-        parked.map(
+        questionsOnPage(parked, page).map(
           async (question) =>
             [question.question_id, await readQuestionWords(home, question.question_id)] as const,
         ),
@@ -365,23 +479,23 @@ export function createApp(options: WebAppOptions): Hono {
     return render(
       context,
       {
-        title: 'Drafts and questions',
-        current: '/drafts',
-        content: draftsPage(
-          outbox.state === 'unreadable'
-            ? `The outbox could not be read: ${outbox.reason}`
-            : pendingDrafts(outbox.records),
+        title: 'Questions',
+        current: '/questions',
+        content: questionsPage(
           questions.state === 'unreadable'
             ? `The questions could not be read: ${questions.reason}`
             : parked,
           csrfToken,
           asked,
+          page,
+          now(),
         ),
         ...(said === undefined ? {} : { said }),
       },
       status,
     );
   };
+  app.get('/questions', (context) => questionsList(context, flash(context)));
   app.get('/drafts', (context) => drafts(context, flash(context)));
   app.post('/drafts/:id', async (context) => {
     const body = await form(context);
@@ -394,6 +508,7 @@ export function createApp(options: WebAppOptions): Hono {
     let choice: { verdict: DraftChoice; text?: string } =
       asked === 'send_edited' ? { verdict: asked, text: body.text ?? '' } : { verdict: asked };
     if (asked === 'send' && body.text !== undefined) {
+      // Read afresh: the draft's words decide what Send means.
       const outbox = await home.outbox.read();
       const draft =
         outbox.state === 'unreadable'
@@ -412,11 +527,16 @@ export function createApp(options: WebAppOptions): Hono {
     });
     return decided.state === 'refused'
       ? drafts(context, { ok: false, lines: [decided.message] }, statusOf(decided.reason))
-      : done(context, '/drafts', {
-          ok: true,
-          lines: [decided.line],
-          ...(decided.text === undefined ? {} : { words: decided.text }),
-        });
+      : done(
+          context,
+          '/drafts',
+          {
+            ok: true,
+            lines: [decided.line],
+            ...(decided.text === undefined ? {} : { words: decided.text }),
+          },
+          [homeLayout.outbox],
+        );
   });
   app.post('/questions/:id/answer', async (context) => {
     const body = await form(context);
@@ -427,8 +547,10 @@ export function createApp(options: WebAppOptions): Hono {
       env: options.env,
     });
     return answered.state === 'refused'
-      ? drafts(context, { ok: false, lines: [answered.message] }, statusOf(answered.reason))
-      : done(context, '/drafts', { ok: true, lines: [answered.line], words: answered.text });
+      ? questionsList(context, { ok: false, lines: [answered.message] }, statusOf(answered.reason))
+      : done(context, '/questions', { ok: true, lines: [answered.line], words: answered.text }, [
+          homeLayout.questions,
+        ]);
   });
 
   // Charter.
@@ -456,7 +578,7 @@ export function createApp(options: WebAppOptions): Hono {
     });
     return edited.state === 'refused'
       ? charter(context, { ok: false, lines: [edited.message] }, statusOf(edited.reason))
-      : done(context, '/charter', { ok: true, lines: [change.done] });
+      : done(context, '/charter', { ok: true, lines: [change.done] }, [homeLayout.charter]);
   });
 
   // Corpus and successes: the core's readouts over the in-memory readout.

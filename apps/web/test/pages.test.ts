@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   addTask,
   createSessionRecorder,
+  homeLayout,
   maxRecordBytes,
   openHome,
   readDraftVerdict,
@@ -237,17 +238,23 @@ describe('acts from the board', () => {
 describe('the owner’s words from the board', () => {
   let path: string;
   let app: Awaited<ReturnType<typeof boardApp>>['app'];
+  let readout: Awaited<ReturnType<typeof boardApp>>['readout'];
   let recorder: ReturnType<typeof createSessionRecorder>;
 
   beforeAll(async () => {
     path = emptyHome();
     recorder = createSessionRecorder(openHome(path));
-    ({ app } = await boardApp(path));
+    ({ app, readout } = await boardApp(path));
   });
 
-  const stage = async (text: string) =>
-    rightOrThrow(await recorder.stageDraft({ tool: 'mail_send', taint: 'third_party', text }))
-      .draftId;
+  // The board's watcher takes in what a run writes; in process, the test tells it.
+  const stage = async (text: string) => {
+    const { draftId } = rightOrThrow(
+      await recorder.stageDraft({ tool: 'mail_send', taint: 'third_party', text }),
+    );
+    await readout.changed([homeLayout.outbox]);
+    return draftId;
+  };
   const park = async () => rightOrThrow(await recorder.parkQuestion()).questionId;
 
   it('keeps an edit with its line breaks, shows it escaped, and the harness reads it to send', async () => {
@@ -399,7 +406,7 @@ describe('a parked question beside its answer box', () => {
         taint: 'third_party',
       },
     ]);
-    const block = question(await (await app.request(`${origin}/drafts`)).text(), questionId);
+    const block = question(await (await app.request(`${origin}/questions`)).text(), questionId);
     expect(block).toContain(
       `<pre class="question__words" id="asked-${questionId}">Which totals? &lt;script&gt;window.pwned = 1&lt;/script&gt;[31m\nLakeside &amp; Northwind</pre>`,
     );
@@ -421,7 +428,7 @@ describe('a parked question beside its answer box', () => {
       (_, line) => `Line ${line}: ${'word '.repeat(12)}`,
     ).join('\n');
     const { app, questionId } = await parked([{ text: long }]);
-    const block = question(await (await app.request(`${origin}/drafts`)).text(), questionId);
+    const block = question(await (await app.request(`${origin}/questions`)).text(), questionId);
     const shown = /<pre class="question__words"[^>]*>([\s\S]*?)<\/pre>/.exec(block)?.[1] ?? '';
     expect(shown.length).toBeLessThan(long.length);
     expect(shown.endsWith('…')).toBe(true);
@@ -437,7 +444,7 @@ describe('a parked question beside its answer box', () => {
     ['kept no text', [{}], "The question's words were not recorded: run "],
   ])('says so when the run %s, and shows no empty question', async (_, words, said) => {
     const { app, questionId } = await parked(words);
-    const block = question(await (await app.request(`${origin}/drafts`)).text(), questionId);
+    const block = question(await (await app.request(`${origin}/questions`)).text(), questionId);
     expect(block).toContain(said);
     expect(block).not.toContain('question__words');
     expect(block).toContain('<textarea name="answer"');
@@ -446,7 +453,7 @@ describe('a parked question beside its answer box', () => {
   it('says the words could not be read when the transcript is gone', async () => {
     const { app, path, questionId, sessionId } = await parked([{ text: 'Which totals?' }]);
     rmSync(join(path, 'sessions', `${sessionId}.jsonl`));
-    const block = question(await (await app.request(`${origin}/drafts`)).text(), questionId);
+    const block = question(await (await app.request(`${origin}/questions`)).text(), questionId);
     expect(block).toContain(
       `The question's words could not be read: the transcript of session ${sessionId} could not be read`,
     );
@@ -457,15 +464,21 @@ describe('a parked question beside its answer box', () => {
 describe('Send beside an edit box', () => {
   let path: string;
   let app: Awaited<ReturnType<typeof boardApp>>['app'];
+  let readout: Awaited<ReturnType<typeof boardApp>>['readout'];
   let recorder: ReturnType<typeof createSessionRecorder>;
 
   beforeAll(async () => {
     path = emptyHome();
     recorder = createSessionRecorder(openHome(path));
-    ({ app } = await boardApp(path));
+    ({ app, readout } = await boardApp(path));
   });
-  const stage = async (text: string) =>
-    rightOrThrow(await recorder.stageDraft({ tool: 'mail_send', taint: 'clean', text })).draftId;
+  const stage = async (text: string) => {
+    const { draftId } = rightOrThrow(
+      await recorder.stageDraft({ tool: 'mail_send', taint: 'clean', text }),
+    );
+    await readout.changed([homeLayout.outbox]);
+    return draftId;
+  };
 
   it('sends the owner’s edit when the box was changed: the words are never thrown away', async () => {
     const draftId = await stage('Dear Ana,\nsee you Monday');

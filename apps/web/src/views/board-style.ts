@@ -61,7 +61,12 @@ textarea { width: 40ch; }
 table { border-collapse: collapse; margin: .5rem 0; }
 th, td { border-bottom: 1px solid var(--line); padding: .25rem .6rem; text-align: left; vertical-align: top; }
 td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
-.pager { display: flex; gap: 1rem; margin-top: 1rem; }
+.pager { display: flex; flex-wrap: wrap; gap: .5rem 1rem; margin-top: 1rem; }
+.pager [aria-current="page"] { font-weight: 700; }
+.flag { font-size: .85rem; font-weight: 600; color: var(--negative); border: 1px solid var(--negative); border-radius: 4px; padding: 0 .35rem; white-space: nowrap; }
+nav.tabs ul { gap: .25rem 1rem; }
+details.closed > summary h2 { display: inline; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .chart { max-width: 100%; height: auto; }
 .chart .axis { stroke: #7b8794; stroke-width: 1; }
 .chart .series-negative { fill: none; stroke: var(--negative); stroke-width: 2; }
