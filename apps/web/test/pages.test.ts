@@ -545,7 +545,9 @@ describe('POST, redirect, GET', () => {
     const acted = await post(app, `/board/${added.task.id}/close`, { to: 'done', csrf: csrfToken });
     expect(acted.status).toBe(303);
     const location = acted.headers.get('location') ?? '';
-    expect(location).toMatch(/^\/board\?said=[0-9a-f-]{36}$/);
+    expect(location).toMatch(
+      new RegExp(`^/board\\?said=[0-9a-f-]{36}&task=${added.task.id}#task-${added.task.id}$`),
+    );
     const before = snapshot(path);
     for (let load = 0; load < 2; load += 1) {
       const page = await app.request(`${origin}${location}`);
