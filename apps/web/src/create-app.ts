@@ -603,7 +603,7 @@ export function createApp(options: WebAppOptions): Hono {
       );
     }
     const population: PopulationOptions = { now: now(), ...(days === undefined ? {} : { days }) };
-    const corpus = await readout.corpus(population);
+    const { corpus, notReadWhole } = await readout.corpusRead(population);
     return render(context, {
       title: 'Corpus',
       current: '/corpus',
@@ -611,6 +611,7 @@ export function createApp(options: WebAppOptions): Hono {
         corpus,
         corpusDays(readout.population(population)),
         days === undefined ? 'Every session' : `Sessions begun in the last ${days} days`,
+        notReadWhole,
       ),
     });
   });

@@ -1,10 +1,7 @@
 import {
-  citeText,
-  formatSign,
   goalText,
   labelSchema,
   outcomeText,
-  type SessionAppraisal,
   stripControl,
   stripControlLines,
   type TextAppraisalRecord,

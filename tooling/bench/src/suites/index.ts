@@ -10,6 +10,7 @@ import { remoteGraphSuite } from './remote-graph.js';
 import { storesSuite } from './stores.js';
 import { verdictsSuite } from './verdicts.js';
 import { webSuite } from './web.js';
+import { webPagesSuite } from './web-pages.js';
 
 /** A benchmark suite: an id to select it by, a title for its docs section, and its run. */
 export interface Suite {
@@ -31,4 +32,5 @@ export const suites: readonly Suite[] = [
   verdictsSuite,
   pruneSuite,
   webSuite,
+  webPagesSuite,
 ];
