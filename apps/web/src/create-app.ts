@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { goalText, type PopulationOptions, successes } from '@mecha/appraisal-core';
+import { type BoardTask, goalText, type PopulationOptions, successes } from '@mecha/appraisal-core';
 import { mintOwnerEdit } from '@mecha/charter/owner';
 import type { GraphOwnerRequest, GraphOwnerSession } from '@mecha/distill';
 import {
@@ -9,7 +9,6 @@ import {
   editCharter,
   homeLayout,
   homePorts,
-  listTasks,
   type MechaHome,
   moveTask,
   readQuestionWords,
@@ -189,6 +188,32 @@ export function createApp(options: WebAppOptions): Hono {
     return context.body(elementScript);
   });
 
+  // The board's tasks from the readout's memory (read again when the board file changes).
+  const boardTasks = async (): Promise<
+    | {
+        readonly state: 'read' | 'partial';
+        readonly tasks: readonly BoardTask[];
+        readonly skipped: number;
+      }
+    | { readonly state: 'unreadable'; readonly reason: string }
+  > => {
+    const read = await readout.ports().board.read();
+    if (read.state === 'unreadable') return read;
+    return {
+      state: read.state,
+      tasks: read.records.filter((record): record is BoardTask => record.kind === 'task'),
+      skipped: read.state === 'partial' ? read.skipped.length : 0,
+    };
+  };
+  // A home whose questions are read from the readout's memory: a question's words are looked up
+  // per question, and each lookup would otherwise read the whole questions store again.
+  const questionsHome: MechaHome = {
+    ...home,
+    questions: { ...home.questions, read: () => readout.ports().questions.read() },
+  };
+  // The successes readout, kept until the readout changes.
+  let successesKept: { version: number; read: ReturnType<typeof successes> } | undefined;
+
   // Runs: the home page.
   app.get('/', (context) => {
     const parsed = parseRunsQuery(context.req.query());
@@ -240,9 +265,9 @@ export function createApp(options: WebAppOptions): Hono {
     // The whole transcript, for the trace (the in-memory one keeps only what a reading uses).
     const [transcript, tasks, charterRead, outbox] = await Promise.all([
       homePorts(home).sessions.transcript(sessionId),
-      listTasks(home, { all: true }),
-      Promise.resolve(home.readCharter()),
-      home.outbox.read(),
+      boardTasks(),
+      readout.ports().charter.lines(),
+      readout.ports().outbox.read(),
     ]);
     const goalTitles = new Map<string, string>();
     if (tasks.state !== 'unreadable') {
@@ -250,7 +275,7 @@ export function createApp(options: WebAppOptions): Hono {
         goalTitles.set(goalText({ kind: 'task', id: task.id }), task.title);
     }
     if (charterRead.state !== 'unreadable') {
-      for (const line of charterRead.charter) {
+      for (const line of charterRead.records) {
         goalTitles.set(goalText({ kind: 'charter', id: line.id }), line.text);
       }
     }
@@ -339,10 +364,7 @@ export function createApp(options: WebAppOptions): Hono {
         400,
       );
     }
-    const [tasks, closures] = await Promise.all([
-      listTasks(home, { all: true }),
-      readout.ports().closures.read(),
-    ]);
+    const [tasks, closures] = await Promise.all([boardTasks(), readout.ports().closures.read()]);
     const notes: string[] = [];
     if (tasks.state === 'unreadable') notes.push(`The board could not be read: ${tasks.reason}`);
     if (tasks.state === 'partial')
@@ -472,7 +494,10 @@ export function createApp(options: WebAppOptions): Hono {
       await Promise.all(
         questionsOnPage(parked, page).map(
           async (question) =>
-            [question.question_id, await readQuestionWords(home, question.question_id)] as const,
+            [
+              question.question_id,
+              await readQuestionWords(questionsHome, question.question_id),
+            ] as const,
         ),
       ),
     );
@@ -616,7 +641,13 @@ export function createApp(options: WebAppOptions): Hono {
     });
   });
   app.get('/successes', async (context) => {
-    const readoutOfSuccesses = await successes(readout.ports(), { includeTests: false });
+    if (successesKept?.version !== readout.version) {
+      successesKept = {
+        version: readout.version,
+        read: successes(readout.ports(), { includeTests: false }),
+      };
+    }
+    const readoutOfSuccesses = await successesKept.read;
     return render(context, {
       title: 'Successes',
       current: '/successes',
