@@ -19,7 +19,7 @@ import { html } from 'hono/html';
 import { streamSSE } from 'hono/streaming';
 import { appraisalElement, boardClient } from './client/board-client.js';
 import { boardPage, latestClosures, moveSaid, parseBoardQuery } from './pages/board-page.js';
-import { charterChangeOf, charterPage } from './pages/charter-page.js';
+import { type CharterTyped, charterChangeOf, charterPage } from './pages/charter-page.js';
 import { corpusDays, corpusPage, successesPage } from './pages/corpus-page.js';
 import {
   draftsPage,
@@ -579,14 +579,18 @@ export function createApp(options: WebAppOptions): Hono {
   });
 
   // Charter.
-  const charter = (context: Context, said?: Said, status: Status = 200) => {
+  const charter = (context: Context, said?: Said, status: Status = 200, typed?: CharterTyped) => {
     const read = home.readCharter();
     return render(
       context,
       {
         title: 'Charter',
         current: '/charter',
-        content: charterPage(read.state === 'unreadable' ? read.reason : read.charter, csrfToken),
+        content: charterPage(
+          read.state === 'unreadable' ? read.reason : read.charter,
+          csrfToken,
+          typed,
+        ),
         ...(said === undefined ? {} : { said }),
       },
       status,
@@ -594,15 +598,16 @@ export function createApp(options: WebAppOptions): Hono {
   };
   app.get('/charter', (context) => charter(context, flash(context)));
   app.post('/charter', async (context) => {
-    const change = charterChangeOf(await form(context));
-    if (!change.ok) return charter(context, { ok: false, lines: [change.message] }, 400);
+    const typed = await form(context);
+    const change = charterChangeOf(typed);
+    if (!change.ok) return charter(context, { ok: false, lines: [change.message] }, 400, typed);
     const edited = await editCharter(home, {
       capability: mintOwnerEdit('web', options.owner),
       env: options.env,
       changes: [change.change],
     });
     return edited.state === 'refused'
-      ? charter(context, { ok: false, lines: [edited.message] }, statusOf(edited.reason))
+      ? charter(context, { ok: false, lines: [edited.message] }, statusOf(edited.reason), typed)
       : done(context, '/charter', { ok: true, lines: [change.done] }, [homeLayout.charter]);
   });
 

@@ -192,16 +192,24 @@ describe('acts from the board', () => {
       csrf: csrfToken,
     });
     expect(badSensor.status).toBe(400);
-    expect(await badSensor.text()).toContain(
-      '--sensor takes outbox_age, question_latency or request_closure, not &quot;inbox&quot;',
+    const sensorPage = await badSensor.text();
+    expect(sensorPage).toContain(
+      'the sensor is one of outbox_age, question_latency or request_closure, not &quot;inbox&quot;',
     );
+    // The refused edit opens again with what was typed, in words, never the CLI's flags.
+    expect(sensorPage).not.toContain('--sensor');
+    expect(sensorPage).toContain('<details open><summary>Edit replies</summary>');
+    expect(sensorPage).toContain('name="sensor" size="16" value="inbox"');
     const badSetpoint = await post(app, '/charter', {
       op: 'set_setpoint',
       id: 'replies',
       setpoint: 'soon',
       csrf: csrfToken,
     });
-    expect(await badSetpoint.text()).toContain('--setpoint:');
+    const setpointPage = await badSetpoint.text();
+    expect(setpointPage).toContain('the setpoint is a duration such as 48h or 2d:');
+    expect(setpointPage).toContain('name="setpoint" size="8" value="soon"');
+    expect(setpointPage).not.toContain('--setpoint');
     const duplicate = await post(app, '/charter', {
       op: 'add',
       id: 'replies',
@@ -209,6 +217,7 @@ describe('acts from the board', () => {
       csrf: csrfToken,
     });
     expect(duplicate.status).toBe(409);
+    expect(await duplicate.text()).toContain('name="text" size="30" required value="again"');
     expect(snapshot(path)).toEqual(before);
     const removed = await followed(
       app,
