@@ -374,6 +374,12 @@ describe('the web board in a browser', () => {
     const page = await context.newPage();
     await page.goto(`${base}/`);
     await page.waitForSelector('body[data-live-connected="true"]');
+    // The live indicator is there for sighted users too, saying it is live.
+    const indicator = page.locator('#live-indicator');
+    expect(await indicator.isVisible()).toBe(true);
+    expect(await indicator.getAttribute('data-state')).toBe('on');
+    expect(await indicator.textContent()).toContain('Live:');
+    const countBefore = Number(await page.locator('#runs-count').textContent());
     const marker = await page.evaluate(() => {
       (window as unknown as { marker: number }).marker = 42;
       return 42;
@@ -394,6 +400,10 @@ describe('the web board in a browser', () => {
     await row.waitFor({ timeout: 60_000 });
     await expect(row.locator('.run__answer').textContent()).resolves.toBe('Live answer arrives.');
     expect(await row.locator('[data-chip]').count()).toBe(1);
+    // The new row is marked, and the count follows it.
+    expect(await row.getAttribute('class')).toContain('run--new');
+    expect(await row.locator('.flag--new').textContent()).toBe('new');
+    expect(Number(await page.locator('#runs-count').textContent())).toBe(countBefore + 1);
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(
       marker,
     );

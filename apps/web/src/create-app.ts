@@ -30,7 +30,7 @@ import {
   sendChoice,
 } from './pages/drafts-page.js';
 import { type GraphAnswer, reviewPage } from './pages/review-page.js';
-import { byLabel, parseRunsQuery, runRowHtml, runsPage } from './pages/runs-page.js';
+import { byLabel, kindsPresent, parseRunsQuery, runRowHtml, runsPage } from './pages/runs-page.js';
 import { sessionPage } from './pages/session-page.js';
 import type { HomeReadout } from './readout/home-readout.js';
 import { guard, securityHeaders } from './security/guard.js';
@@ -215,16 +215,30 @@ export function createApp(options: WebAppOptions): Hono {
   let successesKept: { version: number; read: ReturnType<typeof successes> } | undefined;
 
   // Runs: the home page.
+  // The kinds and surfaces sessions were started from, kept until the readout changes.
+  let kindsKept: { version: number; kinds: readonly string[] } | undefined;
+  const kinds = () => {
+    if (kindsKept?.version !== readout.version) {
+      kindsKept = { version: readout.version, kinds: kindsPresent(readout.rows()) };
+    }
+    return kindsKept.kinds;
+  };
   app.get('/', (context) => {
     const parsed = parseRunsQuery(context.req.query());
-    if (!parsed.ok) {
+    const present = kinds();
+    const refused = !parsed.ok
+      ? parsed.message
+      : parsed.query.kind !== undefined && !present.includes(parsed.query.kind)
+        ? `no session was started from ${JSON.stringify(parsed.query.kind)}: kinds present are ${present.join(', ') || 'none'}`
+        : undefined;
+    if (!parsed.ok || refused !== undefined) {
       return render(
         context,
         {
           title: 'Runs',
           current: '/',
-          content: runsPage([], { page: 1 }),
-          said: { ok: false, lines: [parsed.message] },
+          content: runsPage([], { page: 1 }, 'read', present),
+          said: { ok: false, lines: [refused ?? ''] },
         },
         400,
       );
@@ -241,7 +255,7 @@ export function createApp(options: WebAppOptions): Hono {
     return render(context, {
       title: 'Runs',
       current: '/',
-      content: runsPage(rows, query, readout.listing()),
+      content: runsPage(rows, query, readout.listing(), present),
       live: 'runs',
       liveInsert: !filtered && query.page === 1,
     });

@@ -64,12 +64,33 @@ describe('the runs page', () => {
     );
   });
 
+  it('offers neutral, only labels something produces, and the kinds present as a select', async () => {
+    const page = await (await app.request(`${origin}/`)).text();
+    const form = page.slice(page.indexOf('<form class="filters"'), page.indexOf('</form>'));
+    expect(form).toContain('<option value="neutral">');
+    expect(form).not.toContain('value="shame"');
+    expect(form).not.toContain('value="excitement"');
+    const surfaces = new Set(readout.rows().flatMap((row) => row.listing.surface ?? []));
+    const offered = [...form.matchAll(/<option value="([^"]*)"/g)].map((match) => match[1]);
+    for (const surface of surfaces) expect(offered).toContain(surface);
+    expect(form).toContain('<select name="kind">');
+    const rows = readout.population({ now: new Date() });
+    const neutral = rows.filter((row) => row.label === 'neutral' && row.chip !== undefined);
+    expect(await sessionsOn('/?label=neutral')).toEqual(
+      neutral.slice(0, runsPerPage).map((row) => row.sessionId),
+    );
+  });
+
   it('answers a bad filter with the reason, never a guess', async () => {
     for (const [query, reason] of [
       ['days=abc', 'days takes a whole number'],
       ['label=happy', 'label takes one of'],
       ['page=0', 'page takes a whole number'],
       ['kind=Bad%20Kind', 'kind takes a recorded surface'],
+      // A kind nothing was started from is a typo, not 0 sessions.
+      ['kind=tuii', 'no session was started from &quot;tuii&quot;: kinds present are'],
+      // A label nothing produces today is not offered, nor taken.
+      ['label=shame', 'label takes one of'],
     ]) {
       const page = await app.request(`${origin}/?${query}`);
       expect(page.status, query).toBe(400);

@@ -2,6 +2,7 @@ import {
   goalText,
   labelSchema,
   outcomeText,
+  reachability,
   stripControl,
   stripControlLines,
   type TextAppraisalRecord,
@@ -47,10 +48,10 @@ export function parseRunsQuery(
     };
   }
   const label = query.label === undefined || query.label === '' ? undefined : query.label;
-  if (label !== undefined && label !== 'silent' && !labelSchema.safeParse(label).success) {
+  if (label !== undefined && !filterLabels.includes(label)) {
     return {
       ok: false,
-      message: `label takes one of ${labelSchema.options.join(', ')}, or silent`,
+      message: `label takes one of ${filterLabels.join(', ')}`,
     };
   }
   return {
@@ -98,14 +99,36 @@ ${appraisalChipHtml(row.chip)}${taintChipHtml(row.thirdParty)}
 </li>`;
 }
 
-function filterForm(query: RunsQuery): Html {
-  const labels = ['silent', ...labelSchema.options.filter((label) => label !== 'neutral')];
+/** The labels some producer reaches (`reachability`): the only ones worth filtering by. */
+export const filterLabels: readonly string[] = [
+  'silent',
+  ...labelSchema.options.filter((label) =>
+    reachability[label].producers.some((producer) => producer !== 'none'),
+  ),
+];
+
+/** The kinds a filter offers: every surface a session was started from, then test, experiment. */
+export function kindsPresent(rows: readonly RunRow[]): readonly string[] {
+  const surfaces = new Set<string>();
+  const kinds = new Set<string>();
+  for (const row of rows) {
+    if (row.listing.surface !== undefined) surfaces.add(row.listing.surface);
+    if (row.listing.kind !== undefined && row.listing.kind !== 'ordinary')
+      kinds.add(row.listing.kind);
+  }
+  return [...[...surfaces].sort(), ...[...kinds].sort()];
+}
+
+function filterForm(query: RunsQuery, kinds: readonly string[]): Html {
   return html`<form class="filters" method="get" action="/" aria-label="Filter runs">
 <label>Last days<input name="days" inputmode="numeric" pattern="[0-9]*" size="5" value="${query.days ?? ''}"></label>
-<label>Kind or surface<input name="kind" size="10" value="${query.kind ?? ''}"></label>
-<label>Label<select name="label"><option value="">any</option>${labels.map(
+<label>Kind or surface<select name="kind"><option value="">any</option>${kinds.map(
+    (kind) =>
+      html`<option value="${kind}"${query.kind === kind ? html` selected` : ''}>${kind}</option>`,
+  )}</select></label>
+<label>Label<select name="label"><option value="">any</option>${filterLabels.map(
     (label) =>
-      html`<option value="${label}"${query.label === label ? html` selected` : ''}>${label}</option>`,
+      html`<option value="${label}"${query.label === label ? html` selected` : ''}>${label === 'neutral' ? 'neutral (signed, no label word)' : label}</option>`,
   )}</select></label>
 <button type="submit">Show</button>
 </form>`;
@@ -126,17 +149,18 @@ export function runsPage(
   rows: readonly RunRow[],
   query: RunsQuery,
   listing: ReturnType<HomeReadout['listing']> = 'read',
+  kinds: readonly string[] = [],
 ): Html {
   const pages = Math.max(1, Math.ceil(rows.length / runsPerPage));
   const page = Math.min(query.page, pages);
   const shown = rows.slice((page - 1) * runsPerPage, page * runsPerPage);
   return html`<h1>Runs</h1>
 <p class="note">Each session's last answer with mecha's appraisal beside it: the valence first (positive and negative apart, never netted), the label word when the derivation earns one, and nothing for a silent run.</p>
-${filterForm(query)}
+${filterForm(query, kinds)}
 ${
   typeof listing === 'object'
     ? html`<p class="said said--refused">The sessions could not be listed (${listing.unreadable}): how many there are is unknown, not zero.</p>`
-    : html`<p>${rows.length} session${rows.length === 1 ? '' : 's'}${rows.length > runsPerPage ? `, page ${page} of ${pages}` : ''}${listing === 'partial' ? ' (partial: some transcripts could not be listed; mecha doctor names them)' : ''}.</p>`
+    : html`<p><span id="runs-count" data-count="${rows.length}">${rows.length}</span> session${rows.length === 1 ? '' : 's'}${rows.length > runsPerPage ? `, page ${page} of ${pages}` : ''}${listing === 'partial' ? ' (partial: some transcripts could not be listed; mecha doctor names them)' : ''}.</p>`
 }
 <ol class="runs" id="runs">${shown.map((row) => runRowHtml(row))}</ol>
 ${rows.length === 0 && typeof listing !== 'object' ? html`<p id="runs-empty" class="note">No runs in this window.</p>` : ''}

@@ -66,6 +66,11 @@ td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
 .flag { font-size: .85rem; font-weight: 600; color: var(--negative); border: 1px solid var(--negative); border-radius: 4px; padding: 0 .35rem; white-space: nowrap; }
 nav.tabs ul { gap: .25rem 1rem; }
 details.closed > summary h2 { display: inline; }
+.live { display: inline-flex; align-items: center; gap: .4rem; font-size: .9rem; color: var(--muted); margin: 0 0 .5rem; }
+.live__dot { width: .7rem; height: .7rem; border-radius: 50%; border: 2px solid var(--muted); }
+.live[data-state="on"] .live__dot { background: var(--positive); border-color: var(--positive); }
+.run--new { background: #eef6f3; }
+.flag--new { color: var(--positive); border-color: var(--positive); }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .chart { max-width: 100%; height: auto; }
 .chart .axis { stroke: #7b8794; stroke-width: 1; }

@@ -82,7 +82,7 @@ export function layout(options: PageOptions): Html {
   )}</ul></nav>
 </header>
 <main id="main">
-${saidHtml(options.said)}
+${saidHtml(options.said)}${options.live === undefined ? '' : html`<p class="live" id="live-indicator" data-state="off"><span class="live__dot" aria-hidden="true"></span> <span class="live__text">Live updates need the board's script; reload to see new runs.</span></p>`}
 ${options.content}
 <p id="live-status" class="note" role="status" aria-live="polite"></p>
 </main>
