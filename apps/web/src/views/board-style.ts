@@ -107,5 +107,10 @@ ol.turns h4 { font-size: .95rem; margin: .2rem 0; }
 .event__kind { font-size: .85rem; font-weight: 600; color: var(--muted); }
 .event pre, .event details { margin: .2rem 0; }
 summary { cursor: pointer; overflow-wrap: anywhere; }
-@media (max-width: 40rem) { .run__meta { min-width: 0; } dl.facts { grid-template-columns: 1fr; } }
+/* The runs list is a table in all but name: chips in one fixed column, their bars at one x. */
+#runs > li { display: grid; grid-template-columns: minmax(0, 14rem) minmax(0, 1fr) 17rem; }
+#runs > li > .chip, #runs > li > .taint { grid-column: 3; justify-self: start; }
+#runs .chip__word { display: inline-block; min-width: 8em; }
+@media (max-width: 40rem) { .run__meta { min-width: 0; } dl.facts { grid-template-columns: 1fr; }
+  #runs > li { grid-template-columns: minmax(0, 1fr); } #runs > li > .chip, #runs > li > .taint { grid-column: 1; } }
 `;
