@@ -112,5 +112,6 @@ summary { cursor: pointer; overflow-wrap: anywhere; }
 #runs > li > .chip, #runs > li > .taint { grid-column: 3; justify-self: start; }
 #runs .chip__word { display: inline-block; min-width: 8em; }
 @media (max-width: 40rem) { .run__meta { min-width: 0; } dl.facts { grid-template-columns: 1fr; }
-  #runs > li { grid-template-columns: minmax(0, 1fr); } #runs > li > .chip, #runs > li > .taint { grid-column: 1; } }
+  #runs > li { grid-template-columns: minmax(0, 1fr); } #runs > li > .chip, #runs > li > .taint { grid-column: 1; }
+  #runs .chip__word { min-width: 0; } #runs .chip { flex-wrap: wrap; white-space: normal; max-width: 100%; } }
 `;
