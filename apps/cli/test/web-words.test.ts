@@ -53,6 +53,7 @@ let base: string;
 let browser: Browser;
 let draftId: string;
 let controlDraftId: string;
+let typedDraftId: string;
 let questionId: string;
 let longQuestionId: string;
 let sessionId: string;
@@ -73,6 +74,9 @@ beforeAll(async () => {
   ).draftId;
   controlDraftId = rightOrThrow(
     await session.stageDraft({ tool: 'mail_send', taint: 'clean', text: controlDraft }),
+  ).draftId;
+  typedDraftId = rightOrThrow(
+    await session.stageDraft({ tool: 'mail_send', taint: 'clean', text: 'See you Monday.' }),
   ).draftId;
   rightOrThrow(
     await run.message({ turn: 1, role: 'assistant', taint: 'third_party', text: asked }),
@@ -128,6 +132,29 @@ describe('the owner’s words from the web board, in a browser', () => {
     await page.close();
   });
 
+  it('types into the box and clicks Send beside it: the edit is sent, and a reload sends nothing', async () => {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${base}/drafts`);
+    await page.locator(`#draft-${typedDraftId} textarea[name="text"]`).fill('See you Friday.');
+    await page.locator(`#draft-${typedDraftId} button[value="send"]`).click();
+    await page.waitForSelector('#said');
+    expect(await page.locator('#said p').first().textContent()).toBe(
+      `Sent ${typedDraftId} with your edits.`,
+    );
+    // POST, redirect, GET: the address is the page's, with the act's message kept.
+    expect(new URL(page.url()).pathname).toBe('/drafts');
+    const read = await readDraftVerdict(openHome(home), typedDraftId);
+    expect(read).toMatchObject({ state: 'send', outcome: 'sent_edited', sender: 'owner' });
+    expect(read.state === 'send' && read.text).toBe('See you Friday.');
+    const outbox = readFileSync(join(home, 'outbox', 'outbox.jsonl'), 'utf8');
+    await page.reload();
+    expect(await page.locator('#said p').first().textContent()).toBe(
+      `Sent ${typedDraftId} with your edits.`,
+    );
+    expect(readFileSync(join(home, 'outbox', 'outbox.jsonl'), 'utf8')).toBe(outbox);
+    await page.close();
+  });
+
   it('refuses an edit box sent back untouched, though it could not show all of the draft', async () => {
     const page = await (await browser.newContext()).newPage();
     await page.goto(`${base}/drafts`);
@@ -145,7 +172,7 @@ describe('the owner’s words from the web board, in a browser', () => {
   it('shortens a long question, opens the rest from the keyboard, and stays accessible at 400% zoom', async () => {
     const context = await browser.newContext({ bypassCSP: true });
     const page = await context.newPage();
-    await page.goto(`${base}/drafts`);
+    await page.goto(`${base}/questions`);
     const item = page.locator(`#question-${longQuestionId}`);
     const shown = (await item.locator('.question__words').textContent()) ?? '';
     expect(shown.endsWith('…')).toBe(true);
@@ -183,7 +210,7 @@ describe('the owner’s words from the web board, in a browser', () => {
 
   it('answers a parked question in its box; the harness resuming the session reads the answer', async () => {
     const page = await (await browser.newContext()).newPage();
-    await page.goto(`${base}/drafts`);
+    await page.goto(`${base}/questions`);
     // The question is beside its box, as text: the stranger's markup neither closed it nor ran.
     const words = page.locator(`#question-${questionId} .question__words`);
     expect(await words.textContent()).toBe(

@@ -374,6 +374,12 @@ describe('the web board in a browser', () => {
     const page = await context.newPage();
     await page.goto(`${base}/`);
     await page.waitForSelector('body[data-live-connected="true"]');
+    // The live indicator is there for sighted users too, saying it is live.
+    const indicator = page.locator('#live-indicator');
+    expect(await indicator.isVisible()).toBe(true);
+    expect(await indicator.getAttribute('data-state')).toBe('on');
+    expect(await indicator.textContent()).toContain('Live:');
+    const countBefore = Number(await page.locator('#runs-count').textContent());
     const marker = await page.evaluate(() => {
       (window as unknown as { marker: number }).marker = 42;
       return 42;
@@ -394,6 +400,10 @@ describe('the web board in a browser', () => {
     await row.waitFor({ timeout: 60_000 });
     await expect(row.locator('.run__answer').textContent()).resolves.toBe('Live answer arrives.');
     expect(await row.locator('[data-chip]').count()).toBe(1);
+    // The new row is marked, and the count follows it.
+    expect(await row.getAttribute('class')).toContain('run--new');
+    expect(await row.locator('.flag--new').textContent()).toBe('new');
+    expect(Number(await page.locator('#runs-count').textContent())).toBe(countBefore + 1);
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(
       marker,
     );
@@ -487,6 +497,8 @@ describe('the web board in a browser', () => {
       '/',
       '/board',
       '/drafts',
+      '/questions',
+      '/board?status=done',
       '/charter',
       '/corpus',
       '/successes',
@@ -529,13 +541,23 @@ describe('the web board in a browser', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('href'))).toBe('/');
 
     // 400% zoom of a 1280-pixel window is a 320-pixel one: nothing may need sideways scrolling.
-    await page.setViewportSize({ width: 320, height: 640 });
-    for (const path of ['/', '/board', '/drafts', '/corpus']) {
-      await page.goto(`${base}${path}`);
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      );
-      expect(overflow, path).toBeLessThanOrEqual(1);
+    // 390 px is a phone; 320 px is 400% zoom of a 1280-pixel window.
+    for (const width of [390, 320]) {
+      await page.setViewportSize({ width, height: 640 });
+      for (const path of [
+        '/',
+        '/board',
+        '/drafts',
+        '/questions',
+        '/corpus',
+        `/sessions/${draftSession}`,
+      ]) {
+        await page.goto(`${base}${path}`);
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        expect(overflow, `${path} at ${width} px`).toBeLessThanOrEqual(1);
+      }
     }
     await shot(page, 'runs-400-percent');
     await audit.close();

@@ -1,9 +1,5 @@
-import {
-  type PopulationOptions,
-  type SourceRead,
-  successes,
-  type TranscriptEvent,
-} from '@mecha/appraisal-core';
+import { randomUUID } from 'node:crypto';
+import { type BoardTask, goalText, type PopulationOptions, successes } from '@mecha/appraisal-core';
 import { mintOwnerEdit } from '@mecha/charter/owner';
 import type { GraphOwnerRequest, GraphOwnerSession } from '@mecha/distill';
 import {
@@ -11,7 +7,8 @@ import {
   type DraftChoice,
   decideDraft,
   editCharter,
-  listTasks,
+  homeLayout,
+  homePorts,
   type MechaHome,
   moveTask,
   readQuestionWords,
@@ -21,12 +18,20 @@ import { type Context, Hono } from 'hono';
 import { html } from 'hono/html';
 import { streamSSE } from 'hono/streaming';
 import { appraisalElement, boardClient } from './client/board-client.js';
-import { boardPage, latestClosures, moveSaid } from './pages/board-page.js';
-import { charterChangeOf, charterPage } from './pages/charter-page.js';
+import { boardPage, latestClosures, moveSaid, parseBoardQuery } from './pages/board-page.js';
+import { type CharterTyped, charterChangeOf, charterPage } from './pages/charter-page.js';
 import { corpusDays, corpusPage, successesPage } from './pages/corpus-page.js';
-import { draftsPage, parkedQuestions, pendingDrafts } from './pages/drafts-page.js';
+import {
+  draftsPage,
+  parkedQuestions,
+  pendingDrafts,
+  questionsOnPage,
+  questionsPage,
+  sendChoice,
+} from './pages/drafts-page.js';
 import { type GraphAnswer, reviewPage } from './pages/review-page.js';
-import { byLabel, parseRunsQuery, runRowHtml, runsPage, sessionPage } from './pages/runs-page.js';
+import { byLabel, kindsPresent, parseRunsQuery, runRowHtml, runsPage } from './pages/runs-page.js';
+import { sessionPage } from './pages/session-page.js';
 import type { HomeReadout } from './readout/home-readout.js';
 import { guard, securityHeaders } from './security/guard.js';
 import { boardStyle } from './views/board-style.js';
@@ -59,6 +64,9 @@ export interface WebAppOptions {
 
 type Status = 200 | 400 | 404 | 409 | 500 | 502;
 
+/** How many acts' messages are kept for the pages they redirect to. */
+const maxFlashes = 200;
+
 const script = `(${boardClient.toString()})();\n`;
 const elementScript = `(${appraisalElement.toString()})();\n`;
 
@@ -89,9 +97,35 @@ export function createApp(options: WebAppOptions): Hono {
     const latest = readout.latest === undefined ? undefined : readout.row(readout.latest);
     return latest?.chip?.tone === 'negative';
   };
-  const render = (context: Context, page: Omit<PageOptions, 'negative'>, status: Status = 200) => {
+  const render = async (
+    context: Context,
+    page: Omit<PageOptions, 'negative'>,
+    status: Status = 200,
+  ) => {
     context.header('cache-control', 'no-store');
-    return context.html(layout({ ...page, negative: negative() }), status);
+    return context.html(
+      layout({ ...page, negative: negative(), waiting: await waiting() }),
+      status,
+    );
+  };
+  // The navigation's counts of drafts and questions waiting, kept until the readout changes.
+  let waitingCounts:
+    | { readonly version: number; readonly counts: NonNullable<PageOptions['waiting']> }
+    | undefined;
+  const waiting = async (): Promise<NonNullable<PageOptions['waiting']>> => {
+    if (waitingCounts?.version === readout.version) return waitingCounts.counts;
+    const version = readout.version;
+    const [outbox, questions] = await Promise.all([
+      readout.ports().outbox.read(),
+      readout.ports().questions.read(),
+    ]);
+    const counts = {
+      drafts: outbox.state === 'unreadable' ? null : pendingDrafts(outbox.records).length,
+      questions:
+        questions.state === 'unreadable' ? null : parkedQuestions(questions.records).length,
+    };
+    waitingCounts = { version, counts };
+    return counts;
   };
   const form = async (context: Context): Promise<Record<string, string>> => {
     const body = await context.req.parseBody();
@@ -100,6 +134,36 @@ export function createApp(options: WebAppOptions): Hono {
         typeof value === 'string' ? [[key, value]] : [],
       ),
     );
+  };
+
+  // POST, redirect, GET: an act that went through answers 303 to its page, whose address then
+  // names what the act said (kept here, the newest few), so a reload never acts twice.
+  const flashes = new Map<string, Said>();
+  const done = async (
+    context: Context,
+    path: string,
+    said: Said,
+    /** The home's files the act wrote: taken in before the page is drawn again. */
+    wrote: readonly string[] = [],
+    /** The board task the act moved, shown open on the page. */
+    task?: string,
+  ) => {
+    if (wrote.length > 0) await readout.changed(wrote);
+    const id = randomUUID();
+    flashes.set(id, said);
+    for (const oldest of flashes.keys()) {
+      if (flashes.size <= maxFlashes) break;
+      flashes.delete(oldest);
+    }
+    context.header('cache-control', 'no-store');
+    return context.redirect(
+      `${path}?said=${id}${task === undefined ? '' : `&task=${encodeURIComponent(task)}#task-${encodeURIComponent(task)}`}`,
+      303,
+    );
+  };
+  const flash = (context: Context): Said | undefined => {
+    const id = context.req.query('said');
+    return id === undefined ? undefined : flashes.get(id);
   };
 
   app.get('/healthz', (context) =>
@@ -124,17 +188,57 @@ export function createApp(options: WebAppOptions): Hono {
     return context.body(elementScript);
   });
 
+  // The board's tasks from the readout's memory (read again when the board file changes).
+  const boardTasks = async (): Promise<
+    | {
+        readonly state: 'read' | 'partial';
+        readonly tasks: readonly BoardTask[];
+        readonly skipped: number;
+      }
+    | { readonly state: 'unreadable'; readonly reason: string }
+  > => {
+    const read = await readout.ports().board.read();
+    if (read.state === 'unreadable') return read;
+    return {
+      state: read.state,
+      tasks: read.records.filter((record): record is BoardTask => record.kind === 'task'),
+      skipped: read.state === 'partial' ? read.skipped.length : 0,
+    };
+  };
+  // A home whose questions are read from the readout's memory: a question's words are looked up
+  // per question, and each lookup would otherwise read the whole questions store again.
+  const questionsHome: MechaHome = {
+    ...home,
+    questions: { ...home.questions, read: () => readout.ports().questions.read() },
+  };
+  // The successes readout, kept until the readout changes.
+  let successesKept: { version: number; read: ReturnType<typeof successes> } | undefined;
+
   // Runs: the home page.
+  // The kinds and surfaces sessions were started from, kept until the readout changes.
+  let kindsKept: { version: number; kinds: readonly string[] } | undefined;
+  const kinds = () => {
+    if (kindsKept?.version !== readout.version) {
+      kindsKept = { version: readout.version, kinds: kindsPresent(readout.rows()) };
+    }
+    return kindsKept.kinds;
+  };
   app.get('/', (context) => {
     const parsed = parseRunsQuery(context.req.query());
-    if (!parsed.ok) {
+    const present = kinds();
+    const refused = !parsed.ok
+      ? parsed.message
+      : parsed.query.kind !== undefined && !present.includes(parsed.query.kind)
+        ? `no session was started from ${JSON.stringify(parsed.query.kind)}: kinds present are ${present.join(', ') || 'none'}`
+        : undefined;
+    if (!parsed.ok || refused !== undefined) {
       return render(
         context,
         {
           title: 'Runs',
           current: '/',
-          content: runsPage([], { page: 1 }),
-          said: { ok: false, lines: [parsed.message] },
+          content: runsPage([], { page: 1 }, 'read', present),
+          said: { ok: false, lines: [refused ?? ''] },
         },
         400,
       );
@@ -151,7 +255,7 @@ export function createApp(options: WebAppOptions): Hono {
     return render(context, {
       title: 'Runs',
       current: '/',
-      content: runsPage(rows, query, readout.listing()),
+      content: runsPage(rows, query, readout.listing(), present),
       live: 'runs',
       liveInsert: !filtered && query.page === 1,
     });
@@ -172,28 +276,35 @@ export function createApp(options: WebAppOptions): Hono {
       );
     }
     const sessionId = found.reading.sessionId;
-    const transcript: SourceRead<TranscriptEvent> = await readout
-      .ports()
-      .sessions.transcript(sessionId);
-    const runStarts =
-      transcript.state === 'unreadable'
-        ? []
-        : transcript.records.flatMap((event) =>
-            event.type === 'run_start'
-              ? [
-                  {
-                    runId: event.run_id,
-                    at: event.at,
-                    conditions: event.conditions,
-                    brief: event.brief,
-                  },
-                ]
-              : [],
-          );
+    // The whole transcript, for the trace (the in-memory one keeps only what a reading uses).
+    const [transcript, tasks, charterRead, outbox] = await Promise.all([
+      homePorts(home).sessions.transcript(sessionId),
+      boardTasks(),
+      readout.ports().charter.lines(),
+      readout.ports().outbox.read(),
+    ]);
+    const goalTitles = new Map<string, string>();
+    if (tasks.state !== 'unreadable') {
+      for (const task of tasks.tasks)
+        goalTitles.set(goalText({ kind: 'task', id: task.id }), task.title);
+    }
+    if (charterRead.state !== 'unreadable') {
+      for (const line of charterRead.records) {
+        goalTitles.set(goalText({ kind: 'charter', id: line.id }), line.text);
+      }
+    }
+    const rejections = new Map<string, string>();
+    if (outbox.state !== 'unreadable') {
+      for (const record of outbox.records) {
+        if (record.type === 'outcome' && record.reason !== undefined) {
+          rejections.set(record.draft_id, record.reason);
+        }
+      }
+    }
     return render(context, {
       title: `Session ${sessionId}`,
       current: null,
-      content: sessionPage(found, readout.row(sessionId), runStarts),
+      content: sessionPage(found, readout.row(sessionId), transcript, { goalTitles, rejections }),
     });
   });
 
@@ -254,10 +365,20 @@ export function createApp(options: WebAppOptions): Hono {
 
   // Board.
   const board = async (context: Context, said?: Said, status: Status = 200) => {
-    const [tasks, closures] = await Promise.all([
-      listTasks(home, { all: true }),
-      home.closures.read(),
-    ]);
+    const parsed = parseBoardQuery(context.req.query());
+    if (!parsed.ok) {
+      return render(
+        context,
+        {
+          title: 'Board',
+          current: '/board',
+          content: layoutNote('There is no such list on the board.'),
+          said: { ok: false, lines: [parsed.message] },
+        },
+        400,
+      );
+    }
+    const [tasks, closures] = await Promise.all([boardTasks(), readout.ports().closures.read()]);
     const notes: string[] = [];
     if (tasks.state === 'unreadable') notes.push(`The board could not be read: ${tasks.reason}`);
     if (tasks.state === 'partial')
@@ -274,13 +395,15 @@ export function createApp(options: WebAppOptions): Hono {
           closures.state === 'unreadable' ? null : latestClosures(closures.records),
           csrfToken,
           notes,
+          parsed.query,
+          now(),
         ),
         ...(said === undefined ? {} : { said }),
       },
       status,
     );
   };
-  app.get('/board', (context) => board(context));
+  app.get('/board', (context) => board(context, flash(context)));
   app.post('/board/:id/close', async (context) => {
     const body = await form(context);
     const to = body.to;
@@ -297,11 +420,15 @@ export function createApp(options: WebAppOptions): Hono {
       surface: 'web',
       env: options.env,
     });
-    return board(
-      context,
-      moveSaid(moved),
-      moved.state === 'refused' ? statusOf(moved.reason) : 200,
-    );
+    return moved.state === 'refused'
+      ? board(context, moveSaid(moved), statusOf(moved.reason))
+      : done(
+          context,
+          '/board',
+          moveSaid(moved),
+          [homeLayout.board, homeLayout.closures],
+          context.req.param('id'),
+        );
   });
   app.post('/board/:id/reopen', async (context) => {
     const body = await form(context);
@@ -321,68 +448,134 @@ export function createApp(options: WebAppOptions): Hono {
       env: options.env,
       ...(reason === '' ? {} : { reason }),
     });
-    return board(
-      context,
-      moveSaid(moved),
-      moved.state === 'refused' ? statusOf(moved.reason) : 200,
-    );
+    return moved.state === 'refused'
+      ? board(context, moveSaid(moved), statusOf(moved.reason))
+      : done(
+          context,
+          '/board',
+          moveSaid(moved),
+          [homeLayout.board, homeLayout.closures],
+          context.req.param('id'),
+        );
   });
 
   // Drafts and questions.
-  const drafts = async (context: Context, said?: Said, status: Status = 200) => {
-    const [outbox, questions] = await Promise.all([home.outbox.read(), home.questions.read()]);
-    const parked = questions.state === 'unreadable' ? [] : parkedQuestions(questions.records);
-    const asked = new Map(
-      await Promise.all(
-        parked.map(
-          async (question) =>
-            [question.question_id, await readQuestionWords(home, question.question_id)] as const,
-        ),
-      ),
+  const pageOf = (context: Context): number | null => {
+    const text = context.req.query('page');
+    if (text === undefined || text === '') return 1;
+    return /^\d{1,6}$/.test(text) && Number(text) >= 1 ? Number(text) : null;
+  };
+  const badPage = (context: Context, title: string, current: '/drafts' | '/questions') =>
+    render(
+      context,
+      {
+        title,
+        current,
+        content: layoutNote('There is no such page.'),
+        said: { ok: false, lines: ['page takes a whole number from 1'] },
+      },
+      400,
     );
+  const drafts = async (context: Context, said?: Said, status: Status = 200) => {
+    const page = pageOf(context);
+    if (page === null) return badPage(context, 'Drafts', '/drafts');
+    const outbox = await readout.ports().outbox.read();
     return render(
       context,
       {
-        title: 'Drafts and questions',
+        title: 'Drafts',
         current: '/drafts',
         content: draftsPage(
           outbox.state === 'unreadable'
             ? `The outbox could not be read: ${outbox.reason}`
             : pendingDrafts(outbox.records),
-          questions.state === 'unreadable'
-            ? `The questions could not be read: ${questions.reason}`
-            : parked,
           csrfToken,
-          asked,
+          page,
+          now(),
         ),
         ...(said === undefined ? {} : { said }),
       },
       status,
     );
   };
-  app.get('/drafts', (context) => drafts(context));
+  const questionsList = async (context: Context, said?: Said, status: Status = 200) => {
+    const page = pageOf(context);
+    if (page === null) return badPage(context, 'Questions', '/questions');
+    const questions = await readout.ports().questions.read();
+    const parked = questions.state === 'unreadable' ? [] : parkedQuestions(questions.records);
+    // Only the shown page's words are read: each is a transcript read.
+    const asked = new Map(
+      await Promise.all(
+        questionsOnPage(parked, page).map(
+          async (question) =>
+            [
+              question.question_id,
+              await readQuestionWords(questionsHome, question.question_id),
+            ] as const,
+        ),
+      ),
+    );
+    return render(
+      context,
+      {
+        title: 'Questions',
+        current: '/questions',
+        content: questionsPage(
+          questions.state === 'unreadable'
+            ? `The questions could not be read: ${questions.reason}`
+            : parked,
+          csrfToken,
+          asked,
+          page,
+          now(),
+        ),
+        ...(said === undefined ? {} : { said }),
+      },
+      status,
+    );
+  };
+  app.get('/questions', (context) => questionsList(context, flash(context)));
+  app.get('/drafts', (context) => drafts(context, flash(context)));
   app.post('/drafts/:id', async (context) => {
     const body = await form(context);
-    const verdict = body.verdict;
-    if (verdict !== 'send' && verdict !== 'send_edited' && verdict !== 'reject') {
-      return drafts(context, { ok: false, lines: ['Send, Edit then send, or Reject.'] }, 400);
+    const asked = body.verdict;
+    if (asked !== 'send' && asked !== 'send_edited' && asked !== 'reject') {
+      return drafts(context, { ok: false, lines: ['Send, Send my edit, or Reject.'] }, 400);
+    }
+    const draftId = context.req.param('id');
+    // Send sends the box: as written while it is as shown, the owner's edit once changed.
+    let choice: { verdict: DraftChoice; text?: string } =
+      asked === 'send_edited' ? { verdict: asked, text: body.text ?? '' } : { verdict: asked };
+    if (asked === 'send' && body.text !== undefined) {
+      // Read afresh: the draft's words decide what Send means.
+      const outbox = await home.outbox.read();
+      const draft =
+        outbox.state === 'unreadable'
+          ? undefined
+          : pendingDrafts(outbox.records).find((staged) => staged.draft_id === draftId);
+      if (draft !== undefined) choice = sendChoice(body.text, draft.text);
     }
     const reason = (body.reason ?? '').trim();
     const decided = await decideDraft(home, {
-      query: context.req.param('id'),
-      verdict: verdict as DraftChoice,
+      query: draftId,
+      verdict: choice.verdict,
       env: options.env,
-      ...(verdict === 'reject' && reason !== '' ? { reason } : {}),
-      // The edit box's words go with Edit then send only; the package refuses an empty edit.
-      ...(verdict === 'send_edited' ? { text: body.text ?? '' } : {}),
+      ...(choice.verdict === 'reject' && reason !== '' ? { reason } : {}),
+      // The box's words go with an edit only; the package refuses an empty or unchanged one.
+      ...(choice.text === undefined ? {} : { text: choice.text }),
     });
     return decided.state === 'refused'
       ? drafts(context, { ok: false, lines: [decided.message] }, statusOf(decided.reason))
-      : drafts(context, {
-          ok: true,
-          lines: [decided.line],
-          ...(decided.text === undefined ? {} : { words: decided.text }),
-        });
+      : done(
+          context,
+          '/drafts',
+          {
+            ok: true,
+            lines: [decided.line],
+            ...(decided.text === undefined ? {} : { words: decided.text }),
+          },
+          [homeLayout.outbox],
+        );
   });
   app.post('/questions/:id/answer', async (context) => {
     const body = await form(context);
@@ -393,36 +586,43 @@ export function createApp(options: WebAppOptions): Hono {
       env: options.env,
     });
     return answered.state === 'refused'
-      ? drafts(context, { ok: false, lines: [answered.message] }, statusOf(answered.reason))
-      : drafts(context, { ok: true, lines: [answered.line], words: answered.text });
+      ? questionsList(context, { ok: false, lines: [answered.message] }, statusOf(answered.reason))
+      : done(context, '/questions', { ok: true, lines: [answered.line], words: answered.text }, [
+          homeLayout.questions,
+        ]);
   });
 
   // Charter.
-  const charter = (context: Context, said?: Said, status: Status = 200) => {
+  const charter = (context: Context, said?: Said, status: Status = 200, typed?: CharterTyped) => {
     const read = home.readCharter();
     return render(
       context,
       {
         title: 'Charter',
         current: '/charter',
-        content: charterPage(read.state === 'unreadable' ? read.reason : read.charter, csrfToken),
+        content: charterPage(
+          read.state === 'unreadable' ? read.reason : read.charter,
+          csrfToken,
+          typed,
+        ),
         ...(said === undefined ? {} : { said }),
       },
       status,
     );
   };
-  app.get('/charter', (context) => charter(context));
+  app.get('/charter', (context) => charter(context, flash(context)));
   app.post('/charter', async (context) => {
-    const change = charterChangeOf(await form(context));
-    if (!change.ok) return charter(context, { ok: false, lines: [change.message] }, 400);
+    const typed = await form(context);
+    const change = charterChangeOf(typed);
+    if (!change.ok) return charter(context, { ok: false, lines: [change.message] }, 400, typed);
     const edited = await editCharter(home, {
       capability: mintOwnerEdit('web', options.owner),
       env: options.env,
       changes: [change.change],
     });
     return edited.state === 'refused'
-      ? charter(context, { ok: false, lines: [edited.message] }, statusOf(edited.reason))
-      : charter(context, { ok: true, lines: [change.done] });
+      ? charter(context, { ok: false, lines: [edited.message] }, statusOf(edited.reason), typed)
+      : done(context, '/charter', { ok: true, lines: [change.done] }, [homeLayout.charter]);
   });
 
   // Corpus and successes: the core's readouts over the in-memory readout.
@@ -447,7 +647,7 @@ export function createApp(options: WebAppOptions): Hono {
       );
     }
     const population: PopulationOptions = { now: now(), ...(days === undefined ? {} : { days }) };
-    const corpus = await readout.corpus(population);
+    const { corpus, notReadWhole } = await readout.corpusRead(population);
     return render(context, {
       title: 'Corpus',
       current: '/corpus',
@@ -455,11 +655,18 @@ export function createApp(options: WebAppOptions): Hono {
         corpus,
         corpusDays(readout.population(population)),
         days === undefined ? 'Every session' : `Sessions begun in the last ${days} days`,
+        notReadWhole,
       ),
     });
   });
   app.get('/successes', async (context) => {
-    const readoutOfSuccesses = await successes(readout.ports(), { includeTests: false });
+    if (successesKept?.version !== readout.version) {
+      successesKept = {
+        version: readout.version,
+        read: successes(readout.ports(), { includeTests: false }),
+      };
+    }
+    const readoutOfSuccesses = await successesKept.read;
     return render(context, {
       title: 'Successes',
       current: '/successes',
@@ -490,11 +697,11 @@ export function createApp(options: WebAppOptions): Hono {
       status,
     );
   };
-  app.get('/review', (context) => review(context));
+  app.get('/review', (context) => review(context, flash(context)));
   const graphAct = async (
     context: Context,
     request: GraphOwnerRequest,
-    done: (value: Readonly<Record<string, unknown>>) => string,
+    said: (value: Readonly<Record<string, unknown>>) => string,
   ) => {
     if (options.graph === undefined) {
       return review(
@@ -505,7 +712,7 @@ export function createApp(options: WebAppOptions): Hono {
     }
     const result = await options.graph.act(request);
     return result.state === 'done'
-      ? review(context, { ok: true, lines: [done(result.data)] })
+      ? done(context, '/review', { ok: true, lines: [said(result.data)] })
       : review(
           context,
           { ok: false, lines: [result.message] },

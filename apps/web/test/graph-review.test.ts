@@ -10,7 +10,7 @@ import {
 import { type McpServerConfig, openHome } from '@mecha/stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphBin, type HttpGraph, startHttpGraph } from './graph-server.js';
-import { boardApp, csrfToken, emptyHome, origin, post, snapshot } from './helpers.js';
+import { boardApp, csrfToken, emptyHome, followed, origin, post, snapshot } from './helpers.js';
 
 // The real graph server (@mecha/graph's built bin), reached through @mecha/distill's owner
 // use-case (the one path the CLI's `mecha graph` takes too): started here over stdio, and
@@ -96,16 +96,22 @@ describe.each(['stdio', 'http'] as const)('the graph review queue over %s', (kin
     const ids = await factIds();
     const approve = ids.get('Ana works at Northwind') as string;
     const deny = [...ids.entries()].find(([fact]) => fact.startsWith('Mallory'))?.[1] as string;
-    const approved = await post(app, `/review/facts/${approve}`, {
-      decision: 'accept',
-      csrf: csrfToken,
-    });
+    const approved = await followed(
+      app,
+      post(app, `/review/facts/${approve}`, {
+        decision: 'accept',
+        csrf: csrfToken,
+      }),
+    );
     expect(approved.status).toBe(200);
     expect(await approved.text()).toContain(`Approved fact ${approve}`);
-    const denied = await post(app, `/review/facts/${deny}`, {
-      decision: 'reject',
-      csrf: csrfToken,
-    });
+    const denied = await followed(
+      app,
+      post(app, `/review/facts/${deny}`, {
+        decision: 'reject',
+        csrf: csrfToken,
+      }),
+    );
     expect(await denied.text()).toContain('the denial is remembered');
     expect((await factIds()).size).toBe(0);
     // The same claim from a new episode is not staged again.
@@ -139,13 +145,19 @@ describe.each(['stdio', 'http'] as const)('the graph review queue over %s', (kin
     const id = /<li id="correction-(\d+)"/.exec(page)?.[1];
     expect(id).toBeDefined();
     expect(page).toContain('Bob is at &lt;b&gt;Brown&lt;/b&gt;');
-    const resolved = await post(app, `/review/corrections/${id}`, { fact_id: '', csrf: csrfToken });
+    const resolved = await followed(
+      app,
+      post(app, `/review/corrections/${id}`, { fact_id: '', csrf: csrfToken }),
+    );
     expect(resolved.status).toBe(200);
     expect(await resolved.text()).toContain(`Correction ${id}: dismissed.`);
   });
 
   it('redacts a source through the owner tool', async () => {
-    const redacted = await post(app, '/review/redact', { source: 'agent:mecha', csrf: csrfToken });
+    const redacted = await followed(
+      app,
+      post(app, '/review/redact', { source: 'agent:mecha', csrf: csrfToken }),
+    );
     expect(redacted.status).toBe(200);
     expect(await redacted.text()).toContain(
       'Redacted every episode and correction from agent:mecha',

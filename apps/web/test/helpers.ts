@@ -71,3 +71,20 @@ export function post(
     }),
   );
 }
+
+/**
+ * An act that went through: the answer is a 303 to its page (POST, redirect, GET), and the page
+ * the browser then loads, which shows what the act said.
+ */
+export async function followed(
+  app: ReturnType<typeof createApp>,
+  acted: Response | Promise<Response>,
+): Promise<Response> {
+  const response = await acted;
+  if (response.status !== 303) {
+    throw new Error(`expected 303 after an act, got ${response.status}: ${await response.text()}`);
+  }
+  const location = response.headers.get('location');
+  if (location === null) throw new Error('a 303 without a location');
+  return app.request(`${origin}${location}`);
+}

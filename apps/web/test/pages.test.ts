@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   addTask,
   createSessionRecorder,
+  homeLayout,
   maxRecordBytes,
   openHome,
   readDraftVerdict,
@@ -15,6 +16,7 @@ import {
   boardApp,
   csrfToken,
   emptyHome,
+  followed,
   generatedHome,
   origin,
   post,
@@ -62,12 +64,33 @@ describe('the runs page', () => {
     );
   });
 
+  it('offers neutral, only labels something produces, and the kinds present as a select', async () => {
+    const page = await (await app.request(`${origin}/`)).text();
+    const form = page.slice(page.indexOf('<form class="filters"'), page.indexOf('</form>'));
+    expect(form).toContain('<option value="neutral">');
+    expect(form).not.toContain('value="shame"');
+    expect(form).not.toContain('value="excitement"');
+    const surfaces = new Set(readout.rows().flatMap((row) => row.listing.surface ?? []));
+    const offered = [...form.matchAll(/<option value="([^"]*)"/g)].map((match) => match[1]);
+    for (const surface of surfaces) expect(offered).toContain(surface);
+    expect(form).toContain('<select name="kind">');
+    const rows = readout.population({ now: new Date() });
+    const neutral = rows.filter((row) => row.label === 'neutral' && row.chip !== undefined);
+    expect(await sessionsOn('/?label=neutral')).toEqual(
+      neutral.slice(0, runsPerPage).map((row) => row.sessionId),
+    );
+  });
+
   it('answers a bad filter with the reason, never a guess', async () => {
     for (const [query, reason] of [
       ['days=abc', 'days takes a whole number'],
       ['label=happy', 'label takes one of'],
       ['page=0', 'page takes a whole number'],
       ['kind=Bad%20Kind', 'kind takes a recorded surface'],
+      // A kind nothing was started from is a typo, not 0 sessions.
+      ['kind=tuii', 'no session was started from &quot;tuii&quot;: kinds present are'],
+      // A label nothing produces today is not offered, nor taken.
+      ['label=shame', 'label takes one of'],
     ]) {
       const page = await app.request(`${origin}/?${query}`);
       expect(page.status, query).toBe(400);
@@ -115,7 +138,10 @@ describe('acts from the board', () => {
   });
 
   it('sends a draft as written, and a second verdict on it changes nothing', async () => {
-    const sent = await post(app, `/drafts/${draftId}`, { verdict: 'send', csrf: csrfToken });
+    const sent = await followed(
+      app,
+      post(app, `/drafts/${draftId}`, { verdict: 'send', csrf: csrfToken }),
+    );
     expect(sent.status).toBe(200);
     expect(await sent.text()).toContain(`Sent ${draftId} as written.`);
     const before = snapshot(path);
@@ -126,10 +152,13 @@ describe('acts from the board', () => {
   });
 
   it('answers a parked question once', async () => {
-    const answered = await post(app, `/questions/${questionId}/answer`, {
-      answer: 'Friday',
-      csrf: csrfToken,
-    });
+    const answered = await followed(
+      app,
+      post(app, `/questions/${questionId}/answer`, {
+        answer: 'Friday',
+        csrf: csrfToken,
+      }),
+    );
     expect(await answered.text()).toContain(`Answered ${questionId}`);
     const again = await post(app, `/questions/${questionId}/answer`, {
       answer: 'Monday',
@@ -157,14 +186,17 @@ describe('acts from the board', () => {
   });
 
   it('edits the charter with the CLI’s messages for the same mistakes', async () => {
-    const added = await post(app, '/charter', {
-      op: 'add',
-      id: 'replies',
-      text: 'Reply to <people> waiting',
-      sensor: 'outbox_age',
-      setpoint: '2d',
-      csrf: csrfToken,
-    });
+    const added = await followed(
+      app,
+      post(app, '/charter', {
+        op: 'add',
+        id: 'replies',
+        text: 'Reply to <people> waiting',
+        sensor: 'outbox_age',
+        setpoint: '2d',
+        csrf: csrfToken,
+      }),
+    );
     expect(added.status).toBe(200);
     const text = await added.text();
     expect(text).toContain('Added line replies.');
@@ -181,16 +213,24 @@ describe('acts from the board', () => {
       csrf: csrfToken,
     });
     expect(badSensor.status).toBe(400);
-    expect(await badSensor.text()).toContain(
-      '--sensor takes outbox_age, question_latency or request_closure, not &quot;inbox&quot;',
+    const sensorPage = await badSensor.text();
+    expect(sensorPage).toContain(
+      'the sensor is one of outbox_age, question_latency or request_closure, not &quot;inbox&quot;',
     );
+    // The refused edit opens again with what was typed, in words, never the CLI's flags.
+    expect(sensorPage).not.toContain('--sensor');
+    expect(sensorPage).toContain('<details open><summary>Edit replies</summary>');
+    expect(sensorPage).toContain('name="sensor" size="16" value="inbox"');
     const badSetpoint = await post(app, '/charter', {
       op: 'set_setpoint',
       id: 'replies',
       setpoint: 'soon',
       csrf: csrfToken,
     });
-    expect(await badSetpoint.text()).toContain('--setpoint:');
+    const setpointPage = await badSetpoint.text();
+    expect(setpointPage).toContain('the setpoint is a duration such as 48h or 2d:');
+    expect(setpointPage).toContain('name="setpoint" size="8" value="soon"');
+    expect(setpointPage).not.toContain('--setpoint');
     const duplicate = await post(app, '/charter', {
       op: 'add',
       id: 'replies',
@@ -198,8 +238,12 @@ describe('acts from the board', () => {
       csrf: csrfToken,
     });
     expect(duplicate.status).toBe(409);
+    expect(await duplicate.text()).toContain('name="text" size="30" required value="again"');
     expect(snapshot(path)).toEqual(before);
-    const removed = await post(app, '/charter', { op: 'remove', id: 'replies', csrf: csrfToken });
+    const removed = await followed(
+      app,
+      post(app, '/charter', { op: 'remove', id: 'replies', csrf: csrfToken }),
+    );
     expect(await removed.text()).toContain('Removed line replies.');
   });
 
@@ -224,26 +268,35 @@ describe('acts from the board', () => {
 describe('the owner’s words from the board', () => {
   let path: string;
   let app: Awaited<ReturnType<typeof boardApp>>['app'];
+  let readout: Awaited<ReturnType<typeof boardApp>>['readout'];
   let recorder: ReturnType<typeof createSessionRecorder>;
 
   beforeAll(async () => {
     path = emptyHome();
     recorder = createSessionRecorder(openHome(path));
-    ({ app } = await boardApp(path));
+    ({ app, readout } = await boardApp(path));
   });
 
-  const stage = async (text: string) =>
-    rightOrThrow(await recorder.stageDraft({ tool: 'mail_send', taint: 'third_party', text }))
-      .draftId;
+  // The board's watcher takes in what a run writes; in process, the test tells it.
+  const stage = async (text: string) => {
+    const { draftId } = rightOrThrow(
+      await recorder.stageDraft({ tool: 'mail_send', taint: 'third_party', text }),
+    );
+    await readout.changed([homeLayout.outbox]);
+    return draftId;
+  };
   const park = async () => rightOrThrow(await recorder.parkQuestion()).questionId;
 
   it('keeps an edit with its line breaks, shows it escaped, and the harness reads it to send', async () => {
     const draftId = await stage('Hi <b>all</b>');
-    const edited = await post(app, `/drafts/${draftId}`, {
-      verdict: 'send_edited',
-      text: 'Hi team,\r\n<img src=x onerror=alert(1)> \u001b[31mFriday\u001b[0m',
-      csrf: csrfToken,
-    });
+    const edited = await followed(
+      app,
+      post(app, `/drafts/${draftId}`, {
+        verdict: 'send_edited',
+        text: 'Hi team,\r\n<img src=x onerror=alert(1)> \u001b[31mFriday\u001b[0m',
+        csrf: csrfToken,
+      }),
+    );
     expect(edited.status).toBe(200);
     const page = await edited.text();
     expect(page).toContain(`Sent ${draftId} with your edits.`);
@@ -268,10 +321,13 @@ describe('the owner’s words from the board', () => {
 
   it('keeps an answer and shows it back escaped', async () => {
     const questionId = await park();
-    const answered = await post(app, `/questions/${questionId}/answer`, {
-      answer: 'Use <the> Lakeside totals',
-      csrf: csrfToken,
-    });
+    const answered = await followed(
+      app,
+      post(app, `/questions/${questionId}/answer`, {
+        answer: 'Use <the> Lakeside totals',
+        csrf: csrfToken,
+      }),
+    );
     expect(answered.status).toBe(200);
     expect(await answered.text()).toContain(
       '<pre class="said__words">Use &lt;the&gt; Lakeside totals</pre>',
@@ -380,7 +436,7 @@ describe('a parked question beside its answer box', () => {
         taint: 'third_party',
       },
     ]);
-    const block = question(await (await app.request(`${origin}/drafts`)).text(), questionId);
+    const block = question(await (await app.request(`${origin}/questions`)).text(), questionId);
     expect(block).toContain(
       `<pre class="question__words" id="asked-${questionId}">Which totals? &lt;script&gt;window.pwned = 1&lt;/script&gt;[31m\nLakeside &amp; Northwind</pre>`,
     );
@@ -402,7 +458,7 @@ describe('a parked question beside its answer box', () => {
       (_, line) => `Line ${line}: ${'word '.repeat(12)}`,
     ).join('\n');
     const { app, questionId } = await parked([{ text: long }]);
-    const block = question(await (await app.request(`${origin}/drafts`)).text(), questionId);
+    const block = question(await (await app.request(`${origin}/questions`)).text(), questionId);
     const shown = /<pre class="question__words"[^>]*>([\s\S]*?)<\/pre>/.exec(block)?.[1] ?? '';
     expect(shown.length).toBeLessThan(long.length);
     expect(shown.endsWith('…')).toBe(true);
@@ -418,7 +474,7 @@ describe('a parked question beside its answer box', () => {
     ['kept no text', [{}], "The question's words were not recorded: run "],
   ])('says so when the run %s, and shows no empty question', async (_, words, said) => {
     const { app, questionId } = await parked(words);
-    const block = question(await (await app.request(`${origin}/drafts`)).text(), questionId);
+    const block = question(await (await app.request(`${origin}/questions`)).text(), questionId);
     expect(block).toContain(said);
     expect(block).not.toContain('question__words');
     expect(block).toContain('<textarea name="answer"');
@@ -427,10 +483,111 @@ describe('a parked question beside its answer box', () => {
   it('says the words could not be read when the transcript is gone', async () => {
     const { app, path, questionId, sessionId } = await parked([{ text: 'Which totals?' }]);
     rmSync(join(path, 'sessions', `${sessionId}.jsonl`));
-    const block = question(await (await app.request(`${origin}/drafts`)).text(), questionId);
+    const block = question(await (await app.request(`${origin}/questions`)).text(), questionId);
     expect(block).toContain(
       `The question's words could not be read: the transcript of session ${sessionId} could not be read`,
     );
     expect(block).not.toContain('question__words');
+  });
+});
+
+describe('Send beside an edit box', () => {
+  let path: string;
+  let app: Awaited<ReturnType<typeof boardApp>>['app'];
+  let readout: Awaited<ReturnType<typeof boardApp>>['readout'];
+  let recorder: ReturnType<typeof createSessionRecorder>;
+
+  beforeAll(async () => {
+    path = emptyHome();
+    recorder = createSessionRecorder(openHome(path));
+    ({ app, readout } = await boardApp(path));
+  });
+  const stage = async (text: string) => {
+    const { draftId } = rightOrThrow(
+      await recorder.stageDraft({ tool: 'mail_send', taint: 'clean', text }),
+    );
+    await readout.changed([homeLayout.outbox]);
+    return draftId;
+  };
+
+  it('sends the owner’s edit when the box was changed: the words are never thrown away', async () => {
+    const draftId = await stage('Dear Ana,\nsee you Monday');
+    const page = await (
+      await followed(
+        app,
+        post(app, `/drafts/${draftId}`, {
+          verdict: 'send',
+          text: 'Dear Ana,\r\nsee you Friday',
+          csrf: csrfToken,
+        }),
+      )
+    ).text();
+    expect(page).toContain(`Sent ${draftId} with your edits.`);
+    const read = await readDraftVerdict(openHome(path), draftId);
+    expect(read).toMatchObject({ state: 'send', outcome: 'sent_edited', sender: 'owner' });
+    expect(read.state === 'send' && read.text).toBe('Dear Ana,\nsee you Friday');
+  });
+
+  it('sends the draft as written when the box came back as it was shown', async () => {
+    const draft = 'Dear Ana,\u001b[31m see below\r\nSam';
+    const draftId = await stage(draft);
+    const shown = boxValue(
+      await (await app.request(`${origin}/drafts`)).text(),
+      `draft-${draftId}`,
+      'text',
+    );
+    const page = await (
+      await followed(
+        app,
+        post(app, `/drafts/${draftId}`, {
+          verdict: 'send',
+          text: shown.replace(/\n/g, '\r\n'),
+          csrf: csrfToken,
+        }),
+      )
+    ).text();
+    expect(page).toContain(`Sent ${draftId} as written.`);
+    const read = await readDraftVerdict(openHome(path), draftId);
+    expect(read).toMatchObject({ state: 'send', outcome: 'sent_unchanged' });
+  });
+
+  it('refuses Send with the box emptied, writing nothing', async () => {
+    const draftId = await stage('Hello');
+    const before = snapshot(path);
+    const refused = await post(app, `/drafts/${draftId}`, {
+      verdict: 'send',
+      text: '  ',
+      csrf: csrfToken,
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('the edit is empty');
+    expect(snapshot(path)).toEqual(before);
+  });
+});
+
+describe('POST, redirect, GET', () => {
+  it('answers an act with 303 to its page, whose address keeps the message; a reload acts no more', async () => {
+    const path = emptyHome();
+    const home = openHome(path);
+    const added = await addTask(home, { title: 'Book the room', status: 'next' });
+    if (added.state !== 'added') throw new Error(added.message);
+    const { app } = await boardApp(path);
+    const acted = await post(app, `/board/${added.task.id}/close`, { to: 'done', csrf: csrfToken });
+    expect(acted.status).toBe(303);
+    const location = acted.headers.get('location') ?? '';
+    expect(location).toMatch(
+      new RegExp(`^/board\\?said=[0-9a-f-]{36}&task=${added.task.id}#task-${added.task.id}$`),
+    );
+    const before = snapshot(path);
+    for (let load = 0; load < 2; load += 1) {
+      const page = await app.request(`${origin}${location}`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain(`Closed ${added.task.id}: next → done`);
+    }
+    expect(snapshot(path)).toEqual(before);
+    // An address naming no act's message is the plain page.
+    expect(await (await app.request(`${origin}/board?said=nothing`)).text()).not.toContain(
+      'id="said"',
+    );
   });
 });

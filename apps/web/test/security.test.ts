@@ -2,7 +2,7 @@ import { fc, test as propertyTest } from '@fast-check/vitest';
 import { createSessionRecorder, openHome, rightOrThrow } from '@mecha/stores';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hostNameOf, isLoopback } from '../src/security/guard.js';
-import { boardApp, csrfToken, emptyHome, origin, post, snapshot } from './helpers.js';
+import { boardApp, csrfToken, emptyHome, followed, origin, post, snapshot } from './helpers.js';
 
 describe('the request guard', () => {
   let path: string;
@@ -51,7 +51,7 @@ describe('the request guard', () => {
   });
 
   it('lets the same-origin form with its token through (the check can pass)', async () => {
-    const done = await close({ origin });
+    const done = await followed(app, close({ origin }));
     expect(done.status).toBe(200);
     expect(await done.text()).toContain(`Closed ${taskId}: next → done`);
   });

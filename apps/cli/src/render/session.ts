@@ -2,6 +2,7 @@ import {
   type CounterfactualLookup,
   citeText,
   type EventSource,
+  explainLabel,
   formatSign,
   formatValence,
   type GoalError,
@@ -177,7 +178,11 @@ export function renderSession(
         word,
         valence === '' ? (reading.valence.partial ? 'nothing signed…' : 'nothing signed') : valence,
       ]);
-  const lines = [style.bold(`Session ${reading.sessionId}: ${summary}`)];
+  const lines = [
+    style.bold(`Session ${reading.sessionId}: ${summary}`),
+    // Why this label: the one sentence every surface shows (explainLabel).
+    `  ${explainLabel(reading).sentence}`,
+  ];
   const notes: string[] = [];
   if (reading.compacted)
     notes.push('a run compacted: the label reads neutral and the valence is partial');

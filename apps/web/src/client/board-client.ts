@@ -18,9 +18,24 @@ export function boardClient(): void {
 
   if (body.dataset.live !== 'runs' || typeof EventSource === 'undefined') return;
   const list = document.getElementById('runs');
+  const indicator = document.getElementById('live-indicator');
+  const count = document.getElementById('runs-count');
+  // The indicator is for everyone to see: live, or why not.
+  const indicate = (state: 'on' | 'off', text: string) => {
+    if (indicator === null) return;
+    indicator.dataset.state = state;
+    const words = indicator.querySelector('.live__text');
+    if (words !== null) words.textContent = text;
+  };
+  indicate('off', 'Connecting for live updates…');
   const source = new EventSource('/events');
   source.addEventListener('open', () => {
     body.dataset.liveConnected = 'true';
+    indicate('on', 'Live: a run that finishes appears here without a reload.');
+  });
+  source.addEventListener('error', () => {
+    delete body.dataset.liveConnected;
+    indicate('off', 'Live updates lost; trying again (reload to be sure the list is current).');
   });
   source.addEventListener('run', (event) => {
     const data = JSON.parse((event as MessageEvent<string>).data) as {
@@ -33,9 +48,24 @@ export function boardClient(): void {
     template.innerHTML = data.html;
     const row = template.content.firstElementChild;
     if (row === null) return;
+    // A row that arrived live is marked as new until the next load.
+    row.classList.add('run--new');
+    const mark = document.createElement('span');
+    mark.className = 'flag flag--new';
+    mark.textContent = 'new';
+    row.querySelector('.run__meta')?.prepend(mark, ' ');
     const existing = document.getElementById(`run-${data.session}`);
     if (existing !== null) existing.replaceWith(row);
-    else if (list !== null && body.dataset.liveInsert === 'true') list.prepend(row);
+    else if (list !== null && body.dataset.liveInsert === 'true') {
+      list.prepend(row);
+      if (count !== null) {
+        const total = Number(count.dataset.count ?? 'NaN') + 1;
+        if (Number.isFinite(total)) {
+          count.dataset.count = String(total);
+          count.textContent = String(total);
+        }
+      }
+    }
     const empty = document.getElementById('runs-empty');
     if (empty !== null && list !== null && list.children.length > 0) empty.remove();
     logo?.classList.toggle('logo--negative', data.tone === 'negative');

@@ -16,8 +16,8 @@ import { csrfField, type Html } from '../views/layout.js';
 const sensorList = 'outbox_age, question_latency or request_closure';
 
 /**
- * Reads a charter form into the one change it asks for, with the messages the CLI gives for the
- * same mistakes; the charter's own rules (ids, ranks, duplicates) are checked by the edit itself.
+ * Reads a charter form into the one change it asks for, saying a mistake in the form's own
+ * words (its fields, not the CLI's flags); the charter's own rules (ids, ranks, duplicates) are checked by the edit itself.
  */
 export function charterChangeOf(
   form: Readonly<Record<string, string | undefined>>,
@@ -26,16 +26,20 @@ export function charterChangeOf(
   | { readonly ok: false; readonly message: string } {
   const id = (form.id ?? '').trim();
   const sensorOf = (text: string): CharterLine['sensor'] | string =>
-    isCharterSensor(text) ? text : `--sensor takes ${sensorList}, not ${JSON.stringify(text)}`;
+    isCharterSensor(text)
+      ? text
+      : `the sensor is one of ${sensorList}, not ${JSON.stringify(text)}`;
   const setpointOf = (text: string): number | string => {
     const parsed = parseDuration(text);
-    return isLeft(parsed) ? `--setpoint: ${parsed.left}` : parsed.right;
+    return isLeft(parsed)
+      ? `the setpoint is a duration such as 48h or 2d: ${parsed.left}`
+      : parsed.right;
   };
   const rankOf = (text: string | undefined, name: string): number | undefined | string => {
     if (text === undefined || text.trim() === '') return undefined;
     return /^\d{1,4}$/.test(text.trim()) && Number(text) >= 1
       ? Number(text)
-      : `${name} takes a whole number from 1, not ${JSON.stringify(text)}`;
+      : `the ${name} is a whole number from 1, not ${JSON.stringify(text)}`;
   };
   switch (form.op) {
     case 'add': {
@@ -54,7 +58,7 @@ export function charterChangeOf(
         if (typeof setpoint === 'string') return { ok: false, message: setpoint };
         line.setpoint = setpoint;
       }
-      const rank = rankOf(form.rank, '--rank');
+      const rank = rankOf(form.rank, 'rank');
       if (typeof rank === 'string') return { ok: false, message: rank };
       return {
         ok: true,
@@ -63,9 +67,8 @@ export function charterChangeOf(
       };
     }
     case 'move': {
-      const rank = rankOf(form.rank, 'RANK');
-      if (rank === undefined)
-        return { ok: false, message: 'give the line id and the rank to move it to' };
+      const rank = rankOf(form.rank, 'rank');
+      if (rank === undefined) return { ok: false, message: 'type the rank to move the line to' };
       if (typeof rank === 'string') return { ok: false, message: rank };
       return {
         ok: true,
@@ -78,8 +81,7 @@ export function charterChangeOf(
       return { ok: true, change: { op: 'remove', id }, done: `Removed line ${id}.` };
     case 'set_text': {
       const text = (form.text ?? '').trim();
-      if (text === '')
-        return { ok: false, message: 'say what to change: --text, --sensor or --setpoint' };
+      if (text === '') return { ok: false, message: 'type the line’s new text' };
       return { ok: true, change: { op: 'set_text', id, text }, done: `Changed line ${id}.` };
     }
     case 'set_sensor': {
@@ -117,15 +119,23 @@ export function charterChangeOf(
   }
 }
 
-function lineHtml(line: CharterLine, rank: number, csrf: string): Html {
+/** What the owner typed into a charter form that was refused: shown again in its fields. */
+export type CharterTyped = Readonly<Record<string, string | undefined>>;
+
+function lineHtml(line: CharterLine, rank: number, csrf: string, typed?: CharterTyped): Html {
+  // The line's own form that was refused opens again with what was typed in it.
+  const mine =
+    typed !== undefined && typed.op !== 'add' && typed.id === line.id ? typed : undefined;
+  const typedIn = (op: string, field: string, shown: string) =>
+    mine?.op === op ? (mine[field] ?? '') : shown;
   return html`<li id="line-${line.id}" data-line="${line.id}">
 <div class="run__meta"><strong>${rank}</strong> · ${line.id}${line.sensor === undefined ? '' : html`<br>sensor ${line.sensor}`}${line.setpoint === undefined ? '' : html` · setpoint ${formatDuration(line.setpoint)}`}</div>
 <div class="run__answer">${line.text}</div>
-<details><summary>Edit ${line.id}</summary><div class="acts">
-<form method="post" action="/charter">${csrfField(csrf)}<input type="hidden" name="op" value="move"><input type="hidden" name="id" value="${line.id}"><label>Rank<input name="rank" size="3" inputmode="numeric" value="${rank}"></label><button type="submit">Move</button></form>
-<form method="post" action="/charter">${csrfField(csrf)}<input type="hidden" name="op" value="set_text"><input type="hidden" name="id" value="${line.id}"><label>Text<input name="text" size="30" value="${line.text}"></label><button type="submit">Change text</button></form>
-<form method="post" action="/charter">${csrfField(csrf)}<input type="hidden" name="op" value="set_sensor"><input type="hidden" name="id" value="${line.id}"><label>Sensor<input name="sensor" size="16" value="${line.sensor ?? ''}" list="sensors"></label><button type="submit">Set sensor</button></form>
-<form method="post" action="/charter">${csrfField(csrf)}<input type="hidden" name="op" value="set_setpoint"><input type="hidden" name="id" value="${line.id}"><label>Setpoint<input name="setpoint" size="8" value="${line.setpoint === undefined ? '' : formatDuration(line.setpoint)}"></label><button type="submit">Set setpoint</button></form>
+<details${mine === undefined ? '' : html` open`}><summary>Edit ${line.id}</summary><div class="acts">
+<form method="post" action="/charter">${csrfField(csrf)}<input type="hidden" name="op" value="move"><input type="hidden" name="id" value="${line.id}"><label>Rank<input name="rank" size="3" inputmode="numeric" value="${typedIn('move', 'rank', String(rank))}"></label><button type="submit">Move</button></form>
+<form method="post" action="/charter">${csrfField(csrf)}<input type="hidden" name="op" value="set_text"><input type="hidden" name="id" value="${line.id}"><label>Text<input name="text" size="30" value="${typedIn('set_text', 'text', line.text)}"></label><button type="submit">Change text</button></form>
+<form method="post" action="/charter">${csrfField(csrf)}<input type="hidden" name="op" value="set_sensor"><input type="hidden" name="id" value="${line.id}"><label>Sensor<input name="sensor" size="16" value="${typedIn('set_sensor', 'sensor', line.sensor ?? '')}" list="sensors"></label><button type="submit">Set sensor</button></form>
+<form method="post" action="/charter">${csrfField(csrf)}<input type="hidden" name="op" value="set_setpoint"><input type="hidden" name="id" value="${line.id}"><label>Setpoint<input name="setpoint" size="8" value="${typedIn('set_setpoint', 'setpoint', line.setpoint === undefined ? '' : formatDuration(line.setpoint))}"></label><button type="submit">Set setpoint</button></form>
 <form method="post" action="/charter">${csrfField(csrf)}<input type="hidden" name="op" value="clear_sensor"><input type="hidden" name="id" value="${line.id}"><button type="submit">Clear sensor</button></form>
 <form method="post" action="/charter">${csrfField(csrf)}<input type="hidden" name="op" value="clear_setpoint"><input type="hidden" name="id" value="${line.id}"><button type="submit">Clear setpoint</button></form>
 <form method="post" action="/charter" data-confirm="Remove line ${line.id}?">${csrfField(csrf)}<input type="hidden" name="op" value="remove"><input type="hidden" name="id" value="${line.id}"><button type="submit">Remove</button></form>
@@ -134,21 +144,23 @@ function lineHtml(line: CharterLine, rank: number, csrf: string): Html {
 }
 
 /** The charter: ranked lines, each editable; a form to add one; the patience each store gets. */
-export function charterPage(charter: Charter | string, csrf: string): Html {
+export function charterPage(charter: Charter | string, csrf: string, typed?: CharterTyped): Html {
+  const adding = typed?.op === 'add' ? typed : undefined;
+  const added = (field: string) => adding?.[field] ?? '';
   if (typeof charter === 'string') {
     return html`<h1>Charter</h1><p class="note">The charter could not be read: ${charter}</p>`;
   }
   return html`<h1>Charter</h1>
 <p class="note">Your ranked priorities, highest first. Rank is position; there are no weights. Only you edit it: nothing here proposes a line.</p>
 <datalist id="sensors">${charterSensors.map((sensor) => html`<option value="${sensor}"></option>`)}</datalist>
-${charter.length === 0 ? html`<p>Your charter is empty.</p>` : html`<ol class="runs" id="charter-lines">${charter.map((line, index) => lineHtml(line, index + 1, csrf))}</ol>`}
+${charter.length === 0 ? html`<p>Your charter is empty.</p>` : html`<ol class="runs" id="charter-lines">${charter.map((line, index) => lineHtml(line, index + 1, csrf, typed))}</ol>`}
 <h2>Add a line</h2>
 <form method="post" action="/charter" class="filters">${csrfField(csrf)}<input type="hidden" name="op" value="add">
-<label>Id<input name="id" size="12" required></label>
-<label>Text<input name="text" size="30" required></label>
-<label>Sensor (optional)<input name="sensor" size="16" list="sensors"></label>
-<label>Setpoint (optional)<input name="setpoint" size="8" placeholder="48h"></label>
-<label>Rank (optional)<input name="rank" size="3" inputmode="numeric"></label>
+<label>Id<input name="id" size="12" required value="${added('id')}"></label>
+<label>Text<input name="text" size="30" required value="${added('text')}"></label>
+<label>Sensor (optional)<input name="sensor" size="16" list="sensors" value="${added('sensor')}"></label>
+<label>Setpoint (optional)<input name="setpoint" size="8" placeholder="48h" value="${added('setpoint')}"></label>
+<label>Rank (optional)<input name="rank" size="3" inputmode="numeric" value="${added('rank')}"></label>
 <button type="submit">Add</button></form>
 <h2>Patience</h2>
 <table><thead><tr><th scope="col">Store</th><th scope="col">Patience</th><th scope="col">From</th></tr></thead><tbody>${commitmentStores.map(

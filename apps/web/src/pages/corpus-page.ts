@@ -1,4 +1,5 @@
-import type { CorpusAppraisal, SuccessesReadout } from '@mecha/appraisal-core';
+import { type CorpusAppraisal, type SuccessesReadout, stripControl } from '@mecha/appraisal-core';
+import type { ReadProblem } from '@mecha/stores';
 import { html } from 'hono/html';
 import type { RunRow } from '../readout/home-readout.js';
 import type { Html } from '../views/layout.js';
@@ -91,6 +92,33 @@ function count(value: number | null): string {
 }
 
 /**
+ * Why the corpus valence is partial, in the CLI's words: the sources not read whole (named
+ * below, as `--json` names them), sessions that could not be read, or else a run that compacted.
+ */
+export function partialReason(
+  corpus: CorpusAppraisal,
+  notReadWhole: readonly ReadProblem[],
+): string {
+  if (notReadWhole.length > 0) {
+    const sources = [...new Set(notReadWhole.map((problem) => stripControl(problem.source)))];
+    return `${sources.slice(0, 3).join(', ')}${sources.length > 3 ? ` and ${sources.length - 3} more` : ''} not read whole (listed below)`;
+  }
+  if ((corpus.sessions_unreadable ?? 0) > 0) {
+    return `${corpus.sessions_unreadable} session${corpus.sessions_unreadable === 1 ? '' : 's'} could not be read`;
+  }
+  return 'a run compacted, so its interventions could not be scoped';
+}
+
+/** How many sources not read whole the page lists before "and N more". */
+const problemsShown = 50;
+
+function notReadWholeHtml(problems: readonly ReadProblem[]): Html {
+  if (problems.length === 0) return html``;
+  return html`<h3>Not read whole</h3>
+<ul id="not-read-whole">${problems.slice(0, problemsShown).map((problem) => html`<li><code>${stripControl(problem.source)}</code>: ${stripControl(problem.what)}</li>`)}${problems.length > problemsShown ? html`<li>… and ${problems.length - problemsShown} more (<code>mecha sessions appraise --json</code> lists them all)</li>` : ''}</ul>`;
+}
+
+/**
  * The corpus readout (the same value as `mecha sessions appraise --json`) as a page: valence
  * first, never netted, with charts per day (positive and negative as two series), labels over
  * time, owner acts and the counts. A count the readout could not make is "unknown", never 0.
@@ -99,13 +127,15 @@ export function corpusPage(
   corpus: CorpusAppraisal,
   days: readonly CorpusDay[],
   window: string,
+  /** Every source not read whole and why: `not_read_whole` of the CLI's `--json`. */
+  notReadWhole: readonly ReadProblem[] = [],
 ): Html {
   const labels = Object.entries(corpus.labels ?? {}).filter(([, n]) => n > 0);
   const worded = labels.filter(([label]) => label !== 'neutral').map(([label]) => label);
   return html`<h1>Corpus</h1>
 <p class="note">${window}. The same readout as <code>mecha sessions appraise --json</code>, derived from your records.</p>
 <h2>Valence</h2>
-<p id="corpus-valence" data-positive="${corpus.valence.positive ?? ''}" data-negative="${corpus.valence.negative ?? ''}">positive ${corpus.valence.positive === null ? 'unknown' : corpus.valence.positive.toFixed(1)}, negative ${corpus.valence.negative === null ? 'unknown' : corpus.valence.negative.toFixed(1)}${corpus.valence.partial ? ' (partial: some source was not read whole)' : ''}</p>
+<p id="corpus-valence" data-positive="${corpus.valence.positive ?? ''}" data-negative="${corpus.valence.negative ?? ''}">positive ${corpus.valence.positive === null ? 'unknown' : corpus.valence.positive.toFixed(1)}, negative ${corpus.valence.negative === null ? 'unknown' : corpus.valence.negative.toFixed(1)}${corpus.valence.partial ? html` (partial: ${partialReason(corpus, notReadWhole)})` : ''}</p>${notReadWholeHtml(notReadWhole)}
 <h2>Valence per day</h2>
 <div class="legend"><span class="swatch-negative">negative (solid)</span><span class="swatch-positive">positive (dashed)</span></div>
 ${

@@ -1,10 +1,8 @@
 import {
-  citeText,
-  formatSign,
   goalText,
   labelSchema,
   outcomeText,
-  type SessionAppraisal,
+  reachability,
   stripControl,
   stripControlLines,
   type TextAppraisalRecord,
@@ -50,10 +48,10 @@ export function parseRunsQuery(
     };
   }
   const label = query.label === undefined || query.label === '' ? undefined : query.label;
-  if (label !== undefined && label !== 'silent' && !labelSchema.safeParse(label).success) {
+  if (label !== undefined && !filterLabels.includes(label)) {
     return {
       ok: false,
-      message: `label takes one of ${labelSchema.options.join(', ')}, or silent`,
+      message: `label takes one of ${filterLabels.join(', ')}`,
     };
   }
   return {
@@ -101,14 +99,36 @@ ${appraisalChipHtml(row.chip)}${taintChipHtml(row.thirdParty)}
 </li>`;
 }
 
-function filterForm(query: RunsQuery): Html {
-  const labels = ['silent', ...labelSchema.options.filter((label) => label !== 'neutral')];
+/** The labels some producer reaches (`reachability`): the only ones worth filtering by. */
+export const filterLabels: readonly string[] = [
+  'silent',
+  ...labelSchema.options.filter((label) =>
+    reachability[label].producers.some((producer) => producer !== 'none'),
+  ),
+];
+
+/** The kinds a filter offers: every surface a session was started from, then test, experiment. */
+export function kindsPresent(rows: readonly RunRow[]): readonly string[] {
+  const surfaces = new Set<string>();
+  const kinds = new Set<string>();
+  for (const row of rows) {
+    if (row.listing.surface !== undefined) surfaces.add(row.listing.surface);
+    if (row.listing.kind !== undefined && row.listing.kind !== 'ordinary')
+      kinds.add(row.listing.kind);
+  }
+  return [...[...surfaces].sort(), ...[...kinds].sort()];
+}
+
+function filterForm(query: RunsQuery, kinds: readonly string[]): Html {
   return html`<form class="filters" method="get" action="/" aria-label="Filter runs">
 <label>Last days<input name="days" inputmode="numeric" pattern="[0-9]*" size="5" value="${query.days ?? ''}"></label>
-<label>Kind or surface<input name="kind" size="10" value="${query.kind ?? ''}"></label>
-<label>Label<select name="label"><option value="">any</option>${labels.map(
+<label>Kind or surface<select name="kind"><option value="">any</option>${kinds.map(
+    (kind) =>
+      html`<option value="${kind}"${query.kind === kind ? html` selected` : ''}>${kind}</option>`,
+  )}</select></label>
+<label>Label<select name="label"><option value="">any</option>${filterLabels.map(
     (label) =>
-      html`<option value="${label}"${query.label === label ? html` selected` : ''}>${label}</option>`,
+      html`<option value="${label}"${query.label === label ? html` selected` : ''}>${label === 'neutral' ? 'neutral (signed, no label word)' : label}</option>`,
   )}</select></label>
 <button type="submit">Show</button>
 </form>`;
@@ -129,75 +149,22 @@ export function runsPage(
   rows: readonly RunRow[],
   query: RunsQuery,
   listing: ReturnType<HomeReadout['listing']> = 'read',
+  kinds: readonly string[] = [],
 ): Html {
   const pages = Math.max(1, Math.ceil(rows.length / runsPerPage));
   const page = Math.min(query.page, pages);
   const shown = rows.slice((page - 1) * runsPerPage, page * runsPerPage);
   return html`<h1>Runs</h1>
 <p class="note">Each session's last answer with mecha's appraisal beside it: the valence first (positive and negative apart, never netted), the label word when the derivation earns one, and nothing for a silent run.</p>
-${filterForm(query)}
+${filterForm(query, kinds)}
 ${
   typeof listing === 'object'
     ? html`<p class="said said--refused">The sessions could not be listed (${listing.unreadable}): how many there are is unknown, not zero.</p>`
-    : html`<p>${rows.length} session${rows.length === 1 ? '' : 's'}${rows.length > runsPerPage ? `, page ${page} of ${pages}` : ''}${listing === 'partial' ? ' (partial: some transcripts could not be listed; mecha doctor names them)' : ''}.</p>`
+    : html`<p><span id="runs-count" data-count="${rows.length}">${rows.length}</span> session${rows.length === 1 ? '' : 's'}${rows.length > runsPerPage ? `, page ${page} of ${pages}` : ''}${listing === 'partial' ? ' (partial: some transcripts could not be listed; mecha doctor names them)' : ''}.</p>`
 }
 <ol class="runs" id="runs">${shown.map((row) => runRowHtml(row))}</ol>
 ${rows.length === 0 && typeof listing !== 'object' ? html`<p id="runs-empty" class="note">No runs in this window.</p>` : ''}
 <nav class="pager" aria-label="Pages of runs">${page > 1 ? html`<a href="${pageLink(query, page - 1)}" rel="prev">Newer</a>` : ''}${page < pages ? html`<a href="${pageLink(query, page + 1)}" rel="next">Older</a>` : ''}</nav>`;
-}
-
-/** Session detail: its chip, signed errors, conditions and brief, and its text appraisal. */
-export function sessionPage(
-  found: Extract<SessionAppraisal, { readonly state: 'appraised' }>,
-  row: RunRow | undefined,
-  runStarts: readonly {
-    readonly runId: string;
-    readonly at: string;
-    readonly conditions: unknown;
-    readonly brief: { readonly text: string; readonly delivered?: boolean | undefined } | undefined;
-  }[],
-): Html {
-  const { reading, textAppraisal } = found;
-  const chip = row?.chip;
-  return html`<h1>Session ${reading.sessionId}</h1>
-<p>${chip === undefined ? html`<span class="note">Silent: nothing was signed either way.</span>` : appraisalChipHtml(chip)} ${taintChipHtml(row?.thirdParty ?? false)}</p>
-<dl class="facts">
-<dt>Label</dt><dd>${reading.label}</dd>
-<dt>Valence</dt><dd>positive ${reading.valence.positive.toFixed(1)}, negative ${reading.valence.negative.toFixed(1)}${reading.valence.partial ? ' (partial)' : ''}</dd>
-<dt>Transcript</dt><dd>${reading.transcriptRead ? 'read' : 'could not be read'}${reading.compacted ? '; the run compacted, so its interventions could not be scoped' : ''}</dd>
-${reading.incomplete.length > 0 ? html`<dt>Not read whole</dt><dd>${reading.incomplete.join(', ')}</dd>` : ''}
-</dl>
-<h2>Signed errors</h2>
-${
-  reading.errors.length === 0
-    ? html`<p class="note">None.</p>`
-    : html`<table><caption class="note">Each error is a pointer the harness minted, never prose.</caption>
-<thead><tr><th scope="col">Channel</th><th scope="col">Agency</th><th scope="col" class="number">Sign</th><th scope="col">Cite</th><th scope="col">Goal</th></tr></thead>
-<tbody>${reading.errors.map(
-        (error) =>
-          html`<tr><td>${error.channel}</td><td>${error.agency}</td><td class="number">${formatSign(error.sign)}</td><td>${citeText(error.cite)}</td><td>${goalText(error.goal)}</td></tr>`,
-      )}</tbody></table>`
-}
-<h2>Conditions and brief</h2>
-${
-  runStarts.length === 0
-    ? html`<p class="note">No run recorded.</p>`
-    : runStarts.map(
-        (run) => html`<h3>Run ${run.runId} <span class="note">(${when(run.at)})</span></h3>
-${run.conditions === undefined ? html`<p class="note">No conditions recorded.</p>` : html`<pre>${JSON.stringify(run.conditions, null, 2)}</pre>`}
-${run.brief === undefined ? html`<p class="note">No brief recorded.</p>` : html`<p>Brief (${run.brief.delivered === true ? 'delivered' : 'not delivered'}):</p><pre>${run.brief.text}</pre>`}`,
-      )
-}
-<h2>Text appraisal</h2>
-${
-  textAppraisal.state === 'unreadable'
-    ? html`<p class="note">The text appraisals could not be read.</p>`
-    : textAppraisal.state === 'none'
-      ? html`<p class="note">None on record.</p>`
-      : html`<p><strong>${textAppraisal.record.taint === 'clean' ? 'clean' : 'not clean'}</strong> <span class="note">(${textAppraisal.record.taint === 'clean' ? 'read no third-party content' : textAppraisal.record.taint === 'third_party' ? 'read third-party content' : 'taint unknown'}; ${when(textAppraisal.record.at)})</span></p>
-<pre>${stripControlLines(textAppraisal.record.interpretation)}</pre>
-${textAppraisalPartsHtml(textAppraisal.record)}`
-}`;
 }
 
 /**

@@ -23,7 +23,13 @@ import {
   wantedBy,
 } from '@mecha/appraisal-core';
 import type { CharterLine } from '@mecha/charter';
-import { homeLayout, homePorts, type MechaHome } from '@mecha/stores';
+import {
+  homeLayout,
+  homePorts,
+  type MechaHome,
+  type ReadProblem,
+  withReadLog,
+} from '@mecha/stores';
 
 /** How long an answer is shown on the runs page before it is cut. */
 const answerCharacters = 240;
@@ -52,6 +58,12 @@ export interface RunRow {
   readonly thirdParty: boolean;
   /** When the session last recorded anything (its last event), for ordering live updates. */
   readonly lastAt: string | undefined;
+}
+
+/** The corpus readout and what it could not read whole (`not_read_whole` of the CLI's JSON). */
+export interface CorpusRead {
+  readonly corpus: CorpusAppraisal;
+  readonly notReadWhole: readonly ReadProblem[];
 }
 
 /** What one refresh changed: sessions whose transcript changed, and whether the stores did. */
@@ -186,7 +198,7 @@ export class HomeReadout {
   private index: SessionStoreIndex | undefined;
   private charter: SourceRead<CharterLine> = { state: 'read', records: [] };
   private sorted: RunRow[] | undefined;
-  private corpusCache = new Map<string, Promise<CorpusAppraisal>>();
+  private corpusCache = new Map<string, Promise<CorpusRead>>();
   private populations = new Map<string, RunRow[]>();
   private listed: { version: number; read: SourceRead<SessionListing> } | undefined;
   private listeners = new Set<(change: ReadoutChange) => void>();
@@ -279,12 +291,24 @@ export class HomeReadout {
 
   /** The corpus readout over memory, computed once per version, population and minute. */
   corpus(options: PopulationOptions): Promise<CorpusAppraisal> {
+    return this.corpusRead(options).then((read) => read.corpus);
+  }
+
+  /**
+   * The corpus readout with every source it could not read whole and why: the
+   * `not_read_whole` of `mecha sessions appraise --json`, from the same read log.
+   */
+  corpusRead(options: PopulationOptions): Promise<CorpusRead> {
     // Kept per minute of `now` as well, so a window in days does not drift behind the clock.
     const minute = Math.floor(options.now.getTime() / 60_000);
     const key = JSON.stringify({ ...options, now: minute, version: this.version });
     let found = this.corpusCache.get(key);
     if (found === undefined) {
-      found = appraiseCorpus(this.ports(), options);
+      const logged = withReadLog(this.ports());
+      found = appraiseCorpus(logged.ports, options).then((corpus) => ({
+        corpus,
+        notReadWhole: logged.problems(),
+      }));
       if (this.corpusCache.size >= 16) this.corpusCache.clear();
       this.corpusCache.set(key, found);
     }

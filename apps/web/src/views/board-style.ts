@@ -61,7 +61,17 @@ textarea { width: 40ch; }
 table { border-collapse: collapse; margin: .5rem 0; }
 th, td { border-bottom: 1px solid var(--line); padding: .25rem .6rem; text-align: left; vertical-align: top; }
 td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
-.pager { display: flex; gap: 1rem; margin-top: 1rem; }
+.pager { display: flex; flex-wrap: wrap; gap: .5rem 1rem; margin-top: 1rem; }
+.pager [aria-current="page"] { font-weight: 700; }
+.flag { font-size: .85rem; font-weight: 600; color: var(--negative); border: 1px solid var(--negative); border-radius: 4px; padding: 0 .35rem; white-space: nowrap; }
+nav.tabs ul { gap: .25rem 1rem; }
+details.closed > summary h2 { display: inline; }
+.live { display: inline-flex; align-items: center; gap: .4rem; font-size: .9rem; color: var(--muted); margin: 0 0 .5rem; }
+.live__dot { width: .7rem; height: .7rem; border-radius: 50%; border: 2px solid var(--muted); }
+.live[data-state="on"] .live__dot { background: var(--positive); border-color: var(--positive); }
+.run--new { background: #eef6f3; }
+.flag--new { color: var(--positive); border-color: var(--positive); }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .chart { max-width: 100%; height: auto; }
 .chart .axis { stroke: #7b8794; stroke-width: 1; }
 .chart .series-negative { fill: none; stroke: var(--negative); stroke-width: 2; }
@@ -83,5 +93,25 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--wash); p
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
-@media (max-width: 40rem) { .run__meta { min-width: 0; } dl.facts { grid-template-columns: 1fr; } }
+p.why { font-size: 1.05rem; border-left: 4px solid var(--line); padding: .2rem .75rem; overflow-wrap: anywhere; }
+ul.errors, ol.turns, ul.events { list-style: none; margin: 0; padding: 0; }
+ul.errors > li { padding: .35rem 0; border-bottom: 1px solid var(--line); overflow-wrap: anywhere; }
+.error__sign { display: inline-block; min-width: 3.2em; font-variant-numeric: tabular-nums; font-weight: 600; }
+.error__detail { display: block; font-size: .9rem; }
+.trace-run { border: 1px solid var(--line); border-radius: 4px; padding: .25rem .75rem; margin: .5rem 0; min-width: 0; }
+ol.turns > li { border-top: 1px solid var(--line); padding: .3rem .25rem; scroll-margin-top: 1rem; }
+ol.turns h4 { font-size: .95rem; margin: .2rem 0; }
+.turn--cited { border-left: 4px solid var(--negative); }
+.turn:target { background: #fff6d6; outline: 3px solid var(--focus); }
+.event { margin: .2rem 0; overflow-wrap: anywhere; }
+.event__kind { font-size: .85rem; font-weight: 600; color: var(--muted); }
+.event pre, .event details { margin: .2rem 0; }
+summary { cursor: pointer; overflow-wrap: anywhere; }
+/* The runs list is a table in all but name: chips in one fixed column, their bars at one x. */
+#runs > li { display: grid; grid-template-columns: minmax(0, 14rem) minmax(0, 1fr) 17rem; }
+#runs > li > .chip, #runs > li > .taint { grid-column: 3; justify-self: start; }
+#runs .chip__word { display: inline-block; min-width: 8em; }
+@media (max-width: 40rem) { .run__meta { min-width: 0; } dl.facts { grid-template-columns: 1fr; }
+  #runs > li { grid-template-columns: minmax(0, 1fr); } #runs > li > .chip, #runs > li > .taint { grid-column: 1; }
+  #runs .chip__word { min-width: 0; } #runs .chip { flex-wrap: wrap; white-space: normal; max-width: 100%; } }
 `;

@@ -37,7 +37,7 @@ export function valenceBar(chip: AppraisalChip): Html {
 export function appraisalChipHtml(chip: AppraisalChip | undefined): Html {
   if (chip === undefined) return html``;
   return html`<span class="chip chip--${chip.tone}" data-chip="" data-word="${chip.word ?? ''}" data-positive="${chip.positive}" data-negative="${chip.negative}" data-partial="${String(chip.partial)}" data-valence="${chip.valence}"
->${chip.word === undefined ? '' : html`<span class="chip__word">${chip.word}</span>`}${valenceBar(chip)}<span class="chip__valence">${chip.valence}</span>${chip.partial ? html`<span class="chip__partial" title="partial: some evidence could not be read">partial</span>` : ''}</span>`;
+><span class="chip__word">${chip.word ?? ''}</span>${valenceBar(chip)}<span class="chip__valence">${chip.valence}</span>${chip.partial ? html`<span class="chip__partial" title="partial: some evidence could not be read">partial</span>` : ''}</span>`;
 }
 
 /** The taint chip (amber, which the appraisal chip never uses): this session read third-party content. */

@@ -9,7 +9,8 @@ export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 export const pages = [
   { path: '/', name: 'Runs' },
   { path: '/board', name: 'Board' },
-  { path: '/drafts', name: 'Drafts and questions' },
+  { path: '/drafts', name: 'Drafts' },
+  { path: '/questions', name: 'Questions' },
   { path: '/charter', name: 'Charter' },
   { path: '/corpus', name: 'Corpus' },
   { path: '/successes', name: 'Successes' },
@@ -34,6 +35,8 @@ export interface PageOptions {
   readonly said?: Said;
   /** `runs` on the runs page: the script listens for finished runs. */
   readonly live?: 'runs';
+  /** How many drafts and questions wait on the owner, shown in the navigation (null: unknown). */
+  readonly waiting?: { readonly drafts: number | null; readonly questions: number | null };
   /** Whether a live run may be put at the top of the list (page 1 with no filter). */
   readonly liveInsert?: boolean;
 }
@@ -47,6 +50,15 @@ export function csrfField(token: string): Html {
 export function saidHtml(said: Said | undefined): Html {
   if (said === undefined) return html``;
   return html`<div class="said ${said.ok ? '' : 'said--refused'}" role="status" id="said">${said.lines.map((line) => html`<p>${line}</p>`)}${said.words === undefined ? '' : html`<pre class="said__words">${stripControlLines(said.words)}</pre>`}</div>`;
+}
+
+/** A tab's count in the navigation: drafts and questions waiting, or `?` when unknown. */
+function navCount(path: string, waiting: PageOptions['waiting']): Html {
+  if (waiting === undefined) return html``;
+  const count =
+    path === '/drafts' ? waiting.drafts : path === '/questions' ? waiting.questions : undefined;
+  if (count === undefined) return html``;
+  return html` <span class="count" data-count="${path.slice(1)}">(${count === null ? '?' : count}<span class="visually-hidden"> waiting</span>)</span>`;
 }
 
 /** The whole document around a page: header with logo and navigation, the page, the script. */
@@ -66,11 +78,11 @@ export function layout(options: PageOptions): Html {
 <a class="logo${options.negative ? ' logo--negative' : ''}" href="/" aria-label="mecha board home${options.negative ? ' (latest reading negative)' : ''}"><svg viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="9"></circle></svg>mecha</a>
 <nav aria-label="Pages"><ul>${pages.map(
     (page) =>
-      html`<li><a href="${page.path}"${raw(page.path === options.current ? ' aria-current="page"' : '')}>${page.name}</a></li>`,
+      html`<li><a href="${page.path}"${raw(page.path === options.current ? ' aria-current="page"' : '')}>${page.name}${navCount(page.path, options.waiting)}</a></li>`,
   )}</ul></nav>
 </header>
 <main id="main">
-${saidHtml(options.said)}
+${saidHtml(options.said)}${options.live === undefined ? '' : html`<p class="live" id="live-indicator" data-state="off"><span class="live__dot" aria-hidden="true"></span> <span class="live__text">Live updates need the board's script; reload to see new runs.</span></p>`}
 ${options.content}
 <p id="live-status" class="note" role="status" aria-live="polite"></p>
 </main>

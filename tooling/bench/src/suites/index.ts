@@ -12,6 +12,7 @@ import { storesSuite } from './stores.js';
 import { validitySuite } from './validity.js';
 import { verdictsSuite } from './verdicts.js';
 import { webSuite } from './web.js';
+import { webPagesSuite } from './web-pages.js';
 
 /** A benchmark suite: an id to select it by, a title for its docs section, and its run. */
 export interface Suite {
@@ -35,4 +36,5 @@ export const suites: readonly Suite[] = [
   pruneSuite,
   webSuite,
   validitySuite,
+  webPagesSuite,
 ];

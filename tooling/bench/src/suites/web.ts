@@ -18,7 +18,7 @@ const ms = (value: number) =>
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 /** The CLI's readout as a person runs it: `mecha sessions appraise --json`, a cold Node each time. */
-function cliReadout(home: string, count: number): number {
+export function cliReadout(home: string, count: number): number {
   spawnSync(process.execPath, [cliBin, '--home', home, 'sessions', 'appraise', '--json'], {
     stdio: 'ignore',
   });
@@ -46,7 +46,7 @@ async function get(url: string): Promise<number> {
 }
 
 /** A page's server time (its `Server-Timing`) and round trip, medians over `count` requests. */
-async function page(
+export async function page(
   url: string,
   count: number,
   warmup = 3,
