@@ -100,7 +100,10 @@ if (!values.report) {
         MECHA_PROPERTY_RUNS: process.env.MECHA_PROPERTY_RUNS ?? '100',
         MECHA_MUTATION_PACKAGE: target.name,
         MECHA_MUTATION_OUT: out,
-        MECHA_MUTATION_REPORT: reportName(target, mutate?.map((file) => file.replaceAll('/', '-'))),
+        MECHA_MUTATION_REPORT: reportName(
+          target,
+          mutate?.map((file) => file.replaceAll('/', '-')),
+        ),
       },
     }).status;
     if (status !== 0) fail(`stryker failed on ${target.name} (exit ${status})`);

@@ -27,13 +27,15 @@ const senders = ['owner', 'run_shell', 'unrecorded'] as const;
 describe('draftVerdictRow: the row each deciding verdict signs', () => {
   // Written out whole: every outcome by every sender, so an emptied case (which falls through
   // to the next one) or a swapped row shows as a wrong cell.
-  const table: Record<DraftOutcome['outcome'], Record<(typeof senders)[number], string | undefined>> =
-    {
-      sent_unchanged: { owner: 'draftSentUnchanged', run_shell: undefined, unrecorded: undefined },
-      sent_edited: { owner: 'draftSentEdited', run_shell: undefined, unrecorded: 'draftSentEdited' },
-      rejected: { owner: 'draftRejected', run_shell: undefined, unrecorded: 'draftRejected' },
-      cancelled: { owner: undefined, run_shell: undefined, unrecorded: undefined },
-    };
+  const table: Record<
+    DraftOutcome['outcome'],
+    Record<(typeof senders)[number], string | undefined>
+  > = {
+    sent_unchanged: { owner: 'draftSentUnchanged', run_shell: undefined, unrecorded: undefined },
+    sent_edited: { owner: 'draftSentEdited', run_shell: undefined, unrecorded: 'draftSentEdited' },
+    rejected: { owner: 'draftRejected', run_shell: undefined, unrecorded: 'draftRejected' },
+    cancelled: { owner: undefined, run_shell: undefined, unrecorded: undefined },
+  };
 
   it('signs an edited send as an edit, never as a rejection, and each other cell as the table says', () => {
     for (const [result, bySender] of Object.entries(table)) {

@@ -128,7 +128,9 @@ type Sample = { list: number[]; limit: number; n: number; name: string | undefin
 function calls(api: Api, sample: Sample) {
   return [
     outcome(() => api.tally(sample.list, sample.limit)),
-    outcome(() => api.label(sample.n, sample.name === undefined ? undefined : { name: sample.name })),
+    outcome(() =>
+      api.label(sample.n, sample.name === undefined ? undefined : { name: sample.name }),
+    ),
     outcome(() => api.steps(sample.n)),
     outcome(() => api.depth(Math.min(sample.n, 30))),
   ];
@@ -177,7 +179,9 @@ describe('every mutant of a file switched into one module', () => {
     expect(reached.length).toBeGreaterThan(0);
     expect(reached.every((id) => depthIds.includes(id))).toBe(true);
     // `return 1 + depth(n - 1)` is never reached when n is 0.
-    const deeper = compiling.filter((mutant) => mutant.line === first + 2).map((mutant) => mutant.id);
+    const deeper = compiling
+      .filter((mutant) => mutant.line === first + 2)
+      .map((mutant) => mutant.id);
     expect(deeper.length).toBeGreaterThan(0);
     expect(reached.some((id) => deeper.includes(id))).toBe(false);
   });
@@ -209,7 +213,9 @@ export function pick(mode: 'a' | 'b', values: readonly string[]): string {
 `;
     const { checker, sourceFile, mutants } = parsed(typed);
     const baseline = checker.errors(typed);
-    const alone = mutants.filter((mutant) => checker.errors(applyMutant(typed, mutant)) <= baseline);
+    const alone = mutants.filter(
+      (mutant) => checker.errors(applyMutant(typed, mutant)) <= baseline,
+    );
     const grouped = compilingMutants(checker, typed, mutants, mutantUnits(ts, sourceFile));
     expect(grouped.map((mutant) => mutant.id)).toEqual(alone.map((mutant) => mutant.id));
     expect(alone.length).toBeLessThan(mutants.length);

@@ -31,7 +31,7 @@ const header = [
   '    hits: 0, tripped: false, cov: null,',
   '    a(...ids: number[]) { if (s.cov !== null) for (const i of ids) s.cov.add(i); return s.id; },',
   "    t() { s.hits += 1; if (s.hits > s.limit) { s.tripped = true; throw new RangeError('mecha: loop guard tripped'); } } };",
-  '  if (env.MECHA_COUNTS) proc.on(\'exit\', () => proc.getBuiltinModule(\'node:fs\').writeFileSync(env.MECHA_COUNTS, String(s.hits)));',
+  "  if (env.MECHA_COUNTS) proc.on('exit', () => proc.getBuiltinModule('node:fs').writeFileSync(env.MECHA_COUNTS, String(s.hits)));",
   '  return s;',
   '})());',
   '',

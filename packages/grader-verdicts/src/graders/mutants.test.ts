@@ -25,7 +25,7 @@ export function more(list?: number[]): number {
   let total = 0;
   total += list?.length ?? 0;
   const box = { pair: [1, 2] };
-  return /^\d+$/.test(String(box.pair[0])) ? total : 1;
+  return /^d+$/.test(String(box.pair[0])) ? total : 1;
 }
 `;
 

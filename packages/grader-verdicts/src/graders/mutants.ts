@@ -183,7 +183,9 @@ export function regexMutations(literal: string): string[] {
   const predefined = /\\[dws]/.exec(pattern);
   if (predefined !== null) {
     const upper = predefined[0].toUpperCase();
-    edits.push(`${pattern.slice(0, predefined.index)}${upper}${pattern.slice(predefined.index + 2)}`);
+    edits.push(
+      `${pattern.slice(0, predefined.index)}${upper}${pattern.slice(predefined.index + 2)}`,
+    );
   }
   const quantifier = /(?<![\\(])[+*?](?!\?)/.exec(pattern);
   if (quantifier !== null && quantifier.index > 0) {
@@ -278,12 +280,18 @@ export function findMutants(
     }
     if (ts.isPostfixUnaryExpression(node))
       add('unary-removal', node, node.operand.getText(sourceFile));
-    const update = (ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) &&
-      (node.operator === ts.SyntaxKind.PlusPlusToken || node.operator === ts.SyntaxKind.MinusMinusToken);
+    const update =
+      (ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) &&
+      (node.operator === ts.SyntaxKind.PlusPlusToken ||
+        node.operator === ts.SyntaxKind.MinusMinusToken);
     if (update) {
       const flipped = node.operator === ts.SyntaxKind.PlusPlusToken ? '--' : '++';
       const operand = node.operand.getText(sourceFile);
-      add('update', node, ts.isPrefixUnaryExpression(node) ? `${flipped}${operand}` : `${operand}${flipped}`);
+      add(
+        'update',
+        node,
+        ts.isPrefixUnaryExpression(node) ? `${flipped}${operand}` : `${operand}${flipped}`,
+      );
     }
     if (ts.isBinaryExpression(node)) {
       const flipped = assignments[node.operatorToken.getText(sourceFile)];
@@ -298,7 +306,11 @@ export function findMutants(
         ts.isCallExpression(node)) &&
       node.questionDotToken !== undefined
     ) {
-      add('optional-chaining', node.questionDotToken, ts.isPropertyAccessExpression(node) ? '.' : '');
+      add(
+        'optional-chaining',
+        node.questionDotToken,
+        ts.isPropertyAccessExpression(node) ? '.' : '',
+      );
     }
     if (ts.isArrayLiteralExpression(node) && !isAssignmentTarget(ts, node)) {
       add('array-literal', node, node.elements.length > 0 ? '[]' : '["mecha"]');

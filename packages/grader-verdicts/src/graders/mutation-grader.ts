@@ -110,8 +110,7 @@ export async function gradeByMutation(
     sourceFile === undefined
       ? []
       : compilingMutants(checker, text, all, mutantUnits(ts, sourceFile));
-  const switched =
-    sourceFile === undefined ? undefined : switchMutants(ts, sourceFile, compiling);
+  const switched = sourceFile === undefined ? undefined : switchMutants(ts, sourceFile, compiling);
   const unswitchable = new Set(switched?.unswitchable ?? []);
   const valid = compiling.filter((mutant) => !unswitchable.has(mutant.id));
   const invalid = all.length - compiling.length;
