@@ -218,5 +218,6 @@ describe('the mutation grader', () => {
       graderPids.includes(Number(/^mecha-verdicts-(\d+)-/.exec(name)?.[1])),
     );
     expect(left).toEqual([]);
-  });
+    // Six graders, each loading the compiler in its own process: minutes on a loaded machine.
+  }, 360_000);
 });
