@@ -145,6 +145,25 @@ describe('completedAfter', () => {
       end('failed', 'error', 2.7),
     ];
     expect(completedAfter(events, answeredAt, true)).toBe(hour(5));
+    // The earlier end first in the list: a later one must not replace it.
+    const earlierFirst = [
+      start('at', 2),
+      end('at', 'completed', 5),
+      start('late', 4),
+      end('late', 'completed', 6),
+    ];
+    expect(completedAfter(earlierFirst, answeredAt, true)).toBe(hour(5));
+  });
+
+  it('keeps the first of two ends at the same instant, in store order, however each is written', () => {
+    const sameInstant = hour(5).replace('Z', '+00:00');
+    const events = [
+      start('a', 3),
+      end('a', 'completed', 5),
+      start('b', 3),
+      { ...end('b', 'completed', 5), at: sameInstant },
+    ];
+    expect(completedAfter(events, answeredAt, true)).toBe(hour(5));
   });
 
   it('is undefined when none finished in a whole transcript, and unreadable in a partial one', () => {
