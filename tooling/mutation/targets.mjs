@@ -1,10 +1,31 @@
-// The pure rule files under mutation: each is a seed rule written as a function of its inputs
-// (no IO), so every behaviour it has must be pinned by a test beside it.
+// The files under mutation, found on disk (never listed by hand): every source file of
+// appraisal-core's rules folder, and charter's rule files — each source file of charter that has
+// its own test beside it (charter is pure throughout: the barrel, the types, the test
+// arbitraries and the error class have no test of their own and hold no rule). A new rule file
+// is mutated on the next run without touching this file.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const isSource = (name) => name.endsWith('.ts') && !/\.test(-d)?\.ts$/.test(name);
+
+/** The source files of `dir` (relative to the package's `src/`), sorted; tests left out. */
+function sources(pkgDir, sub, keep = () => true) {
+  const dir = join(root, pkgDir, 'src', sub);
+  return readdirSync(dir)
+    .filter((name) => isSource(name) && keep(join(dir, name)))
+    .sort()
+    .map((name) => (sub === '' ? name : `${sub}/${name}`));
+}
+
+const besideTest = (path) => existsSync(path.replace(/\.ts$/, '.test.ts'));
+
 export const targets = [
   {
     name: 'charter',
     dir: 'packages/charter',
-    files: ['guilt.ts', 'duration.ts', 'charter-sensor.ts'],
+    files: sources('packages/charter', '', besideTest),
     // Tests that read the source as text; left out of the mutation run only (see vitest.config.mjs).
     sourceScans: {
       'src/browser-safe.test.ts':
@@ -14,15 +35,10 @@ export const targets = [
   {
     name: 'appraisal-core',
     dir: 'packages/appraisal-core',
-    files: [
-      'derive-label.ts',
-      'contributions.ts',
-      'contribution-table.ts',
-      'valence.ts',
-      'follow-up.ts',
-      'reachability.ts',
-      'closure-line.ts',
-      'format-valence.ts',
-    ],
+    files: sources('packages/appraisal-core', 'rules'),
+    sourceScans: {
+      'src/api-report.test.ts':
+        "compares the package's declared API with the checked-in report; the instrumented source is not the declared one",
+    },
   },
 ];

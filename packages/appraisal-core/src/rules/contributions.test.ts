@@ -1019,6 +1019,20 @@ describe('contributions: what marks a task reopen', () => {
   it('signs nothing for a move between two open statuses', () => {
     expect(errorsOf({ closures: [closure('move-1', 'next', 'waiting')] })).toEqual([]);
   });
+
+  it('reads a reopen that names an open → open move by its own fields: the move is no closure', () => {
+    // Were the move kept as a closure, the reopen would read "reopened from waiting" and lose
+    // its −1.0 for undoing a done.
+    const errors = errorsOf({
+      closures: [
+        closure('move-1', 'next', 'waiting', { at: 10 }),
+        closure('reopen-1', 'done', 'next', { at: 11, reopens: 'move-1' }),
+      ],
+    });
+    expect(errors).toEqual([
+      expect.objectContaining({ sign: -1, cite: { kind: 'closure', closure_id: 'reopen-1' } }),
+    ]);
+  });
 });
 
 describe('contributions: a workflow', () => {

@@ -21,6 +21,12 @@ export function score(a: number, b: number, on: boolean, label: string): number 
 }
 export const flag = true;
 export function name(): string { return 'x' + 'y'; }
+export function more(list?: number[]): number {
+  let total = 0;
+  total += list?.length ?? 0;
+  const box = { pair: [1, 2] };
+  return /^d+$/.test(String(box.pair[0])) ? total : 1;
+}
 `;
 
 describe('mutants on the syntax tree', () => {

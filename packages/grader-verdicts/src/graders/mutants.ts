@@ -12,6 +12,13 @@ export const mutationOperators = [
   'return-value',
   'string-empty',
   'unary-removal',
+  'optional-chaining',
+  'array-literal',
+  'object-literal',
+  'regex',
+  'update',
+  'assignment',
+  'block-removal',
 ] as const;
 
 /** One mutation operator's name. */
@@ -37,6 +44,30 @@ export function applyMutant(text: string, mutant: Mutant): string {
 /** `file:line:col operator 'original' → 'replacement'`, for evidence. */
 export function describeMutant(file: string, mutant: Mutant): string {
   return `${file}:${mutant.line}:${mutant.column} ${mutant.operator} ${JSON.stringify(mutant.original)} → ${JSON.stringify(mutant.replacement)}`;
+}
+
+/** An array or object literal on the left of `=` (or inside one) is a destructuring target. */
+function isAssignmentTarget(ts: typeof TS, node: TS.Node): boolean {
+  let child: TS.Node = node;
+  for (let up = node.parent; up !== undefined; child = up, up = up.parent) {
+    if (ts.isBinaryExpression(up)) {
+      return up.operatorToken.kind === ts.SyntaxKind.EqualsToken && up.left === child;
+    }
+    if ((ts.isForOfStatement(up) || ts.isForInStatement(up)) && up.initializer === child) {
+      return true;
+    }
+    if (
+      !ts.isArrayLiteralExpression(up) &&
+      !ts.isObjectLiteralExpression(up) &&
+      !ts.isPropertyAssignment(up) &&
+      !ts.isShorthandPropertyAssignment(up) &&
+      !ts.isSpreadElement(up) &&
+      !ts.isSpreadAssignment(up)
+    ) {
+      return false;
+    }
+  }
+  return false;
 }
 
 function compilerOptions(ts: typeof TS): TS.CompilerOptions {
@@ -118,6 +149,61 @@ const flips: Readonly<Record<string, [MutationOperator, string]>> = {
   '??': ['logical', '&&'],
 };
 
+const assignments: Readonly<Record<string, string>> = {
+  '+=': '-=',
+  '-=': '+=',
+  '*=': '/=',
+  '/=': '*=',
+  '%=': '*=',
+  '<<=': '>>=',
+  '>>=': '<<=',
+  '&=': '|=',
+  '|=': '&=',
+  '&&=': '||=',
+  '||=': '&&=',
+  '??=': '&&=',
+};
+
+/**
+ * The mutants of one regular expression literal, each a valid pattern: an anchor removed, a
+ * character class or a predefined class negated, a quantifier removed (a subset of the
+ * patterns Stryker's Regex mutator draws from weapon-regex).
+ */
+export function regexMutations(literal: string): string[] {
+  const close = literal.lastIndexOf('/');
+  const pattern = literal.slice(1, close);
+  const flags = literal.slice(close + 1);
+  const edits: string[] = [];
+  if (pattern.startsWith('^')) edits.push(pattern.slice(1));
+  if (pattern.endsWith('$') && !pattern.endsWith('\\$')) edits.push(pattern.slice(0, -1));
+  const classAt = /(?<!\\)\[(?!\^)/.exec(pattern);
+  if (classAt !== null) {
+    edits.push(`${pattern.slice(0, classAt.index + 1)}^${pattern.slice(classAt.index + 1)}`);
+  }
+  const predefined = /\\[dws]/.exec(pattern);
+  if (predefined !== null) {
+    const upper = predefined[0].toUpperCase();
+    edits.push(
+      `${pattern.slice(0, predefined.index)}${upper}${pattern.slice(predefined.index + 2)}`,
+    );
+  }
+  const quantifier = /(?<![\\(])[+*?](?!\?)/.exec(pattern);
+  if (quantifier !== null && quantifier.index > 0) {
+    edits.push(`${pattern.slice(0, quantifier.index)}${pattern.slice(quantifier.index + 1)}`);
+  }
+  return [...new Set(edits)]
+    .filter((edit) => edit !== pattern && edit !== '')
+    .filter((edit) => {
+      try {
+        new RegExp(edit, flags);
+        return true;
+      } catch {
+        return false;
+      }
+    })
+    .map((edit) => `/${edit}/${flags}`);
+}
+
 /**
  * Every mutant of a TypeScript source, found on its AST (never by matching text): operators,
  * literals, conditions, return values and unary operators, each as an edit of one node's span.
@@ -194,6 +280,52 @@ export function findMutants(
     }
     if (ts.isPostfixUnaryExpression(node))
       add('unary-removal', node, node.operand.getText(sourceFile));
+    const update =
+      (ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) &&
+      (node.operator === ts.SyntaxKind.PlusPlusToken ||
+        node.operator === ts.SyntaxKind.MinusMinusToken);
+    if (update) {
+      const flipped = node.operator === ts.SyntaxKind.PlusPlusToken ? '--' : '++';
+      const operand = node.operand.getText(sourceFile);
+      add(
+        'update',
+        node,
+        ts.isPrefixUnaryExpression(node) ? `${flipped}${operand}` : `${operand}${flipped}`,
+      );
+    }
+    if (ts.isBinaryExpression(node)) {
+      const flipped = assignments[node.operatorToken.getText(sourceFile)];
+      const concatenates =
+        node.operatorToken.kind === ts.SyntaxKind.PlusEqualsToken &&
+        (isStringy(node.left) || isStringy(node.right));
+      if (flipped !== undefined && !concatenates) add('assignment', node.operatorToken, flipped);
+    }
+    if (
+      (ts.isPropertyAccessExpression(node) ||
+        ts.isElementAccessExpression(node) ||
+        ts.isCallExpression(node)) &&
+      node.questionDotToken !== undefined
+    ) {
+      add(
+        'optional-chaining',
+        node.questionDotToken,
+        ts.isPropertyAccessExpression(node) ? '.' : '',
+      );
+    }
+    if (ts.isArrayLiteralExpression(node) && !isAssignmentTarget(ts, node)) {
+      add('array-literal', node, node.elements.length > 0 ? '[]' : '["mecha"]');
+    }
+    if (
+      ts.isObjectLiteralExpression(node) &&
+      node.properties.length > 0 &&
+      !isAssignmentTarget(ts, node)
+    ) {
+      add('object-literal', node, '{}');
+    }
+    if (ts.isRegularExpressionLiteral(node)) {
+      for (const edit of regexMutations(node.text)) add('regex', node, edit);
+    }
+    if (ts.isBlock(node) && node.statements.length > 0) add('block-removal', node, '{}');
     ts.forEachChild(node, visit);
   };
   ts.forEachChild(sourceFile, visit);
@@ -202,4 +334,105 @@ export function findMutants(
     const position = sourceFile.getLineAndCharacterOfPosition(mutant.start);
     return { ...mutant, id, line: position.line + 1, column: position.character + 1 };
   });
+}
+
+/** The source with several mutants applied at once (their spans must not overlap). */
+function applyAll(text: string, mutants: readonly Mutant[]): string {
+  let out = '';
+  let cursor = 0;
+  for (const mutant of [...mutants].sort((a, b) => a.start - b.start)) {
+    out += text.slice(cursor, mutant.start) + mutant.replacement;
+    cursor = mutant.end;
+  }
+  return out + text.slice(cursor);
+}
+
+/** The names a piece of source mentions. */
+function namesIn(text: string): Set<string> {
+  return new Set(text.match(/[A-Za-z_$][\w$]*/g) ?? []);
+}
+
+/**
+ * The mutants that compile: no more errors than the true source. Checking each alone costs a
+ * type check per mutant (each program is checked afresh); instead mutants whose spans do not
+ * overlap are checked together in one program, and a group with errors is halved until each
+ * error is pinned on its mutants (a group of four or fewer is checked one by one).
+ *
+ * A group can hide an error: a mutant that removes code (a return value, a condition, a block,
+ * a literal emptied) can remove the very place where another mutant's error would show. So a
+ * group holds at most one such "remover" per function (or top-level statement); what is left
+ * is a mutant whose only error shows in another function, removed there by a mutant of the
+ * same group (then it is counted as compiling and runs like any other). When the true source
+ * itself has errors, a mutant fixing one could hide another's, so then each is checked alone.
+ */
+export function compilingMutants(
+  checker: ReturnType<typeof sourceChecker>,
+  text: string,
+  mutants: readonly Mutant[],
+  units: (mutant: Mutant) => number = () => 0,
+): Mutant[] {
+  const baseline = checker.errors(text);
+  const alone = (mutant: Mutant) => checker.errors(applyMutant(text, mutant)) <= baseline;
+  if (baseline > 0) return mutants.filter(alone);
+  const removes = (mutant: Mutant) => {
+    const kept = namesIn(mutant.replacement);
+    return [...namesIn(mutant.original)].some((name) => !kept.has(name));
+  };
+  const layers: { members: Mutant[]; units: Set<number> }[] = [];
+  for (const mutant of [...mutants].sort((a, b) => a.start - b.start || a.end - b.end)) {
+    const unit = removes(mutant) ? units(mutant) : undefined;
+    const layer = layers.find(
+      (candidate) =>
+        (candidate.members.at(-1) as Mutant).end <= mutant.start &&
+        (unit === undefined || !candidate.units.has(unit)),
+    );
+    const target = layer ?? { members: [], units: new Set<number>() };
+    if (layer === undefined) layers.push(target);
+    target.members.push(mutant);
+    if (unit !== undefined) target.units.add(unit);
+  }
+  const valid = new Set<number>();
+  const check = (group: readonly Mutant[]): void => {
+    if (group.length === 0) return;
+    if (group.length <= 4) {
+      for (const mutant of group) if (alone(mutant)) valid.add(mutant.id);
+      return;
+    }
+    if (checker.errors(applyAll(text, group)) === 0) {
+      for (const mutant of group) valid.add(mutant.id);
+      return;
+    }
+    const half = Math.ceil(group.length / 2);
+    check(group.slice(0, half));
+    check(group.slice(half));
+  };
+  for (const layer of layers) check(layer.members);
+  return mutants.filter((mutant) => valid.has(mutant.id));
+}
+
+/**
+ * Which function (or top-level statement) each mutant is in, by the start of that container:
+ * the unit `compilingMutants` keeps removers apart in.
+ */
+export function mutantUnits(ts: typeof TS, sourceFile: TS.SourceFile): (mutant: Mutant) => number {
+  const containers: { start: number; end: number }[] = [];
+  const visit = (node: TS.Node, topLevel: boolean): void => {
+    if (topLevel || ts.isFunctionLike(node)) {
+      containers.push({ start: node.getStart(sourceFile), end: node.getEnd() });
+    }
+    ts.forEachChild(node, (child) => visit(child, false));
+  };
+  for (const statement of sourceFile.statements) visit(statement, true);
+  return (mutant) => {
+    let best = -1;
+    let width = Number.POSITIVE_INFINITY;
+    for (const container of containers) {
+      const size = container.end - container.start;
+      if (container.start <= mutant.start && mutant.end <= container.end && size < width) {
+        best = container.start;
+        width = size;
+      }
+    }
+    return best;
+  };
 }

@@ -36,7 +36,9 @@ describe('the mutation grader', () => {
       test: 'clamp.test.ts',
     });
     expect(grade.verdict).toBe('UNSOUND');
-    expect(grade.reason).toMatch(/^the test kills no mutant \(0 of \d+ mutants killed\)$/);
+    expect(grade.reason).toMatch(
+      /^the test kills no mutant \(0 of \d+ mutants killed(, \d+ skipped as invalid)?\)$/,
+    );
     expect(folderSnapshot(dir)).toEqual(before);
   });
 
@@ -133,6 +135,40 @@ describe('the mutation grader', () => {
     expect(grade.evidence).toContain('killed: settle.ts:3:10 condition "!ready()" → "true"');
   });
 
+  it('runs the tests in warm workers, and each mutant in its own process when the file needs more of node:test', async () => {
+    const grade = async (test: string) => {
+      const dir = taskCopy('mutation-real-test');
+      writeFileSync(join(dir, 'clamp.test.ts'), test);
+      const steps: string[] = [];
+      const result = await gradeByMutation(
+        identity,
+        { dir, source: 'clamp.ts', test: 'clamp.test.ts' },
+        { onProgress: (step) => steps.push(step) },
+      );
+      return { result, engine: steps.find((step) => step.startsWith('engine ')) };
+    };
+    const body = (context: string) =>
+      [
+        "import assert from 'node:assert/strict';",
+        "import { test } from 'node:test';",
+        "import { clamp } from './clamp.js';",
+        `test('clamp', (t) => {${context}`,
+        '  assert.equal(clamp(-3, 0, 10), 0);',
+        '  assert.equal(clamp(13, 0, 10), 10);',
+        '  assert.equal(clamp(5, 0, 10), 5);',
+        '});',
+        '',
+      ].join('\n');
+    const warm = await grade(body(''));
+    // t.runOnly is real node:test, and not in the warm workers' shim: the file cannot run warm.
+    const cold = await grade(body(' t.runOnly(false);'));
+    expect(warm.engine).toBe('engine warm');
+    expect(cold.engine).toBe('engine process');
+    expect(cold.result.verdict).toBe('CORRECT');
+    expect(cold.result.reason).toBe(warm.result.reason);
+    expect(cold.result.evidence).toEqual(warm.result.evidence);
+  });
+
   it('never leaves the source modified, wherever it is killed with SIGKILL', async () => {
     const dir = taskCopy('mutation-real-test');
     const before = folderSnapshot(dir);
@@ -182,5 +218,6 @@ describe('the mutation grader', () => {
       graderPids.includes(Number(/^mecha-verdicts-(\d+)-/.exec(name)?.[1])),
     );
     expect(left).toEqual([]);
-  });
+    // Six graders, each loading the compiler in its own process: minutes on a loaded machine.
+  }, 360_000);
 });

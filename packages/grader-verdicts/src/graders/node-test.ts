@@ -14,14 +14,20 @@ export interface TestRun {
 /**
  * Runs one JavaScript test file with Node's own test runner in `cwd`, TAP on stdout, and kills
  * it (SIGKILL, its whole process group) when it outlives `timeoutMs`. The environment is
- * minimal so nothing of the grader's leaks into what the test sees.
+ * minimal so nothing of the grader's leaks into what the test sees (`env` adds the grader's own
+ * switches: the live mutant and the loop guard's bound).
  */
-export function runNodeTest(cwd: string, testFile: string, timeoutMs: number): Promise<TestRun> {
+export function runNodeTest(
+  cwd: string,
+  testFile: string,
+  timeoutMs: number,
+  env: Readonly<Record<string, string>> = {},
+): Promise<TestRun> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--test-reporter=tap', testFile], {
       cwd,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', NODE_ENV: 'test' },
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', NODE_ENV: 'test', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

@@ -11,71 +11,43 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Grade, gradeByMutation } from '@mecha/grader-verdicts';
-import { measure, type ResultTable } from '../measure.js';
+import type { ResultTable } from '../measure.js';
 import type { Suite } from './index.js';
+import {
+  type BenchModule,
+  benchModules,
+  nodeTestFile,
+  type TestKind,
+  vitestFile,
+} from './verdicts-modules.js';
 
-// The same small module for both tools, and the same assertions written for each runner:
-// node:test for mecha's grader (which runs node:test files), vitest for StrykerJS.
-const source = `/** Keeps a value within [low, high]. */
-export function clamp(value: number, low: number, high: number): number {
-  if (value < low) return low;
-  if (value > high) return high;
-  return value;
-}
-`;
-const cases = [
-  ['clamp(5, 0, 10)', '5'],
-  ['clamp(-3, 0, 10)', '0'],
-  ['clamp(13, 0, 10)', '10'],
-  ['clamp(0, 0, 10)', '0'],
-  ['clamp(10, 0, 10)', '10'],
-] as const;
-const nodeTest = (real: boolean) =>
-  [
-    "import assert from 'node:assert/strict';",
-    "import { test } from 'node:test';",
-    "import { clamp } from './clamp.js';",
-    real
-      ? `test('clamp', () => {\n${cases.map(([call, value]) => `  assert.equal(${call}, ${value});`).join('\n')}\n});`
-      : "test('clamp exists', () => { assert.ok(typeof clamp === 'function'); });",
-    '',
-  ].join('\n');
-const vitestSpec = (real: boolean) =>
-  [
-    "import { expect, test } from 'vitest';",
-    "import { clamp } from './clamp.js';",
-    real
-      ? `test('clamp', () => {\n${cases.map(([call, value]) => `  expect(${call}).toBe(${value});`).join('\n')}\n});`
-      : "test('clamp exists', () => { expect(typeof clamp).toBe('function'); });",
-    '',
-  ].join('\n');
-
-const benchModules = fileURLToPath(new URL('../../node_modules', import.meta.url));
+const benchNodeModules = fileURLToPath(new URL('../../node_modules', import.meta.url));
 const concurrency = 2;
 
-/** A throwaway project holding the module and one test; node_modules is the bench's. */
-function project(real: boolean): string {
+/** A throwaway project holding the module and one test in both forms; node_modules is the bench's. */
+function project(module: BenchModule, kind: TestKind): string {
   const dir = mkdtempSync(join(tmpdir(), 'bench-verdicts-'));
-  symlinkSync(benchModules, join(dir, 'node_modules'));
+  symlinkSync(benchNodeModules, join(dir, 'node_modules'));
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
-  writeFileSync(join(dir, 'clamp.ts'), source);
-  writeFileSync(join(dir, 'clamp.test.ts'), nodeTest(real));
-  writeFileSync(join(dir, 'clamp.spec.ts'), vitestSpec(real));
+  writeFileSync(join(dir, `${module.name}.ts`), module.source);
+  writeFileSync(join(dir, `${module.name}.test.ts`), nodeTestFile(module, kind));
+  writeFileSync(join(dir, `${module.name}.spec.ts`), vitestFile(module, kind));
   writeFileSync(
     join(dir, 'vitest.config.mjs'),
-    "export default { test: { include: ['clamp.spec.ts'] } };\n",
+    `export default { test: { include: ['${module.name}.spec.ts'] } };\n`,
   );
-  const runner = realpathSync(join(benchModules, '@stryker-mutator/vitest-runner'));
+  const runner = realpathSync(join(benchNodeModules, '@stryker-mutator/vitest-runner'));
   writeFileSync(
     join(dir, 'stryker.config.json'),
     JSON.stringify({
       testRunner: 'vitest',
       plugins: [join(runner, 'dist/src/index.js')],
-      mutate: ['clamp.ts'],
+      mutate: [`${module.name}.ts`],
       inPlace: true,
       reporters: ['json'],
       jsonReporter: { fileName: 'mutation.json' },
       concurrency,
+      coverageAnalysis: 'perTest',
       vitest: { configFile: 'vitest.config.mjs' },
     }),
   );
@@ -102,7 +74,7 @@ interface StrykerRun {
 function runStryker(node: string, dir: string): StrykerRun {
   const run = spawnSync(
     node,
-    [join(benchModules, '@stryker-mutator/core/bin/stryker.js'), 'run', '--logLevel', 'error'],
+    [join(benchNodeModules, '@stryker-mutator/core/bin/stryker.js'), 'run', '--logLevel', 'error'],
     { cwd: dir, encoding: 'utf8' },
   );
   if (run.status !== 0) {
@@ -118,122 +90,124 @@ function runStryker(node: string, dir: string): StrykerRun {
   return { statuses };
 }
 
-function strykerVerdict(run: StrykerRun): string {
+/** Killed (timeouts included, as Stryker counts them) over the mutants that ran. */
+function strykerCounts(run: StrykerRun): { mutants: number; killed: number } {
   const killed = (run.statuses.Killed ?? 0) + (run.statuses.Timeout ?? 0);
+  const skipped = (run.statuses.CompileError ?? 0) + (run.statuses.RuntimeError ?? 0);
   const total = Object.values(run.statuses).reduce((sum, count) => sum + count, 0);
-  const detail = Object.entries(run.statuses)
-    .map(([status, count]) => `${count} ${status}`)
-    .join(', ');
-  return `${killed > 0 ? 'accepts' : 'rejects'} (${killed} of ${total} killed; ${detail})`;
+  return { mutants: total - skipped, killed };
 }
 
-function mechaVerdict(grade: Grade): string {
-  return `${grade.verdict === 'CORRECT' ? 'accepts' : 'rejects'} (${grade.verdict}: ${grade.reason})`;
+function mechaCounts(grade: Grade): { mutants: number; killed: number } {
+  const lines = grade.evidence.filter((line) => /^(killed|survived): /.test(line));
+  return {
+    mutants: lines.length,
+    killed: lines.filter((line) => line.startsWith('killed: ')).length,
+  };
 }
+
+const verdictOf = (killed: number) => (killed > 0 ? 'accepts' : 'rejects');
+const seconds = (ms: number) => (ms / 1000).toFixed(2);
+const score = (c: { mutants: number; killed: number }) =>
+  c.mutants === 0 ? '—' : `${((100 * c.killed) / c.mutants).toFixed(0)}%`;
 
 async function run(): Promise<readonly ResultTable[]> {
   const identity = { id: 'mutation', hash: 'bench' };
-  const real = project(true);
-  const vacuous = project(false);
-  try {
-    const task = (dir: string) => ({ dir, source: 'clamp.ts', test: 'clamp.test.ts' });
-    let realGrade: Grade | undefined;
-    const mecha = await measure(
-      'mecha mutation grader',
-      async () => {
-        realGrade = await gradeByMutation(identity, task(real), { concurrency });
-      },
-      { samples: 5, warmup: 1 },
-    );
-    const vacuousGrade = await gradeByMutation(identity, task(vacuous), { concurrency });
-    const mechaMutants = (realGrade?.evidence ?? []).filter((line) =>
-      /^(killed|survived): /.test(line),
-    ).length;
-
-    const rows: string[][] = [
-      [
-        'mecha `gradeByMutation` (AST + type check, node:test)',
-        (mecha.median / 1000).toFixed(2),
-        '1.00',
-        String(mechaMutants),
-        (mechaMutants / (mecha.median / 1000)).toFixed(1),
-        mechaVerdict(vacuousGrade),
-        realGrade === undefined ? 'n/a' : mechaVerdict(realGrade),
-      ],
-    ];
-    const notes = [
-      `Same module (\`clamp\`, three branches) and the same five assertions, written for each runner; ${concurrency} parallel test processes for both; medians of 5 runs (mecha) and 3 runs (Stryker) after one warm-up.`,
-      'Wall time is the whole run: mutant generation, the baseline run and every mutant. mecha type-checks each mutant and skips those that do not compile; Stryker instruments all mutants into one file (mutant switching) and uses per-test coverage.',
-    ];
-    const node = node22();
-    if ('why' in node) {
-      rows.push(['StrykerJS 10.1.1 (vitest runner)', '—', '—', '—', '—', 'not run', node.why]);
-    } else {
+  const node = node22();
+  const rows: string[][] = [];
+  const ratios: number[] = [];
+  let same = 0;
+  let compared = 0;
+  for (const module of benchModules) {
+    for (const kind of ['real', 'thin', 'vacuous'] as const) {
+      const dir = project(module, kind);
       try {
-        let realRun: StrykerRun | undefined;
-        const stryker = await measure(
-          'stryker',
-          () => {
-            realRun = runStryker(node.path, real);
-          },
-          { samples: 3, warmup: 1 },
-        );
-        const vacuousStart = performance.now();
-        const vacuousRun = runStryker(node.path, vacuous);
-        const vacuousSeconds = (performance.now() - vacuousStart) / 1000;
-        const mutants = Object.values(realRun?.statuses ?? {}).reduce(
-          (sum, count) => sum + count,
-          0,
-        );
+        const task = { dir, source: `${module.name}.ts`, test: `${module.name}.test.ts` };
+        const mechaStart = performance.now();
+        const grade = await gradeByMutation(identity, task, { concurrency });
+        const mechaMs = performance.now() - mechaStart;
+        const mecha = mechaCounts(grade);
+        let strykerCells = ['—', '—', '—', '—', '—', 'not run'];
+        let agree = '—';
+        if (!('why' in node)) {
+          const strykerStart = performance.now();
+          try {
+            const counts = strykerCounts(runStryker(node.path, dir));
+            const strykerMs = performance.now() - strykerStart;
+            ratios.push(strykerMs / mechaMs);
+            strykerCells = [
+              String(counts.mutants),
+              String(counts.killed),
+              score(counts),
+              seconds(strykerMs),
+              (counts.mutants / (strykerMs / 1000)).toFixed(1),
+              verdictOf(counts.killed),
+            ];
+            compared += 1;
+            const agrees = verdictOf(counts.killed) === verdictOf(mecha.killed);
+            if (agrees) same += 1;
+            agree = agrees ? 'same' : 'DIFFERENT';
+          } catch (error) {
+            strykerCells = ['—', '—', '—', '—', '—', `failed: ${String(error).slice(0, 120)}`];
+          }
+        }
         rows.push([
-          'StrykerJS 10.1.1 + vitest-runner (Node 22)',
-          (stryker.median / 1000).toFixed(2),
-          (stryker.median / mecha.median).toFixed(2),
-          String(mutants),
-          (mutants / (stryker.median / 1000)).toFixed(1),
-          `${strykerVerdict(vacuousRun)} in ${vacuousSeconds.toFixed(1)} s`,
-          realRun === undefined ? 'n/a' : strykerVerdict(realRun),
+          module.name,
+          kind,
+          String(mecha.mutants),
+          String(mecha.killed),
+          score(mecha),
+          seconds(mechaMs),
+          (mecha.mutants / (mechaMs / 1000)).toFixed(1),
+          `${verdictOf(mecha.killed)} (${grade.verdict})`,
+          ...strykerCells.map((cell) => cell.replaceAll('|', '/').replaceAll('\n', ' ')),
+          agree,
         ]);
-        notes.push(
-          `Ratio: Stryker's median wall time over mecha's, measured in the same run: ${(stryker.median / mecha.median).toFixed(1)}×.`,
-        );
-      } catch (error) {
-        rows.push([
-          'StrykerJS 10.1.1 (vitest runner)',
-          '—',
-          '—',
-          '—',
-          '—',
-          'failed',
-          error instanceof Error
-            ? error.message.replaceAll('|', '/').replaceAll('\n', ' ')
-            : String(error),
-        ]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
       }
     }
-    return [
-      {
-        title: 'Mutation grading: mecha vs StrykerJS on one module',
-        columns: [
-          'tool',
-          'wall time, median (s)',
-          'ratio to mecha',
-          'mutants',
-          'mutants/s',
-          'vacuous test',
-          'real test',
-        ],
-        rows,
-        notes,
-      },
-    ];
-  } finally {
-    rmSync(real, { recursive: true, force: true });
-    rmSync(vacuous, { recursive: true, force: true });
   }
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const notes = [
+    `${benchModules.length} modules written for the bench, each graded with a real test (every case), a thin one (one case) and a vacuous one (the export exists), the same cases written for each runner (node:test for mecha, vitest for Stryker). One run of each tool per row, one after the other on the same machine, ${concurrency} parallel workers for both.`,
+    "Wall time is the whole run: mutants found, type-checked (mecha) or instrumented, the baseline and every mutant. mecha's mutants are those that compile (its type check skips the others); Stryker's are every mutant it ran (no checker in this set-up: a mutant that would not compile runs and is usually killed). Score = killed / mutants.",
+    'A verdict is "accepts" when the test kills at least one mutant (mecha: CORRECT), "rejects" when it kills none (mecha: UNSOUND).',
+    'Mutant counts differ: Stryker also makes mutants mecha does not (method swaps such as `toLowerCase` → `toUpperCase`, "Stryker was here!" strings, more regex patterns), and mecha drops the mutants its type check rejects. The machine is shared: compare the ratios, measured in the same run, not the seconds.',
+  ];
+  if ('why' in node) notes.push(`StrykerJS not run: ${node.why}`);
+  else {
+    notes.push(
+      `Stryker's wall time over mecha's, per row: median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)}×, lowest ${sorted[0]?.toFixed(1)}×, highest ${sorted.at(-1)?.toFixed(1)}×. Same verdict on ${same} of ${compared} tests.`,
+    );
+  }
+  return [
+    {
+      title: 'Mutation grading: mecha vs StrykerJS 10.1 + vitest, module by module',
+      columns: [
+        'module',
+        'test',
+        'mecha mutants',
+        'killed',
+        'score',
+        'wall (s)',
+        'mutants/s',
+        'verdict',
+        'Stryker mutants',
+        'killed',
+        'score',
+        'wall (s)',
+        'mutants/s',
+        'verdict',
+        'verdicts',
+      ],
+      rows,
+      notes,
+    },
+  ];
 }
 
-/** mecha's mutation grader against StrykerJS on the same module and tests. */
+/** mecha's mutation grader against StrykerJS on the same modules and tests. */
 export const verdictsSuite: Suite = {
   id: 'verdicts',
   title: 'Verdicts: mutation grading against StrykerJS',
