@@ -55,6 +55,11 @@ export type GraphOwnerResult =
 export interface GraphOwnerOptions {
   /** The `[[mcp]]` server's name in `config.toml`, or its entry itself (a surface that resolved it). */
   readonly server?: string | McpServerConfig;
+  /**
+   * How a configured command server is started: the CLI runs the bare `mecha-graph-mcp` as the
+   * script installed beside it. The entry as configured by default.
+   */
+  readonly resolveServer?: (server: McpServerConfig) => McpServerConfig;
   readonly timeoutMs?: number;
   /** Where a url server's token variable is read; `process.env` by default. */
   readonly env?: GraphEnvironment;
@@ -370,7 +375,7 @@ export function openGraphOwner(
       if (!found.ok) return refused('no_server', found.message);
       server = found.server;
     }
-    const connected = await connectGraph(server, {
+    const connected = await connectGraph(options.resolveServer?.(server) ?? server, {
       extraArgs: ['--role', 'owner'],
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(options.env === undefined ? {} : { env: options.env }),

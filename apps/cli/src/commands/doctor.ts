@@ -2,12 +2,14 @@ import { stripControl } from '@mecha/appraisal-core';
 import {
   checkHome,
   type HomeCheck,
+  type MechaHome,
   type RepairOutcome,
   repairHome,
   type StoreCheck,
 } from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
 import { type Command, type CommandGroup, exitCodes, usageError } from '../command.js';
+import { checkGraphServer, type GraphServerCheck } from '../graph-server-check.js';
 import { openCommandHome } from '../home.js';
 import { flag } from '../parse-command.js';
 
@@ -28,7 +30,24 @@ function storeLine(store: StoreCheck): string[] {
   }
 }
 
-function render(check: HomeCheck, repairs: readonly RepairOutcome[] | undefined): string {
+function graphServerLine(graph: GraphServerCheck): string {
+  switch (graph.state) {
+    case 'none':
+      return '  graph server none configured';
+    case 'remote':
+      return `  graph server ${graph.url} (reached over HTTP; not started here)`;
+    case 'started':
+      return `  graph server started: ${graph.command} ${graph.version}`;
+    default:
+      return `  graph server does not start: ${graph.message}`;
+  }
+}
+
+function render(
+  check: HomeCheck,
+  graphServer: GraphServerCheck | undefined,
+  repairs: readonly RepairOutcome[] | undefined,
+): string {
   const lines = [`mecha doctor: ${check.path}`, ''];
   if (!check.exists) {
     lines.push(
@@ -53,6 +72,7 @@ function render(check: HomeCheck, repairs: readonly RepairOutcome[] | undefined)
     ...(check.distillGivenUp ?? []).map(
       (given) => `                ${given.sessionId}: ${given.reason}`,
     ),
+    ...(graphServer === undefined ? [] : [graphServerLine(graphServer)]),
     '',
     'Stores:',
     ...check.stores.flatMap(storeLine),
@@ -114,7 +134,8 @@ const doctor: Command = {
 Reads every part of the home and says what state it is in: each store (read, partial with
 every damaged file:line and reason, unreadable with the reason, vanished), the session listing
 and every transcript not read whole, config.toml, the charter, the model file, the graph server
-and any lock files with their holders.
+and any lock files with their holders. The graph server is started the way every command
+starts it, with --version (it opens no database), and doctor says what to do when it does not.
 
 Options:
   --repair    compact every store with damaged lines: the original is copied beside it
@@ -136,22 +157,39 @@ does not exist or something still needs you, 2 usage.
       repairs = await repairHome(home, check);
       check = await checkHome(home);
     }
-    report(context, check, repairs, flag(values, 'json'));
-    return check.healthy ? exitCodes.ok : exitCodes.failure;
+    const graphServer = check.exists ? graphServerOf(home) : undefined;
+    report(context, check, graphServer, repairs, flag(values, 'json'));
+    return check.healthy && graphServer?.state !== 'not_started' ? exitCodes.ok : exitCodes.failure;
   },
 };
 
 function report(
   context: CommandContext,
   check: HomeCheck,
+  graphServer: GraphServerCheck | undefined,
   repairs: RepairOutcome[] | undefined,
   json: boolean,
 ): void {
   if (json)
     context.stdout(
-      `${JSON.stringify({ ...check, ...(repairs === undefined ? {} : { repairs }) }, null, 2)}\n`,
+      `${JSON.stringify(
+        {
+          ...check,
+          ...(graphServer === undefined ? {} : { graphServer }),
+          ...(repairs === undefined ? {} : { repairs }),
+        },
+        null,
+        2,
+      )}\n`,
     );
-  else context.stdout(render(check, repairs));
+  else context.stdout(render(check, graphServer, repairs));
+}
+
+/** The home's `graph` server, started with --version the way every command starts it. */
+function graphServerOf(home: MechaHome): GraphServerCheck | undefined {
+  const config = home.readConfig();
+  if (config._tag === 'Left') return undefined;
+  return checkGraphServer(config.right.mcp.find((entry) => entry.name === 'graph'));
 }
 
 /** `mecha doctor`: the state of every part of a home. */
