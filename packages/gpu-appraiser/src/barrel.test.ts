@@ -9,6 +9,7 @@ describe('the built @mecha/gpu-appraiser', () => {
     expect(Object.keys(api).sort()).toEqual([
       'AppraiserInputError',
       'appraisalFlags',
+      'appraiserStatusAt',
       'buildInterpretationGrammar',
       'buildQuoteGrammar',
       'callsPerSource',

@@ -11,6 +11,7 @@ import type { CommandContext } from '../cli-io.js';
 import { type Command, type CommandGroup, exitCodes, usageError } from '../command.js';
 import { checkGraphServer, type GraphServerCheck } from '../graph-server-check.js';
 import { openCommandHome } from '../home.js';
+import { type HomeFile, homeInventory } from '../home-inventory.js';
 import { flag } from '../parse-command.js';
 
 function storeLine(store: StoreCheck): string[] {
@@ -46,6 +47,7 @@ function graphServerLine(graph: GraphServerCheck): string {
 function render(
   check: HomeCheck,
   graphServer: GraphServerCheck | undefined,
+  files: readonly HomeFile[] | undefined,
   repairs: readonly RepairOutcome[] | undefined,
 ): string {
   const lines = [`mecha doctor: ${check.path}`, ''];
@@ -79,6 +81,15 @@ function render(
     ...storeLine(check.sessions),
     ...check.transcripts.flatMap(storeLine),
   );
+  if (files !== undefined) {
+    lines.push('', 'Files this home may hold:');
+    const width = Math.max(...files.map((file) => file.path.length));
+    for (const file of files) {
+      lines.push(
+        `  ${file.present ? 'present' : 'absent '}  ${file.path.padEnd(width)}  ${file.writtenBy}`,
+      );
+    }
+  }
   if (check.locks.length > 0) {
     lines.push('', 'Lock files:');
     for (const lock of check.locks) {
@@ -136,6 +147,7 @@ every damaged file:line and reason, unreadable with the reason, vanished), the s
 and every transcript not read whole, config.toml, the charter, the model file, the graph server
 and any lock files with their holders. The graph server is started the way every command
 starts it, with --version (it opens no database), and doctor says what to do when it does not.
+Last, every file the home may hold, present or absent, with what writes it.
 
 Options:
   --repair    compact every store with damaged lines: the original is copied beside it
@@ -158,7 +170,8 @@ does not exist or something still needs you, 2 usage.
       check = await checkHome(home);
     }
     const graphServer = check.exists ? graphServerOf(home) : undefined;
-    report(context, check, graphServer, repairs, flag(values, 'json'));
+    const files = check.exists ? await homeInventory(home.path) : undefined;
+    report(context, check, graphServer, files, repairs, flag(values, 'json'));
     return check.healthy && graphServer?.state !== 'not_started' ? exitCodes.ok : exitCodes.failure;
   },
 };
@@ -167,6 +180,7 @@ function report(
   context: CommandContext,
   check: HomeCheck,
   graphServer: GraphServerCheck | undefined,
+  files: readonly HomeFile[] | undefined,
   repairs: RepairOutcome[] | undefined,
   json: boolean,
 ): void {
@@ -176,13 +190,14 @@ function report(
         {
           ...check,
           ...(graphServer === undefined ? {} : { graphServer }),
+          ...(files === undefined ? {} : { files }),
           ...(repairs === undefined ? {} : { repairs }),
         },
         null,
         2,
       )}\n`,
     );
-  else context.stdout(render(check, graphServer, repairs));
+  else context.stdout(render(check, graphServer, files, repairs));
 }
 
 /** The home's `graph` server, started with --version the way every command starts it. */
