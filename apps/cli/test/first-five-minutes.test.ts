@@ -1,4 +1,4 @@
-import { cpSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -118,6 +118,18 @@ describe('usage and help (defect 6)', () => {
     expect(rows.some((row) => row.includes('claude-code'))).toBe(true);
     const runsColumn = new Set(rows.map((row) => row.search(/ \d+ runs? /)));
     expect([...runsColumn], list.stdout).toHaveLength(1);
+  });
+
+  it('the README asks for the Node version engines says', () => {
+    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    const engines = (
+      JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+        engines: { node: string };
+      }
+    ).engines.node;
+    const minimum = /^>=\s*(\d+\.\d+)/.exec(engines)?.[1];
+    expect(minimum).toBeDefined();
+    expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain(`Node.js ${minimum} or later`);
   });
 
   it('nightly --help points only at files an install has', () => {
