@@ -1,6 +1,8 @@
 // The repository's entry points, runnable with only Node.js and npm on the machine:
 //   npm test   — install, build, typecheck, lint, every test, then the pack check
 //   npm run demo — install, build the CLI, run `mecha demo`
+//   npm run test:changed — the inner loop: typecheck and test only the packages changed since a
+//                          base (main by default; `npm run test:changed -- <ref>`)
 //   npm run build / npm run bench
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -260,6 +262,16 @@ if (mode === 'test') {
     },
   );
   process.exit(demo.status ?? 1);
+} else if (mode === 'changed') {
+  // The packages whose files differ from the base (committed or not), without their dependents:
+  // what they depend on is built first from turbo's cache. CI's full run is still npm test.
+  const base = process.argv[3] ?? 'main';
+  step(`typecheck and test the packages changed since ${base} (turbo --filter=[${base}])`);
+  process.exit(
+    runPnpm(['turbo', 'run', 'typecheck', 'test', `--filter=[${base}]`, '--concurrency=2'], {
+      cwd: root,
+    }),
+  );
 } else if (mode === 'build') {
   install();
   process.exit(runPnpm(['turbo', 'run', 'build'], { cwd: root }));
@@ -268,6 +280,6 @@ if (mode === 'test') {
   install();
   process.exit(runPnpm(['turbo', 'run', 'bench', '--filter=@mecha/bench'], { cwd: root }));
 } else {
-  console.error('usage: node scripts/run.mjs test|demo|build|bench');
+  console.error('usage: node scripts/run.mjs test|changed [BASE]|demo|build|bench');
   process.exit(2);
 }

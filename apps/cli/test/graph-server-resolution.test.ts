@@ -23,6 +23,8 @@ describe('the graph server of a home made by mecha init', () => {
     const review = mecha(['--home', home, 'graph', 'review'], env);
     expect(review.stderr).not.toContain('ENOENT');
     expect(review.code).toBe(0);
+    // An empty queue says how it gets filled (defect 7).
+    expect(review.stdout).toContain("Candidate facts arrive when 'mecha distill'");
     for (const args of [
       ['graph', 'search', 'anything'],
       ['gossip', '--entity', 'Ada'],

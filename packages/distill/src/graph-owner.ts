@@ -3,6 +3,7 @@ import { episodeSource } from './build-episode.js';
 import { connectGraph, type GraphConnection } from './graph-client.js';
 import { defaultGraphServerName, findMcpServer } from './graph-server.js';
 import type { GraphEnvironment } from './graph-transport.js';
+import { emptyReviewQueueHint } from './review-queue-hint.js';
 
 /** One act of the owner on the graph, as a surface asks for it. */
 export type GraphOwnerRequest =
@@ -171,7 +172,7 @@ async function perform(
         lines.push(
           "approve or deny one with 'mecha graph approve ID' or 'mecha graph deny ID' (a correction: approve c3 --fact 12)",
         );
-      }
+      } else lines.push(emptyReviewQueueHint);
       return done({ facts, corrections }, lines);
     }
     case 'approve':
