@@ -12,7 +12,8 @@ export type DemoGraphServer =
 /**
  * Gives the demo home the default `graph` server (`mecha-graph-mcp`, from @mecha/distill) and
  * points it at the installed `@mecha/graph` script, run with this Node, so distillation from
- * the demo works whether or not `mecha-graph-mcp` is on PATH.
+ * the demo works whether or not `mecha-graph-mcp` is on PATH, over a graph file inside the demo's
+ * own folder.
  */
 export async function demoGraphServer(homePath: string): Promise<DemoGraphServer> {
   const { defaultGraphServer, mcpServerToml, writeDefaultGraphServer } = await import(
@@ -38,7 +39,12 @@ export async function demoGraphServer(homePath: string): Promise<DemoGraphServer
   }
   const next = current.replace(
     plain,
-    mcpServerToml({ ...defaultGraphServer(), command: process.execPath, args: [found.bin] }),
+    mcpServerToml({
+      ...defaultGraphServer(),
+      command: process.execPath,
+      // The demo's graph lives in the demo's folder, never in the owner's ~/.mecha-graph.
+      args: [found.bin, '--db', join(homePath, 'graph.db')],
+    }),
   );
   if (parseConfig(next)._tag === 'Left') {
     return { state: 'on_path', message: 'the graph server could not be pointed at @mecha/graph' };

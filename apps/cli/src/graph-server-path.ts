@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type { McpServerConfig } from '@mecha/stores';
+
+/** The command `mecha init` configures for the home's graph server. */
+const graphServerCommand = 'mecha-graph-mcp';
 
 /** Where `mecha-graph-mcp` is, or why it cannot be found. */
 export type GraphServerPath =
@@ -36,4 +40,17 @@ export function graphServerPath(): GraphServerPath {
     message:
       "@mecha/graph (the mecha-graph-mcp server) is not installed beside this command: install it (npm install --global @mecha/graph) so 'mecha-graph-mcp' is on PATH",
   };
+}
+
+/**
+ * The one way every command starts the home's graph server: the bare `mecha-graph-mcp` of a home
+ * made by `mecha init` becomes the script of the `@mecha/graph` installed beside this command,
+ * run with this Node, so it starts whether or not its bin link is on PATH. Any other entry (a
+ * full path, another program, a url) is kept as configured.
+ */
+export function runnableGraphServer(server: McpServerConfig): McpServerConfig {
+  if (server.command !== graphServerCommand) return server;
+  const found = graphServerPath();
+  if (!found.ok) return server;
+  return { ...server, command: process.execPath, args: [found.bin, ...server.args] };
 }

@@ -33,7 +33,7 @@ const commands: readonly {
   },
   {
     name: 'sessions',
-    summary: 'appraise, health and successes: readouts derived from your records',
+    summary: 'appraise, list, compare, health and successes: readouts derived from your records',
     load: async () => (await import('./commands/sessions.js')).sessionsGroup,
   },
   {
@@ -184,8 +184,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       io.stdout(`${cliVersion}\n`);
       return exitCodes.ok;
     }
-    io.stdout(usage());
-    return exitCodes.ok;
+    if (help) {
+      io.stdout(usage());
+      return exitCodes.ok;
+    }
+    // No command is a usage error: the usage goes to stderr and the exit code is 2.
+    io.stderr(usage());
+    return exitCodes.usage;
   }
   if (name === 'help') {
     // `mecha help CMD [SUB]` is `mecha CMD [SUB] --help`.

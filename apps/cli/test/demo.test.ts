@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { corpusAppraisalSchema } from '@mecha/appraisal-core';
 import { describe, expect, it } from 'vitest';
-import { mecha, mechaJson, snapshot, tempDir } from './helpers.js';
+import { mecha, mechaJson, snapshot, startWeb, tempDir } from './helpers.js';
 
 describe('mecha demo', () => {
   const home = join(tempDir(), 'demo');
@@ -49,10 +49,40 @@ describe('mecha demo', () => {
   it("points the home's graph server at mecha-graph-mcp, run with this Node", () => {
     const config = readFileSync(join(home, 'config.toml'), 'utf8');
     expect(config).toContain(`command = ${JSON.stringify(process.execPath)}`);
-    expect(config).toMatch(/args = \[".*graph[\\/]dist[\\/]bin\.js"\]/);
+    expect(config).toMatch(/args = \[".*graph[\\/]dist[\\/]bin\.js", "--db", ".*graph\.db"\]/);
     expect(run.stdout).toContain(
       "(the home's [[mcp]] graph server is mecha-graph-mcp, run as node ",
     );
+  });
+
+  it('runs every command it suggests, and names no model file it does not have (issue 27)', async () => {
+    const suggested = run.stdout
+      .slice(run.stdout.indexOf('Go on from here:'))
+      .split('\n')
+      .filter((line) => line.startsWith(`  mecha --home ${home} `))
+      .map((line) => line.slice(`  mecha --home ${home} `.length).split(/ {2,}/)[0] as string);
+    expect(suggested).toContain('graph review');
+    expect(suggested).toContain('web');
+    for (const words of suggested) {
+      if (words === 'web') continue; // serves until Ctrl-C: started below
+      const session = /^ {2}(\d{8}T\d{6}-[0-9a-f]{8})$/m.exec(run.stdout)?.[1] as string;
+      const args = words.replace('<session id or prefix>', session).split(' ');
+      const ran = mecha(['--home', home, ...args], { HOME: tempDir() });
+      if (words === 'doctor') {
+        // The sample's torn lines are found and named (exit 1: something needs you), the fix too.
+        expect(ran.stdout).toContain("Run 'mecha doctor --repair'");
+        expect(ran.stdout).toMatch(/graph server +started/);
+      } else expect(ran.code, `${words}: ${ran.stderr}`).toBe(0);
+    }
+    const web = await startWeb({ MECHA_HOME: home });
+    try {
+      expect((await fetch(`${web.base}/review`)).status).toBe(200);
+    } finally {
+      web.server.kill('SIGINT');
+      await web.exited;
+    }
+    expect(readFileSync(join(home, 'config.toml'), 'utf8')).not.toMatch(/^path = /m);
+    expect(mecha(['--home', home, 'doctor']).stdout).not.toContain('(missing)');
   });
 
   it('leaves a home the other commands read', () => {

@@ -1,12 +1,17 @@
-import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as E from 'fp-ts/lib/Either.js';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { readSlackLedger, slackLedgerFile, updateSlackLedger } from './slack-ledger.js';
 
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 const home = () => {
   const path = mkdtempSync(join(tmpdir(), 'mecha-slack-ledger-'));
+  made.push(path);
   mkdirSync(join(path, 'slack'));
   return path;
 };

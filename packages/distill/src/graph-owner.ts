@@ -3,6 +3,7 @@ import { episodeSource } from './build-episode.js';
 import { connectGraph, type GraphConnection } from './graph-client.js';
 import { defaultGraphServerName, findMcpServer } from './graph-server.js';
 import type { GraphEnvironment } from './graph-transport.js';
+import { emptyReviewQueueHint } from './review-queue-hint.js';
 
 /** One act of the owner on the graph, as a surface asks for it. */
 export type GraphOwnerRequest =
@@ -55,6 +56,11 @@ export type GraphOwnerResult =
 export interface GraphOwnerOptions {
   /** The `[[mcp]]` server's name in `config.toml`, or its entry itself (a surface that resolved it). */
   readonly server?: string | McpServerConfig;
+  /**
+   * How a configured command server is started: the CLI runs the bare `mecha-graph-mcp` as the
+   * script installed beside it. The entry as configured by default.
+   */
+  readonly resolveServer?: (server: McpServerConfig) => McpServerConfig;
   readonly timeoutMs?: number;
   /** Where a url server's token variable is read; `process.env` by default. */
   readonly env?: GraphEnvironment;
@@ -166,7 +172,7 @@ async function perform(
         lines.push(
           "approve or deny one with 'mecha graph approve ID' or 'mecha graph deny ID' (a correction: approve c3 --fact 12)",
         );
-      }
+      } else lines.push(emptyReviewQueueHint);
       return done({ facts, corrections }, lines);
     }
     case 'approve':
@@ -370,7 +376,7 @@ export function openGraphOwner(
       if (!found.ok) return refused('no_server', found.message);
       server = found.server;
     }
-    const connected = await connectGraph(server, {
+    const connected = await connectGraph(options.resolveServer?.(server) ?? server, {
       extraArgs: ['--role', 'owner'],
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(options.env === undefined ? {} : { env: options.env }),

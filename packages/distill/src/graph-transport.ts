@@ -40,6 +40,12 @@ export interface GraphTransport {
 
 const stderrKept = 2_000;
 
+/** What to do when a command server's program was not found (spawn's ENOENT), or nothing. */
+function notFoundFix(error: unknown, command: string): string {
+  if ((error as { code?: unknown } | null)?.code !== 'ENOENT') return '';
+  return `: '${command}' is not on PATH: install it (npm install --global @mecha/graph for mecha-graph-mcp) or give the [[mcp]] entry's command as a full path; 'mecha doctor' checks that it starts`;
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -174,7 +180,7 @@ export function graphTransport(
       explain: (error, doing) => ({
         reason: withStderr(
           doing === 'connect'
-            ? `cannot start the [[mcp]] server '${server.name}' (${command}): ${messageOf(error)}`
+            ? `cannot start the [[mcp]] server '${server.name}' (${command}): ${messageOf(error)}${notFoundFix(error, command)}`
             : `${doing} failed: ${messageOf(error)}`,
         ),
         lost: false,

@@ -67,6 +67,7 @@ export {
 export type { GraphEnvironment } from './graph-transport.js';
 export type { ClaimDropReason } from './ground-claims.js';
 export type { SentCorrection } from './ground-corrections.js';
+export { emptyReviewQueueHint } from './review-queue-hint.js';
 export type { EpisodeTaint } from './session-taint.js';
 export { isKnownClean, sessionTaint } from './session-taint.js';
 export type { AppraisalBounds } from './text-appraisal.js';

@@ -10,6 +10,7 @@ describe('the built @mecha/gpu-appraiser', () => {
       'AppraiserInputError',
       'appraisalFlags',
       'appraisalLimitRanges',
+      'appraiserStatusAt',
       'buildInterpretationGrammar',
       'buildQuoteGrammar',
       'callsPerSource',

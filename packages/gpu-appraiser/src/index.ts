@@ -28,6 +28,8 @@ export type {
 } from './appraiser.js';
 export { correctionContextLimit, openAppraiser, sharedLeaseRevision } from './appraiser.js';
 export { AppraiserInputError } from './appraiser-error.js';
+export type { AppraiserStatusRead } from './appraiser-status-at.js';
+export { appraiserStatusAt } from './appraiser-status-at.js';
 export type { AppraisalPolicy, FlagSet } from './controls.js';
 export { appraisalFlags } from './controls.js';
 export { isExplicitPromise } from './explicit-promise.js';

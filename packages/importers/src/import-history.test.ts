@@ -1,4 +1,12 @@
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -190,6 +198,21 @@ describe('importHistory', () => {
     expect(E.isLeft(result) && result.left.kind).toBe('ledger_damaged');
     const missing = await importHistory(home, { tool: 'codex', source: join(source, 'nope') });
     expect(E.isLeft(missing) && missing.left.kind).toBe('source_missing');
+  });
+
+  it('refuses a home that does not exist (no_home, naming mecha init) and creates nothing', async () => {
+    const { home, source } = setUp('claude-code');
+    const absent = join(home.path, '..', 'absent');
+    const refused = await importHistory(openHome(absent), { tool: 'claude-code', source });
+    expect(E.isLeft(refused) && refused.left.kind).toBe('no_home');
+    expect(E.isLeft(refused) && refused.left.message).toContain('mecha init --home');
+    expect(existsSync(absent)).toBe(false);
+    const made = await importHistory(openHome(absent, { create: true }), {
+      tool: 'claude-code',
+      source,
+    });
+    expect(E.isRight(made)).toBe(true);
+    expect(existsSync(join(absent, 'manifest.json'))).toBe(true);
   });
 
   it('writes in batches without changing what is written', async () => {

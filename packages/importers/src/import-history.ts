@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type MechaHome, withLock } from '@mecha/stores';
+import { type MechaHome, refuseMissingHome, withLock } from '@mecha/stores';
 import * as E from 'fp-ts/lib/Either.js';
 import {
   appendLedger,
@@ -69,7 +69,9 @@ export type ImportFailure =
   | { readonly kind: 'source_missing'; readonly message: string }
   | { readonly kind: 'source_unreadable'; readonly message: string }
   | { readonly kind: 'ledger_damaged'; readonly message: string }
-  | { readonly kind: 'write_failed'; readonly message: string };
+  | { readonly kind: 'write_failed'; readonly message: string }
+  /** The home does not exist (run `mecha init`, or open it with `create: true`): nothing was written. */
+  | { readonly kind: 'no_home'; readonly message: string };
 
 /** What to import and how to report progress. */
 export interface ImportOptions {
@@ -448,6 +450,8 @@ export async function importHistory(
       message: `${source} could not be listed: ${(error as Error).message}`,
     });
   }
+  const present = refuseMissingHome(home);
+  if (E.isLeft(present)) return E.left({ kind: 'no_home', message: present.left.message });
   const locked = await withLock(join(home.path, importsFolder, '.lock'), async () => {
     const ledger = readLedger(home.path, tool);
     if (E.isLeft(ledger)) {

@@ -1,11 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { readLines } from './read-lines.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mecha-read-lines-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let count = 0;
 function fileWith(text: string | Buffer): string {
   count += 1;

@@ -1,8 +1,13 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { defaultSourceFolder, listSourceFiles } from './source-files.js';
+
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 describe('source folders', () => {
   it('defaults to each tool’s own folder, honouring its environment variable', () => {
@@ -16,6 +21,7 @@ describe('source folders', () => {
 
   it('lists session logs in order, leaving out subagent logs and other files', () => {
     const root = mkdtempSync(join(tmpdir(), 'mecha-sources-'));
+    made.push(root);
     for (const path of [
       'p/b.jsonl',
       'p/a.jsonl',

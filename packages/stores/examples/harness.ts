@@ -3,9 +3,11 @@
 // by the boredom detector) and tries to close its task through a guarded tool, the run ends with
 // its end-of-run conditions, the terminal badge is drawn, and then the owner acts. It is
 // TypeScript (strict, module nodenext); compile it and run it with node (or `npx tsx
-// harness.ts`); it uses $MECHA_HOME when set and a fresh temporary home otherwise, and prints
-// what it recorded.
+// harness.ts`); it uses $MECHA_HOME when set (a home `mecha init` made: one that does not exist
+// is an error) and a fresh temporary home otherwise, and prints what it recorded. It is safe to
+// run again: each run adds its own task and session.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +21,7 @@ import {
   guardTaskTool,
   homePorts,
   openHome,
+  refuseMissingHome,
   registerShell,
   resolveHome,
   rightOrThrow,
@@ -33,6 +36,12 @@ const homePath = process.env.MECHA_HOME
   ? resolveHome({ env: process.env, homeDirectory: homedir(), cwd: process.cwd() }).path
   : mkdtempSync(join(tmpdir(), 'mecha-example-'));
 const home = openHome(homePath);
+// A home that does not exist is an error, never an empty home made by accident.
+const present = refuseMissingHome(home);
+if (present._tag === 'Left') {
+  console.error(`mecha example: ${present.left.message}`);
+  process.exit(1);
+}
 if (!process.env.MECHA_HOME) {
   writeFileSync(join(homePath, 'config.toml'), '[agent]\nsituation_brief = true\n');
 }
@@ -53,10 +62,11 @@ const tools = new Map<string, { readonly name: string }>(
 );
 assertTaskToolsGuarded(tools.values(), (tool) => tool.name === 'kg_task');
 
-// The owner's board, in mecha's home.
+// The owner's board, in mecha's home: a new task each run, so the example runs again cleanly.
+const taskId = `task-${randomBytes(4).toString('hex')}`;
 rightOrThrow(
   await home.board.put([
-    { v: 1, kind: 'task', id: 'task-1', title: 'Send the totals', status: 'next' },
+    { v: 1, kind: 'task', id: taskId, title: 'Send the totals', status: 'next' },
   ]),
 );
 
@@ -65,7 +75,7 @@ rightOrThrow(
 //    the config. What only the harness knows goes in `situation`; what it leaves out reads as
 //    unknown in the brief. The terminal's badge from the previous run is cleared.
 let badge: StatusBadge | undefined = badgeAfter(undefined, { type: 'run_start' });
-const goal = { kind: 'task', id: 'task-1' } as const;
+const goal = { kind: 'task', id: taskId } as const;
 const began = rightOrThrow(
   await beginRun(home, {
     surface: 'cli',
@@ -121,7 +131,7 @@ const plan = [
   { tool: 'fs_read', args: { path: 'totals.csv' } },
   { tool: 'fs_read', args: { path: 'totals.csv' } },
   { tool: 'fs_read', args: { path: 'totals.csv' } },
-  { tool: 'kg_task', args: { id: 'task-1', status: 'done' } },
+  { tool: 'kg_task', args: { id: taskId, status: 'done' } },
 ] as const;
 const notices: string[] = [];
 for (const [index, step] of plan.entries()) {
@@ -190,7 +200,7 @@ badge = badgeAfter(badge, { type: 'run_end', reading: appraiseRun(events) });
 rightOrThrow(await session.outcomes.sendDraft(draftId, { sender: 'owner' }));
 const closure = rightOrThrow(
   await closeTask(home, {
-    taskId: 'task-1',
+    taskId,
     to: 'done',
     who: 'owner',
     surface: 'cli',
@@ -203,7 +213,7 @@ const closure = rightOrThrow(
 const board = await homePorts(home).board.read();
 const last = events.at(-1);
 const task =
-  board.state === 'unreadable' ? undefined : board.records.find((row) => row.id === 'task-1');
+  board.state === 'unreadable' ? undefined : board.records.find((row) => row.id === taskId);
 console.log(
   JSON.stringify({
     home: homePath,

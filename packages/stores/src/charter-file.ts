@@ -14,6 +14,7 @@ import { withLock } from './advisory-lock.js';
 import { homeLayout } from './home-layout.js';
 import { ensureListed, readMissingStore, writeFileAtomically } from './home-manifest.js';
 import type { HomeContext } from './jsonl-store.js';
+import { refuseMissingContext } from './missing-home.js';
 import { describeFileError } from './read-jsonl-file.js';
 import type { WriteFailure } from './write-failure.js';
 
@@ -99,6 +100,8 @@ export async function writeCharterFile(
 ): Promise<E.Either<WriteFailure, void>> {
   const checked = invalidCharter(charter);
   if (E.isLeft(checked)) return checked;
+  const present = refuseMissingContext(context);
+  if (E.isLeft(present)) return present;
   const written = await withLock(charterLock(context), () => writeLocked(context, checked.right), {
     timeoutMs: context.lockTimeoutMs,
   });
@@ -115,6 +118,8 @@ export async function editCharterFile(
   context: HomeContext,
   edit: (charter: Charter) => E.Either<{ readonly message: string }, Charter>,
 ): Promise<CharterFileEdit> {
+  const present = refuseMissingContext(context);
+  if (E.isLeft(present)) return { state: 'not_written', failure: present.left };
   const locked = await withLock(
     charterLock(context),
     (): CharterFileEdit => {

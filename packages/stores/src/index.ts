@@ -91,6 +91,7 @@ export {
   readQuietHours,
   situationFromHome,
 } from './live/situation-from-home.js';
+export { missingHomeMessage, refuseMissingHome } from './missing-home.js';
 export type {
   AppraisalStores,
   CurationStores,

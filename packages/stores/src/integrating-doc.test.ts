@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { rightOrThrow } from '@mecha/errors';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from './__fixtures__/temp-dir.js';
+import { initHome } from './init-home.js';
 import { openHome } from './open-home.js';
 
 const example = fileURLToPath(new URL('../examples/harness.ts', import.meta.url));
@@ -37,12 +39,24 @@ describe('docs/integrating.md', () => {
       }).outputText,
     );
     const home = join(tempDir(), 'home');
-    const output = execFileSync(process.execPath, [script], {
-      env: { ...process.env, MECHA_HOME: home },
-      encoding: 'utf8',
-    });
-    const printed = JSON.parse(output) as Record<string, unknown>;
-    expect(printed).toMatchObject({
+    const run = () =>
+      execFileSync(process.execPath, [script], {
+        env: { ...process.env, MECHA_HOME: home },
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    // A home named by MECHA_HOME that does not exist is an error naming mecha init, and nothing
+    // is made there.
+    let refused = '';
+    try {
+      run();
+    } catch (error) {
+      refused = String((error as { stderr?: unknown }).stderr);
+    }
+    expect(refused).toContain(`there is no mecha home at ${home}: create one with 'mecha init`);
+    expect(existsSync(home)).toBe(false);
+    rightOrThrow(initHome(home), 'the home');
+    const expected = {
       home,
       transcript: 'read',
       denied: 1,
@@ -53,16 +67,23 @@ describe('docs/integrating.md', () => {
       runEnded: 'completed',
       taskStatus: 'done',
       graphBoard: {},
-    });
+    };
+    // Examples are safe to run again: a second run against the same home records a second session.
+    const earlier = JSON.parse(run()) as Record<string, unknown>;
+    expect(earlier).toMatchObject(expected);
+    const printed = JSON.parse(run()) as Record<string, unknown>;
+    expect(printed).toMatchObject(expected);
+    expect(printed.session).not.toBe(earlier.session);
     const opened = openHome(home);
     const outbox = await opened.outbox.read();
     expect(
       outbox.state === 'read' &&
         outbox.records.map((r) => (r.type === 'outcome' ? r.sender : r.type)),
-    ).toEqual(['staged', 'owner']);
+    ).toEqual(['staged', 'owner', 'staged', 'owner']);
     const closures = await opened.closures.read();
-    expect(closures.state === 'read' && closures.records[0]?.session_ids).toEqual([
-      printed.session,
+    expect(closures.state === 'read' && closures.records.map((r) => r.session_ids)).toEqual([
+      [earlier.session],
+      [printed.session],
     ]);
   });
 });

@@ -7,6 +7,7 @@ import { withLock } from './advisory-lock.js';
 import { appendLines, maxRecordBytes } from './append-lines.js';
 import { homeLayout, lockFileOf } from './home-layout.js';
 import { ensureListed, type ListedCache, readManifest, readMissingStore } from './home-manifest.js';
+import { refuseMissingContext } from './missing-home.js';
 import { describeFileError, readJsonlFile } from './read-jsonl-file.js';
 import type { RecordValidator } from './record-validator.js';
 import type { WriteFailure } from './write-failure.js';
@@ -35,6 +36,8 @@ export interface HomeContext {
   readonly lockTimeoutMs: number;
   readonly clock: () => Date;
   readonly newId: (prefix: string) => string;
+  /** Whether a write may make the home's folder; otherwise a missing home is refused. */
+  readonly create: boolean;
 }
 
 /** A store's file, the validator its lines are read with, and the schema records are written by. */
@@ -208,6 +211,8 @@ export async function underLock<T>(
   lockFile: string,
   work: () => Promise<E.Either<WriteFailure, T>> | E.Either<WriteFailure, T>,
 ): Promise<E.Either<WriteFailure, T>> {
+  const present = refuseMissingContext(context);
+  if (E.isLeft(present)) return present;
   return E.flatten(
     await withLock(join(context.path, lockFile), work, { timeoutMs: context.lockTimeoutMs }),
   );

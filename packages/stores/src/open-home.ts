@@ -155,6 +155,12 @@ export interface OpenHomeOptions {
   readonly clock?: () => Date;
   /** Mints ids such as `close-3f9a…`; random by default. */
   readonly newId?: (prefix: string) => string;
+  /**
+   * Let the first write make the home's folder when it does not exist. Off by default: a write
+   * into a missing home is refused (`no_home`, naming `mecha init`), never an empty home made by
+   * accident.
+   */
+  readonly create?: boolean;
 }
 
 function randomId(prefix: string): string {
@@ -163,7 +169,8 @@ function randomId(prefix: string): string {
 
 /**
  * Opens the mecha home at `path` (see `resolveHome`). Nothing is read or created until a
- * store is used; a home that does not exist yet reads as a new, empty one.
+ * store is used. A home that does not exist reads as such (each store's file is absent); a
+ * write into it is refused with `no_home` unless `create: true` was passed.
  */
 export function openHome(path: string, options: OpenHomeOptions = {}): MechaHome {
   const context: HomeContext = {
@@ -172,6 +179,7 @@ export function openHome(path: string, options: OpenHomeOptions = {}): MechaHome
     lockTimeoutMs: options.lockTimeoutMs ?? defaultLockTimeoutMs,
     clock: options.clock ?? (() => new Date()),
     newId: options.newId ?? randomId,
+    create: options.create === true,
   };
   const store = <R, W>(file: string, reader: RecordValidator<R>, writer: z.ZodType<unknown, W>) =>
     jsonlStore<R, W>(context, { file, reader, writer });

@@ -2,7 +2,8 @@
  * Why a write did not happen, as a value: a record its schema refused (nothing was written),
  * a lock held too long by a live process, a file system error, a store that was created here
  * and has vanished (a writer never starts a new, empty history over it), or a move the rules
- * refuse (closing a task with nobody present, say). `message` is for people.
+ * refuse (closing a task with nobody present, say), or a home that does not exist (`no_home`:
+ * run `mecha init`, or open it with `create: true`). `message` is for people.
  */
 export type WriteFailure =
   | {
@@ -14,4 +15,5 @@ export type WriteFailure =
   | { readonly kind: 'lock_timeout'; readonly path: string; readonly message: string }
   | { readonly kind: 'io'; readonly path: string; readonly message: string }
   | { readonly kind: 'vanished'; readonly path: string; readonly message: string }
+  | { readonly kind: 'no_home'; readonly path: string; readonly message: string }
   | { readonly kind: 'refused'; readonly message: string };

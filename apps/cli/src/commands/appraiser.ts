@@ -160,14 +160,17 @@ const status: Command = {
   options: { json: { type: 'boolean' } },
   takesNoArguments: true,
   async run({ values, context }) {
-    const appraiser = await open(context);
-    try {
-      const current = appraiser.status();
-      print(context, flag(values, 'json'), current, () => statusLines(current));
-      return exitCodes.ok;
-    } finally {
-      appraiser.close();
-    }
+    const { appraiserStatusAt } = await import('@mecha/gpu-appraiser');
+    const current = appraiserStatusAt(join(homePath(context), 'appraiser'));
+    print(context, flag(values, 'json'), current, () => [
+      ...statusLines(current),
+      ...(current.memory === 'absent'
+        ? [
+            "appraiser/memory.sqlite does not exist yet: these are a new memory's settings; 'mecha appraiser add' creates it",
+          ]
+        : []),
+    ]);
+    return exitCodes.ok;
   },
 };
 

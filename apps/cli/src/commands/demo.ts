@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type EitherLike, isLeft } from '@mecha/errors';
@@ -134,6 +134,15 @@ const demo: Command = {
     // has mostly happened by now.
     const made = generateHome({ path, seed, sessions, start: new Date(now - 62 * day), days: 60 });
     writeFileSync(join(path, marker), 'This folder is a sample home made by `mecha demo`.\n');
+    // The sample names no model file it does not have: distilling for real needs one.
+    const configFile = join(path, 'config.toml');
+    writeFileSync(
+      configFile,
+      readFileSync(configFile, 'utf8').replace(
+        '[model]\npath = "models/appraiser.gguf"\n',
+        '# [model]\n# path = "models/appraiser.gguf"   a local GGUF model: mecha distill needs one\n',
+      ),
+    );
     const say = (text = '') => context.stdout(`${text}\n`);
     say(style.bold(`A sample mecha home, generated in ${path}`));
     say(
@@ -196,7 +205,10 @@ const demo: Command = {
     say(`  mecha --home ${path} sessions appraise <session id or prefix>`);
     say(`  mecha --home ${path} sessions appraise --json`);
     say(`  mecha --home ${path} tasks list`);
+    say(`  mecha --home ${path} doctor        (finds the torn lines; --repair compacts them)`);
+    say(`  mecha --home ${path} graph review     (empty until a real distillation fills it)`);
     say(`  mecha --home ${path} distill --dry-run   (set [model] path to distill for real)`);
+    say(`  mecha --home ${path} web`);
     say();
     say(
       context.home === undefined

@@ -10,6 +10,7 @@ import {
   failure,
   usageError,
 } from '../command.js';
+import { runnableGraphServer } from '../graph-server-path.js';
 import { homePath } from '../home.js';
 import { modelFetchPrinter } from '../model-fetch-progress.js';
 import { flag, stringOption, wholeNumber } from '../parse-command.js';
@@ -204,6 +205,7 @@ export async function runDistill(
         dryRun,
         signal: controller.signal,
         env: context.env,
+        resolveServer: runnableGraphServer,
         ...(server === undefined ? {} : { server }),
         ...(limit === undefined ? {} : { limit }),
         ...(session === undefined ? {} : { sessions: [session] }),

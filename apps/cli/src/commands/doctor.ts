@@ -6,6 +6,7 @@ import {
   type CharterSensorFinding,
   checkHome,
   type HomeCheck,
+  type MechaHome,
   type RepairOutcome,
   repairHome,
   type StoreCheck,
@@ -13,7 +14,9 @@ import {
 } from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
 import { type Command, type CommandGroup, exitCodes, usageError } from '../command.js';
+import { checkGraphServer, type GraphServerCheck } from '../graph-server-check.js';
 import { openCommandHome } from '../home.js';
+import { type HomeFile, homeInventory } from '../home-inventory.js';
 import { flag } from '../parse-command.js';
 
 function storeLine(store: StoreCheck): string[] {
@@ -106,8 +109,23 @@ function slackLine(slack: SlackLedgerCheck): string[] {
   ];
 }
 
+function graphServerLine(graph: GraphServerCheck): string {
+  switch (graph.state) {
+    case 'none':
+      return '  graph server none configured';
+    case 'remote':
+      return `  graph server ${graph.url} (reached over HTTP; not started here)`;
+    case 'started':
+      return `  graph server started: ${graph.command} ${graph.version}`;
+    default:
+      return `  graph server does not start: ${graph.message}`;
+  }
+}
+
 function render(
   check: HomeCheck,
+  graphServer: GraphServerCheck | undefined,
+  files: readonly HomeFile[] | undefined,
   repairs: readonly RepairOutcome[] | undefined,
   slack: SlackLedgerCheck = { state: 'none' },
 ): string {
@@ -135,6 +153,7 @@ function render(
     ...(check.distillGivenUp ?? []).map(
       (given) => `                ${given.sessionId}: ${given.reason}`,
     ),
+    ...(graphServer === undefined ? [] : [graphServerLine(graphServer)]),
     '',
     'Stores:',
     ...check.stores.flatMap(storeLine),
@@ -142,6 +161,15 @@ function render(
     ...check.transcripts.flatMap(storeLine),
     ...slackLine(slack),
   );
+  if (files !== undefined) {
+    lines.push('', 'Files this home may hold:');
+    const width = Math.max(...files.map((file) => file.path.length));
+    for (const file of files) {
+      lines.push(
+        `  ${file.present ? 'present' : 'absent '}  ${file.path.padEnd(width)}  ${file.writtenBy}`,
+      );
+    }
+  }
   if (check.locks.length > 0) {
     lines.push('', 'Lock files:');
     for (const lock of check.locks) {
@@ -202,7 +230,9 @@ and any lock files with their holders, and the Slack app's ledger (slack/posted.
 Each sensored charter line is shown as the newest runs read it at their start: its
 setpoint, how many runs were past it, and whether the sensor is saturated (past its
 setpoint in every run, or never moving); that is advice, not a failure. The closure
-guarantee is shown as mecha tools reads it.
+guarantee is shown as mecha tools reads it. The graph server is started the way every
+command starts it, with --version (it opens no database), and doctor says what to do when it
+does not. Last, every file the home may hold, present or absent, with what writes it.
 
 Options:
   --repair    compact every store with damaged lines: the original is copied beside it
@@ -225,23 +255,46 @@ does not exist or something still needs you, 2 usage.
       check = await checkHome(home);
     }
     const slack = check.exists ? await checkSlackLedger(home.path) : { state: 'none' as const };
-    report(context, check, repairs, flag(values, 'json'), slack);
-    return check.healthy && slack.state !== 'damaged' ? exitCodes.ok : exitCodes.failure;
+    const graphServer = check.exists ? graphServerOf(home) : undefined;
+    const files = check.exists ? await homeInventory(home.path) : undefined;
+    report(context, check, graphServer, files, repairs, flag(values, 'json'), slack);
+    return check.healthy && slack.state !== 'damaged' && graphServer?.state !== 'not_started'
+      ? exitCodes.ok
+      : exitCodes.failure;
   },
 };
 
 function report(
   context: CommandContext,
   check: HomeCheck,
+  graphServer: GraphServerCheck | undefined,
+  files: readonly HomeFile[] | undefined,
   repairs: RepairOutcome[] | undefined,
   json: boolean,
   slack: SlackLedgerCheck,
 ): void {
   if (json)
     context.stdout(
-      `${JSON.stringify({ ...check, ...(repairs === undefined ? {} : { repairs }), slack }, null, 2)}\n`,
+      `${JSON.stringify(
+        {
+          ...check,
+          ...(graphServer === undefined ? {} : { graphServer }),
+          ...(files === undefined ? {} : { files }),
+          ...(repairs === undefined ? {} : { repairs }),
+          slack,
+        },
+        null,
+        2,
+      )}\n`,
     );
-  else context.stdout(render(check, repairs, slack));
+  else context.stdout(render(check, graphServer, files, repairs, slack));
+}
+
+/** The home's `graph` server, started with --version the way every command starts it. */
+function graphServerOf(home: MechaHome): GraphServerCheck | undefined {
+  const config = home.readConfig();
+  if (config._tag === 'Left') return undefined;
+  return checkGraphServer(config.right.mcp.find((entry) => entry.name === 'graph'));
 }
 
 /** `mecha doctor`: the state of every part of a home. */

@@ -25,12 +25,14 @@ async function act(
 ): Promise<number> {
   const server = stringOption(values, 'server');
   if (server === '') return usageError(context, path, '--server needs a name');
-  const [{ actOnGraph }, { openHome }] = await Promise.all([
+  const [{ actOnGraph }, { openHome }, { runnableGraphServer }] = await Promise.all([
     import('@mecha/distill'),
     import('@mecha/stores'),
+    import('../graph-server-path.js'),
   ]);
   const result = await actOnGraph(openHome(homePath(context)), request, {
     env: context.env,
+    resolveServer: runnableGraphServer,
     ...(server === undefined ? {} : { server }),
   });
   if (result.state === 'refused') {

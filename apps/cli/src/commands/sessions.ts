@@ -483,17 +483,21 @@ const successesCommand: Command = {
 function listLines(list: SessionList, limit: number, clock: Clock): string[] {
   const shown = list.sessions.slice(0, limit);
   const width = Math.max(0, ...shown.map((row) => row.session_id.length));
+  const whereOf = (row: (typeof shown)[number]) =>
+    stripControl(
+      [row.kind === 'ordinary' ? null : row.kind, row.surface].filter(Boolean).join(' ') || '?',
+    );
+  // The kind-and-surface column is as wide as its widest entry (`claude-code`, `experiment tui`).
+  const whereWidth = Math.max(8, ...shown.map((row) => whereOf(row).length));
   const lines = shown.map((row) => {
     const id = row.session_id.padEnd(width);
-    const where = [row.kind === 'ordinary' ? null : row.kind, row.surface]
-      .filter(Boolean)
-      .join(' ');
+    const where = whereOf(row).padEnd(whereWidth);
     const when = clock(row.started_at);
     if (row.state === 'unreadable') {
-      return `${id}  ${when}  ${(where || '?').padEnd(8)}  unreadable: ${stripControl(row.reason)}`;
+      return `${id}  ${when}  ${where}  unreadable: ${stripControl(row.reason)}`;
     }
     const reading = row.signed === 0 ? 'silent' : `${row.label} ${formatValence(row.valence)}`;
-    return `${id}  ${when}  ${(where || '?').padEnd(8)}  ${`${row.runs} run${row.runs === 1 ? '' : 's'}`.padEnd(7)}  ${reading}${row.state === 'partial' || row.valence.partial ? ' (partial)' : ''}`;
+    return `${id}  ${when}  ${where}  ${`${row.runs} run${row.runs === 1 ? '' : 's'}`.padEnd(7)}  ${reading}${row.state === 'partial' || row.valence.partial ? ' (partial)' : ''}`;
   });
   if (list.sessions.length > shown.length) {
     lines.push(

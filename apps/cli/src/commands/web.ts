@@ -48,17 +48,8 @@ async function ownerGraphServer(
   for (let index = args.indexOf('--role'); index !== -1; index = args.indexOf('--role')) {
     args.splice(index, 2);
   }
-  let command = server.command;
-  if (command === 'mecha-graph-mcp') {
-    // The script installed beside this command, run with this Node, whether or not it is on PATH.
-    const { graphServerPath } = await import('../graph-server-path.js');
-    const found = graphServerPath();
-    if (found.ok) {
-      command = process.execPath;
-      args.unshift(found.bin);
-    }
-  }
-  return { ok: true, server: { ...server, command, args } };
+  const { runnableGraphServer } = await import('../graph-server-path.js');
+  return { ok: true, server: runnableGraphServer({ ...server, args }) };
 }
 
 function openBrowser(url: string): void {

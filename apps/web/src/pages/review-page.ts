@@ -1,3 +1,4 @@
+import { emptyReviewQueueHint } from '@mecha/distill';
 import { html } from 'hono/html';
 import { csrfField, type Html } from '../views/layout.js';
 
@@ -90,7 +91,7 @@ export function reviewPage(facts: GraphAnswer, corrections: GraphAnswer, csrf: s
   return html`<h1>Graph review</h1>
 <p class="note">Candidate facts the distiller staged, most salient first. Approve makes one a belief; Deny closes it and remembers the denial, so it is never proposed again; Redact takes out everything from a source. Everything here may hold a stranger's text, shown as text.</p>
 <h2>Candidate facts</h2>
-${typeof factItems === 'string' ? html`<p class="note">${factItems}</p>` : factItems.length === 0 ? html`<p class="note">Nothing waits for review.</p>` : html`<ul class="items" id="facts">${factItems.map((item) => factHtml(item, csrf))}</ul>`}
+${typeof factItems === 'string' ? html`<p class="note">${factItems}</p>` : factItems.length === 0 ? html`<p class="note">${emptyReviewQueueHint}</p>` : html`<ul class="items" id="facts">${factItems.map((item) => factHtml(item, csrf))}</ul>`}
 <h2>Corrections no single belief matched</h2>
 ${typeof correctionItems === 'string' ? html`<p class="note">${correctionItems}</p>` : correctionItems.length === 0 ? html`<p class="note">None.</p>` : html`<ul class="items" id="corrections">${correctionItems.map((item) => correctionHtml(item, csrf))}</ul>`}`;
 }

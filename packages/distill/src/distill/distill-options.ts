@@ -1,5 +1,5 @@
 import type { CompletionModel } from '@mecha/local-model';
-import type { MechaHome } from '@mecha/stores';
+import type { McpServerConfig, MechaHome } from '@mecha/stores';
 import type { TranscriptBounds } from '../bound-transcript.js';
 import type { ClassifyOptions } from '../classify-session.js';
 import type { DistillBounds } from '../distill-grammar.js';
@@ -17,6 +17,11 @@ export interface DistillOptions {
   readonly model: ModelSource;
   /** The `[[mcp]]` server holding the graph; `graph` by default. */
   readonly server?: string;
+  /**
+   * How the configured command server is started: the CLI runs the bare `mecha-graph-mcp` as the
+   * script installed beside it. The entry as configured by default.
+   */
+  readonly resolveServer?: (server: McpServerConfig) => McpServerConfig;
   /** Look at no more than this many sessions, oldest first. */
   readonly limit?: number;
   /** Say what would be distilled: no model call, no server, no writes. */

@@ -118,7 +118,12 @@ export interface DistillReport {
 /** A run that could not start, and the message that says why. */
 export interface DistillRefusal {
   readonly state: 'cannot_run';
-  readonly reason: 'config_invalid' | 'no_server' | 'ledger_unreadable' | 'sessions_unreadable';
+  readonly reason:
+    | 'no_home'
+    | 'config_invalid'
+    | 'no_server'
+    | 'ledger_unreadable'
+    | 'sessions_unreadable';
   readonly message: string;
 }
 

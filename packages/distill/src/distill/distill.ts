@@ -53,7 +53,12 @@ export async function distill(options: DistillOptions): Promise<DistillResult> {
     classify: { ...defaultClassifyOptions, ...options.classify },
     tally: new Tally(),
     model: new ModelAccess(options.model, options),
-    graph: new GraphAccess(plan.server, serverName, options.graphTimeoutMs, options.env),
+    graph: new GraphAccess(
+      plan.server === undefined ? undefined : (options.resolveServer?.(plan.server) ?? plan.server),
+      serverName,
+      options.graphTimeoutMs,
+      options.env,
+    ),
     ledger: new LedgerSteps(home),
     stop: new StopState(),
     progress: (index, sessionId, step, outcome) =>

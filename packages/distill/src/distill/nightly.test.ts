@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { openHome } from '@mecha/stores';
 import { afterEach, describe, expect, it } from 'vitest';
 import { conversation } from '../__fixtures__/events.js';
 import { scriptedDistiller } from '../__fixtures__/scripted-distiller.js';
 import { testHome, testNow } from '../__fixtures__/test-home.js';
+import { distill } from './distill.js';
 import { distillOnSessionEnd, nightly, nightlyLockFile } from './nightly.js';
 
 const cleanups: (() => void)[] = [];
@@ -38,6 +40,25 @@ describe('the nightly pass', () => {
     const ran = await nightly(options);
     expect(ran.state).toBe('done');
     expect(made.ledger()).toEqual([{ session_id: A, outcome: 'pushed' }]);
+  });
+});
+
+describe('a home that does not exist', () => {
+  it('is refused (no_home, naming mecha init) by nightly and distill, and nothing is made', async () => {
+    const made = testHome();
+    cleanups.push(made.remove);
+    const absent = join(made.path, 'absent');
+    const model = scriptedDistiller();
+    const home = openHome(absent);
+    for (const ran of [
+      await nightly({ home, model, clock: () => testNow }),
+      await distill({ home, model, clock: () => testNow, dryRun: true }),
+    ]) {
+      expect(ran).toMatchObject({ state: 'cannot_run', reason: 'no_home' });
+      expect(ran.state === 'cannot_run' && ran.message).toContain('mecha init --home');
+    }
+    expect(model.prompts).toHaveLength(0);
+    expect(existsSync(absent)).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { withLock } from '@mecha/stores';
+import { refuseMissingHome, withLock } from '@mecha/stores';
 import { distill } from './distill.js';
 import type { DistillOptions } from './distill-options.js';
 import type { DistillResult } from './distill-report.js';
@@ -20,6 +20,11 @@ export async function nightly(
   options: DistillOptions & { readonly lockTimeoutMs?: number },
 ): Promise<NightlyResult> {
   const { lockTimeoutMs, ...rest } = options;
+  // The nightly lock would make the home's folder: a missing home is refused before it.
+  const present = refuseMissingHome(options.home);
+  if (present._tag === 'Left') {
+    return { state: 'cannot_run', reason: 'no_home', message: present.left.message };
+  }
   const held = await withLock(join(options.home.path, nightlyLockFile), () => distill(rest), {
     timeoutMs: lockTimeoutMs ?? 0,
   });

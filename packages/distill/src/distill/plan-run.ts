@@ -4,6 +4,7 @@ import {
   type DistilledRecord,
   type McpServerConfig,
   type MechaHome,
+  refuseMissingHome,
 } from '@mecha/stores';
 import { findMcpServer } from '../graph-server.js';
 import type { DistillRefusal } from './distill-report.js';
@@ -34,6 +35,11 @@ export async function planRun(
   dryRun = false,
   only?: readonly string[],
 ): Promise<RunPlan | DistillRefusal> {
+  // A home that does not exist is not an empty one: nothing is read as zero, nothing is made.
+  const present = refuseMissingHome(home);
+  if (present._tag === 'Left') {
+    return { state: 'cannot_run', reason: 'no_home', message: present.left.message };
+  }
   const config = home.readConfig();
   if (config._tag === 'Left') {
     return {

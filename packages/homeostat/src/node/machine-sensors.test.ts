@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   machineSensors,
   parseLoadAverage,
@@ -10,7 +10,8 @@ import {
   readMemAvailable,
 } from './machine-sensors.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'homeostat-'));
+const folder = mkdtempSync(join(tmpdir(), 'mecha-homeostat-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
 const missing = join(folder, 'no-such-file');
 
 describe('the /proc parsers', () => {

@@ -186,7 +186,7 @@ async function readingTable(): Promise<ResultTable> {
 async function writingTable(): Promise<ResultTable> {
   const folder = mkdtempSync(join(tmpdir(), 'mecha-bench-'));
   try {
-    const home = openHome(join(folder, 'home'));
+    const home = openHome(join(folder, 'home'), { create: true });
     const at = '2026-09-25T09:00:00Z';
     let next = 0;
     const single = 200;
