@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { homeLayout } from '@mecha/stores';
+import { homeLayout, toolRegistryFile } from '@mecha/stores';
 
 /** One file (or folder, ending in `/`) a home may hold, whether it is there, and what writes it. */
 export interface HomeFile {
@@ -36,6 +36,8 @@ export async function homeInventory(home: string): Promise<readonly HomeFile[]> 
     [ledgerFile('claude-code'), "'mecha import claude-code' (what was imported)"],
     [ledgerFile('codex'), "'mecha import codex' (what was imported)"],
     [nightlyLockFile, "'mecha nightly' while it runs"],
+    [toolRegistryFile, "a harness's recordToolRegistry() at startup (read by 'mecha tools')"],
+    ['slack/posted.jsonl', "'mecha slack' (what it posted, and its retries)"],
   ];
   return entries.map(([path, writtenBy]) => ({
     path,

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { timestampSchema } from '@mecha/appraisal-core';
 import * as E from 'fp-ts/lib/Either.js';
@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { isGuardedTaskTool } from './guard-task-tool.js';
 import { contextOf, type MechaHome } from './home-context.js';
 import { writeFileAtomically } from './home-manifest.js';
+import { refuseMissingHome } from './missing-home.js';
 import { describeFileError } from './read-jsonl-file.js';
 import type { WriteFailure } from './write-failure.js';
 
@@ -65,12 +66,8 @@ export function recordToolRegistry(
   registration: ToolRegistration,
 ): E.Either<WriteFailure, ToolRegistry> {
   const path = join(home.path, toolRegistryFile);
-  if (!existsSync(home.path)) {
-    return E.left({
-      kind: 'refused',
-      message: `there is no mecha home at ${home.path}: create one with \`mecha init\``,
-    });
-  }
+  const missing = refuseMissingHome(home);
+  if (E.isLeft(missing)) return missing;
   const parsed = toolRegistrySchema.safeParse({
     v: 1,
     at: contextOf(home).clock().toISOString(),
