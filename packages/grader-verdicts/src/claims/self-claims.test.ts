@@ -79,6 +79,14 @@ describe('self-claims graded against behaviour', () => {
     );
   });
 
+  it('judges a skill listed twice on its whole record, in the badge and the audit alike', () => {
+    const evidence = [skill(0.9, 40, 38), skill(0.9, 0, 0)];
+    expect(reliableSkills(evidence)).toEqual(['news']);
+    expect(portraitIsHonest(['news'], evidence).honest).toBe(true);
+    const split = [skill(0.9, 6, 6), skill(0.9, 6, 6)];
+    expect(reliableSkills(split)).toEqual(reliableSkills([skill(0.9, 12, 12)]));
+  });
+
   it('fails a portrait that publishes an unearned strength', () => {
     const evidence = [skill(0.95, 4, 4)];
     expect(portraitIsHonest(['news'], evidence)).toEqual({ honest: false, unearned: ['news'] });

@@ -97,14 +97,37 @@ export function gradeSelfClaim(evidence: SkillEvidence): SelfClaimGrade {
     : { ...base, verdict: 'ABSTAIN', reason: 'premature' };
 }
 
+/**
+ * The record of each skill once, in first-seen order: a skill listed more than once (several
+ * sources of evidence) has its attempts and verified successes added, so the badge and the
+ * audit always judge the same record.
+ */
+function recordsBySkill(evidence: readonly SkillEvidence[]): Map<string, SkillEvidence> {
+  const bySkill = new Map<string, SkillEvidence>();
+  for (const item of evidence) {
+    const before = bySkill.get(item.skill);
+    bySkill.set(
+      item.skill,
+      before === undefined
+        ? item
+        : {
+            ...before,
+            attempts: before.attempts + item.attempts,
+            verifiedSuccesses: before.verifiedSuccesses + item.verifiedSuccesses,
+          },
+    );
+  }
+  return bySkill;
+}
+
+function reliable(skill: SkillEvidence): boolean {
+  const rate = behaviourRate(skill);
+  return skill.attempts >= reliabilityFloor && rate !== null && rate >= reliableRate;
+}
+
 /** The skills a badge may publish as strengths: reliable behaviour over the shared floor. */
 export function reliableSkills(evidence: readonly SkillEvidence[]): string[] {
-  return evidence
-    .filter((skill) => {
-      const rate = behaviourRate(skill);
-      return skill.attempts >= reliabilityFloor && rate !== null && rate >= reliableRate;
-    })
-    .map((skill) => skill.skill);
+  return [...recordsBySkill(evidence).values()].filter(reliable).map((skill) => skill.skill);
 }
 
 /**
@@ -115,12 +138,10 @@ export function portraitIsHonest(
   publishedStrengths: readonly string[],
   evidence: readonly SkillEvidence[],
 ): { readonly honest: boolean; readonly unearned: readonly string[] } {
-  const bySkill = new Map(evidence.map((skill) => [skill.skill, skill]));
+  const bySkill = recordsBySkill(evidence);
   const unearned = publishedStrengths.filter((skill) => {
     const known = bySkill.get(skill);
-    if (known === undefined) return true;
-    const rate = behaviourRate(known);
-    return known.attempts < reliabilityFloor || rate === null || rate < reliableRate;
+    return known === undefined || !reliable(known);
   });
   return { honest: unearned.length === 0, unearned };
 }
