@@ -154,6 +154,9 @@ export function mapMiniSweAgentTrajectory(
       prompted = true;
       continue;
     }
+    // Every later user line is the environment answering the agent: its loop goes on, so an
+    // answer without a single action (a format error) did not end the run.
+    builder.continueTurn();
     const code = returnCodePattern.exec(text);
     if (code !== null && pendingCall !== null) {
       const failed = Number(code[1]) !== 0;

@@ -205,6 +205,14 @@ export class SessionBuilder {
     this.end(pending.at, pending.cause, pending.source);
   }
 
+  /**
+   * The agent's loop went on after an answer with no tool call (a benchmark agent told of a
+   * format error, say): that answer did not end the turn, so its tentative end is dropped.
+   */
+  continueTurn(): void {
+    if (this.state.pendingEnd?.tentative === true) this.state.pendingEnd = null;
+  }
+
   /** Records where the session ran and whether a person was in it, for the runs to come. */
   context(options: {
     readonly workspace?: string;

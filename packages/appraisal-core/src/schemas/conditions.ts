@@ -163,10 +163,7 @@ export const situationBriefSchema = z.object({
   guidance: z
     .object({
       text: z.string().max(2_000),
-      reasons: z
-        .array(z.enum(['commitment_past_patience', 'goal_drift']))
-        .min(1)
-        .max(2),
+      reasons: z.array(z.enum(['commitment_past_patience', 'goal_drift'])).max(2),
       delivered: z.boolean(),
     })
     .optional(),
