@@ -23,7 +23,6 @@ let restReleased: Promise<void> = Promise.resolve();
 const requests: string[] = [];
 let server: Server;
 let base: string;
-let home: string;
 
 beforeAll(async () => {
   server = createServer((request, response) => {
@@ -81,12 +80,15 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
+// Every folder a test made, not only the last: a test may make more than one.
+const homes: string[] = [];
 afterEach(async () => {
-  if (home !== undefined) await rm(home, { recursive: true, force: true });
+  for (const made of homes.splice(0)) await rm(made, { recursive: true, force: true });
 });
 
 async function freshHome(): Promise<{ configFile: string; cache: string }> {
-  home = await mkdtemp(join(tmpdir(), 'mecha-model-uri-'));
+  const home = await mkdtemp(join(tmpdir(), 'mecha-model-uri-'));
+  homes.push(home);
   return { configFile: join(home, 'config.toml'), cache: join(home, 'models') };
 }
 

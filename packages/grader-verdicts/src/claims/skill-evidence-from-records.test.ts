@@ -212,8 +212,9 @@ describe('self-claims read from a real home', () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
   const home = () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'mecha-claims-home-')), 'home');
-    dirs.push(path);
+    const parent = mkdtempSync(join(tmpdir(), 'mecha-claims-home-'));
+    dirs.push(parent);
+    const path = join(parent, 'home');
     generateHome({ path, seed: 'claims', sessions: 600, tornRate: 0 });
     return path;
   };
