@@ -93,9 +93,13 @@ function markdownBlocks(text) {
  */
 export function importsIn(code, fileName = 'file.ts') {
   const found = new Map();
+  // A module imported for no name yet (a namespace whose reads are counted later) still shows.
+  const touch = (specifier) => {
+    if (specifier.startsWith('@mecha/') && !found.has(specifier)) found.set(specifier, new Set());
+  };
   const add = (specifier, name) => {
     if (!specifier.startsWith('@mecha/')) return;
-    if (!found.has(specifier)) found.set(specifier, new Set());
+    touch(specifier);
     found.get(specifier).add(name);
   };
   const source = ts.createSourceFile(
@@ -137,6 +141,7 @@ export function importsIn(code, fileName = 'file.ts') {
       }
     } else if (target && ts.isIdentifier(target)) {
       namespaces.set(target.text, specifier);
+      touch(specifier);
     } else {
       add(specifier, '*');
     }
@@ -150,12 +155,15 @@ export function importsIn(code, fileName = 'file.ts') {
       const specifier = node.moduleSpecifier.text;
       if (ts.isImportDeclaration(node)) {
         const bindings = node.importClause?.namedBindings;
+        if (node.importClause?.name) add(specifier, 'default');
+        if (node.importClause === undefined) touch(specifier);
         if (bindings && ts.isNamedImports(bindings)) {
           for (const element of bindings.elements) {
             add(specifier, (element.propertyName ?? element.name).text);
           }
         } else if (bindings && ts.isNamespaceImport(bindings)) {
           namespaces.set(bindings.name.text, specifier);
+          touch(specifier);
         }
       } else if (node.exportClause && ts.isNamedExports(node.exportClause)) {
         for (const element of node.exportClause.elements) {
