@@ -6,7 +6,7 @@ const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 describe('the built @mecha/ai-sdk', () => {
   it('exposes exactly its public surface', async () => {
     const api = await import(entry);
-    expect(Object.keys(api).sort()).toEqual(['ownerDecisions', 'recordAiSdk', 'stopCauseFor']);
+    expect(Object.keys(api).sort()).toEqual(['recordAiSdk']);
   });
 
   it('loads nothing of `ai` at runtime (the SDK stays a peer the app brings)', async () => {

@@ -1,13 +1,2 @@
-export type {
-  AiAbortEvent,
-  AiFinishEvent,
-  AiMiddleware,
-  AiSdkOptions,
-  AiSdkRecorder,
-  AiSdkRun,
-  AiStartEvent,
-  AiStepEvent,
-} from './record-ai-sdk.js';
-export { ownerDecisions, recordAiSdk } from './record-ai-sdk.js';
-export type { AiFinishReason } from './stop-cause.js';
-export { stopCauseFor } from './stop-cause.js';
+export type { AiSdkOptions, AiSdkRecorder } from './record-ai-sdk.js';
+export { recordAiSdk } from './record-ai-sdk.js';

@@ -7,17 +7,11 @@ describe('the built @mecha/graph', () => {
   it('exposes exactly its public surface', async () => {
     const api = await import(entry);
     expect(Object.keys(api).sort()).toEqual([
-      'GraphInputError',
       'contentHash',
       'createGraphServer',
-      'defaultDatabasePath',
       'episodeExtractor',
-      'graphLimits',
-      'graphTools',
       'metadataExtractor',
       'openGraphStore',
-      'plainTextExtractor',
-      'resolveDatabasePath',
       'snapshotGraphFile',
     ]);
   });

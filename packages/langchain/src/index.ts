@@ -1,6 +1,2 @@
-export type {
-  LangChainOptions,
-  LangChainRecorder,
-  MechaCallbackHandler,
-} from './record-langchain.js';
-export { recordLangChain, stopOfError } from './record-langchain.js';
+export type { LangChainOptions, LangChainRecorder } from './record-langchain.js';
+export { recordLangChain } from './record-langchain.js';

@@ -7,7 +7,7 @@ const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 describe('the built @mecha/openai-agents', () => {
   it('exposes exactly its public surface', async () => {
     const api = await import(entry);
-    expect(Object.keys(api).sort()).toEqual(['recordOpenAIAgents', 'stopCauseOfError']);
+    expect(Object.keys(api).sort()).toEqual(['recordOpenAIAgents']);
   });
 
   it('loads nothing of the SDK at runtime (the app brings its own copy)', () => {

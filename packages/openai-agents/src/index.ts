@@ -3,4 +3,4 @@ export type {
   OpenAIAgentsOptions,
   OpenAIAgentsRecorder,
 } from './record-openai-agents.js';
-export { recordOpenAIAgents, stopCauseOfError } from './record-openai-agents.js';
+export { recordOpenAIAgents } from './record-openai-agents.js';

@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSessionRecorder, homePorts, openHome, rightOrThrow } from '@mecha/stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportAppraisals, mechaNames, spanIdFor, traceIdFor } from '../src/index.js';
+import { mechaNames } from '../src/attribute-names.js';
+import { exportAppraisals } from '../src/index.js';
+import { spanIdFor, traceIdFor } from '../src/span-ids.js';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './otlp-receiver.js';
 
 let folder: string;

@@ -4,6 +4,3 @@ export type { LocalModelReplayerOptions } from './local-model-replayer.js';
 export { createLocalModelReplayer } from './local-model-replayer.js';
 export type { OpenReplayer, OpenReplayerOptions } from './open-replayer.js';
 export { openReplayer } from './open-replayer.js';
-export type { ReplayScriptRead } from './read-replay-script.js';
-export { readReplayScript } from './read-replay-script.js';
-export { armReplySchema, replayPrompt } from './replay-prompt.js';
