@@ -30,6 +30,7 @@ describe('the built @mecha/importers', () => {
       'rulesVersion',
       'validityReport',
       'verifierOutcomeSchema',
+      'watchHistory',
     ]);
   });
 });

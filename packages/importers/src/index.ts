@@ -51,3 +51,5 @@ export type {
 export { readoutOf, validityReport } from './validity/validity-report.js';
 export type { ReportReading, SyntheticReason, VerifierOutcome } from './verifier-outcome.js';
 export { readSweBenchReport, verifierOutcomeSchema } from './verifier-outcome.js';
+export type { WatchEnd, WatchOptions } from './watch-history.js';
+export { watchHistory } from './watch-history.js';
