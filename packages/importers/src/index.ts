@@ -9,7 +9,7 @@ export type {
 } from './import-history.js';
 export { importHistory } from './import-history.js';
 export type { LedgerEntry } from './import-ledger.js';
-export { ledgerEntrySchema, ledgerFile, readLedger } from './import-ledger.js';
+export { ledgerEntrySchema, ledgerFile, ledgerPointers, readLedger } from './import-ledger.js';
 export type { LineOutcome } from './map-claude-code.js';
 export { mapClaudeCodeLine } from './map-claude-code.js';
 export { mapCodexLine } from './map-codex.js';
