@@ -15,7 +15,7 @@ export interface HomeFile {
  * beside them. Lock files and `--repair` copies are reported by doctor's own sections.
  */
 export async function homeInventory(home: string): Promise<readonly HomeFile[]> {
-  const [{ ledgerFile, ledgerPointers }, { nightlyLockFile }] = await Promise.all([
+  const [{ ledgerFile, ledgerPointers }, { nightlyLockFile, reflectLockFile }] = await Promise.all([
     import('@mecha/importers'),
     import('@mecha/distill'),
   ]);
@@ -38,6 +38,7 @@ export async function homeInventory(home: string): Promise<readonly HomeFile[]> 
     [`${ledgerPointers('claude-code')}/`, 'the same imports (where each log is in the ledger)'],
     [`${ledgerPointers('codex')}/`, 'the same imports (where each log is in the ledger)'],
     [nightlyLockFile, "'mecha nightly' while it runs"],
+    [reflectLockFile, "'mecha reflect' (and the nightly pass) while it runs"],
     [toolRegistryFile, "a harness's recordToolRegistry() at startup (read by 'mecha tools')"],
     ['slack/posted.jsonl', "'mecha slack' (what it posted, and its retries)"],
   ];
