@@ -30,7 +30,7 @@ export const commands: readonly {
   {
     name: 'sessions',
     summary: 'appraise, list, compare, health and successes: readouts derived from your records',
-    load: async () => (await import('./sessions.js')).sessionsGroup,
+    load: async () => (await import('./sessions/index.js')).sessionsGroup,
   },
   {
     name: 'tasks',
@@ -91,7 +91,7 @@ export const commands: readonly {
   {
     name: 'verdicts',
     summary: 'honest graders: audit, meta bank, drift watch, grade (from @mecha/grader-verdicts)',
-    load: async () => (await import('./verdicts.js')).verdictsGroup,
+    load: async () => (await import('./verdicts/index.js')).verdictsGroup,
   },
   {
     name: 'web',
