@@ -68,8 +68,14 @@ export const commands: readonly {
     load: async () => (await import('./distill.js')).distillGroup,
   },
   {
+    name: 'reflect',
+    summary:
+      "turn the owner's corrections into lessons, with the local model (from @mecha/distill)",
+    load: async () => (await import('./reflect.js')).reflectGroup,
+  },
+  {
     name: 'nightly',
-    summary: 'the nightly pass: distill, then score predictions, never two at once',
+    summary: 'the nightly pass: reflect, distill, then score predictions, never two at once',
     load: async () => (await import('./nightly.js')).nightlyGroup,
   },
   {
