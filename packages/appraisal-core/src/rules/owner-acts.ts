@@ -342,26 +342,6 @@ export function recordedActs(sources: ActSources): readonly RecordedAct[] {
     .map((entry) => entry.act);
 }
 
-/** How many acts of each kind; a kind with none is 0. */
-export function countActs(acts: readonly RecordedAct[]): Readonly<Record<RecordedActKind, number>> {
-  const counts: Record<RecordedActKind, number> = {
-    draft_sent_unchanged: 0,
-    draft_sent_edited: 0,
-    draft_rejected: 0,
-    draft_cancelled: 0,
-    task_closed: 0,
-    task_dropped: 0,
-    task_reopened: 0,
-    workflow_closed: 0,
-    workflow_cancelled: 0,
-    workflow_reopened: 0,
-    question_answered: 0,
-    question_abandoned: 0,
-  };
-  for (const act of acts) counts[act.act] += 1;
-  return counts;
-}
-
 /** Whether an act is a draft's verdict. */
 export function isDraftAct(act: RecordedAct): act is DraftAct {
   return act.act.startsWith('draft_');
