@@ -237,6 +237,14 @@ describe('recordedActs: one definition of a reopen', () => {
     expect(withdrawn?.act === 'task_closed' && withdrawn.withdrawn_by?.closure_id).toBe('c-5');
   });
 
+  it('is read the same by expectations: done → dropped is a drop (rejected), not a reopen', () => {
+    const read = ownerActs(evidence({ closures: [closure('c-2', 'done', 'dropped', { at: 2 })] }));
+    expect(read).toEqual({
+      kind: 'acts',
+      acts: [{ act: 'rejected', at: hour(2), cite: 'c-2', sure: true }],
+    });
+  });
+
   it('marks a repeated close and a reopen of an open workflow as changing nothing', () => {
     const acts = recordedActs({
       workflows: [
