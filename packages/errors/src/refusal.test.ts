@@ -23,6 +23,7 @@ const kinds: readonly RefusalKind[] = [
   'no_task',
   'no_sessions',
   'hook_refused',
+  'unreachable',
   'call_failed',
   'connection_lost',
 ];

@@ -12,8 +12,9 @@ import type { EitherLike } from './either.js';
  *   usage error), `unreadable`, `not_found`, `ambiguous`, `unchanged`, `nobody_present`,
  *   `rejected`, `not_written`;
  * - a move from a surface: `board_unreadable`, `no_task`, `no_sessions`, `hook_refused`;
- * - a call to a service (the graph): `call_failed`, and `connection_lost` when the connection
- *   is gone for good and the caller should stop calling.
+ * - a service (the graph): `unreachable` (it could not be connected to, is not the server
+ *   expected, or its config is incomplete), `call_failed` (one call failed or was refused), and
+ *   `connection_lost` (the connection is gone; the caller should stop calling on it).
  */
 export type RefusalKind =
   | 'invalid_record'
@@ -34,6 +35,7 @@ export type RefusalKind =
   | 'no_task'
   | 'no_sessions'
   | 'hook_refused'
+  | 'unreachable'
   | 'call_failed'
   | 'connection_lost';
 
