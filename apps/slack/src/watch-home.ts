@@ -1,7 +1,5 @@
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { TranscriptEvent } from '@mecha/appraisal-core';
-import { homeLayout, type MechaHome } from '@mecha/stores';
+import { HomeReadout, homeLayout, type MechaHome, runsOfTranscript } from '@mecha/stores';
 import type { webApi } from '@slack/bolt';
 import * as E from 'fp-ts/lib/Either.js';
 import { goalTitle, readHomeTitles } from './goal-title.js';
@@ -53,6 +51,8 @@ export interface WatchOptions {
   readonly onHalt?: (line: string, failure: StandingSlackError) => Promise<void>;
   /** Runs `run` after `ms` (a timer by default; tests run each look by hand). */
   readonly schedule?: (run: () => void, ms: number) => { cancel(): void };
+  /** The home's live readout (`@mecha/stores`), when the app already holds one. */
+  readonly readout?: HomeReadout;
 }
 
 interface Candidate {
@@ -67,21 +67,12 @@ function finishedSlackRuns(
   events: readonly TranscriptEvent[],
   since: number,
 ): Candidate[] {
-  const byRun = new Map<string, TranscriptEvent[]>();
-  for (const event of events) {
-    const run = byRun.get(event.run_id) ?? [];
-    run.push(event);
-    byRun.set(event.run_id, run);
-  }
-  const out: Candidate[] = [];
-  for (const [runId, run] of byRun) {
+  return runsOfTranscript(events).flatMap(({ runId, events: run }) => {
     const start = run.find((event) => event.type === 'run_start');
     const end = run.find((event) => event.type === 'run_end');
-    if (start?.type !== 'run_start' || start.surface !== 'slack' || end === undefined) continue;
-    if (Date.parse(end.at) < since) continue;
-    out.push({ sessionId, runId, events: run });
-  }
-  return out;
+    if (start?.type !== 'run_start' || start.surface !== 'slack' || end === undefined) return [];
+    return Date.parse(end.at) < since ? [] : [{ sessionId, runId, events: run }];
+  });
 }
 
 const errorText = (error: unknown): string =>
@@ -107,9 +98,18 @@ export function watchHome(options: WatchOptions): HomeWatcher {
     });
   let timer: { cancel(): void } | undefined;
   let running: Promise<WatchTick> | undefined;
-  // Each transcript's time and size when it was last read with nothing left to post.
-  const looked = new Map<string, string>();
-  let lookedOutbox: string | undefined;
+  // The home as the live readout of `@mecha/stores` keeps it: each look takes in what changed
+  // since the last (one stat per file), and only the sessions it names are read whole here.
+  const readout = options.readout ?? new HomeReadout(home);
+  let readoutStarted = false;
+  // Sessions and the outbox still to look at: changed since their last look, or left with a
+  // post to try again.
+  const dirty = new Set<string>();
+  let outboxDirty = true;
+  readout.subscribe((change) => {
+    for (const sessionId of change.changed) dirty.add(sessionId);
+    if (change.files.includes(homeLayout.outbox)) outboxDirty = true;
+  });
   let watchFrom: string | undefined;
   // Each post that failed: how many times, and the earliest time to try it again.
   const backoff = new Map<string, { failures: number; nextAt: number }>();
@@ -312,29 +312,21 @@ export function watchHome(options: WatchOptions): HomeWatcher {
     }
     const since = Date.parse(watchFrom);
 
-    let names: string[] = [];
-    try {
-      names = readdirSync(join(home.path, homeLayout.sessions));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-        problems.push(`sessions: ${errorText(error)}`);
+    if (!readoutStarted) {
+      await readout.start();
+      readoutStarted = true;
+      // The first look: every session that recorded anything since the watch began.
+      for (const row of readout.rows()) {
+        if (row.state === 'unreadable' || Date.parse(row.lastAt ?? '') >= since) {
+          dirty.add(row.sessionId);
+        }
       }
+    } else {
+      await readout.refresh();
     }
-    for (const name of names.sort()) {
-      if (!name.endsWith('.jsonl')) continue;
-      const sessionId = name.slice(0, -'.jsonl'.length);
-      let modified: number;
-      let seen: string;
-      try {
-        const stat = statSync(join(home.path, home.sessions.file(sessionId)));
-        modified = stat.mtimeMs;
-        seen = `${stat.mtimeMs}:${stat.size}`;
-      } catch {
-        continue;
-      }
-      // Only a transcript written since the watcher started, and since this process last read
-      // it, can hold a run still to post: the rest are not opened.
-      if (modified < since || looked.get(sessionId) === seen) continue;
+    const listing = readout.listing();
+    if (typeof listing === 'object') problems.push(`sessions: ${listing.unreadable}`);
+    for (const sessionId of [...dirty].sort()) {
       const transcript = await home.sessions.transcript(sessionId);
       if (transcript.state === 'unreadable') {
         problems.push(`session ${sessionId}: ${transcript.reason}`);
@@ -347,39 +339,29 @@ export function watchHome(options: WatchOptions): HomeWatcher {
         if (outcome !== 'skipped') counts[outcome] += 1;
         if (outcome === 'failed' || outcome === 'waiting') settled = false;
       }
-      if (settled) looked.set(sessionId, seen);
+      if (settled) dirty.delete(sessionId);
     }
 
-    let outboxSeen: string | undefined;
-    try {
-      const stat = statSync(join(home.path, homeLayout.outbox));
-      outboxSeen = `${stat.mtimeMs}:${stat.size}`;
-    } catch {
-      outboxSeen = undefined;
-    }
-    const outbox =
-      outboxSeen !== undefined && outboxSeen === lookedOutbox
-        ? undefined
-        : await home.outbox.read();
-    if (outbox === undefined) {
-      // Unchanged since a look that left nothing to post.
-    } else if (outbox.state === 'unreadable') problems.push(`outbox: ${outbox.reason}`);
-    else {
-      let settled = true;
-      const decided = new Set(
-        outbox.records.flatMap((record) => (record.type === 'outcome' ? [record.draft_id] : [])),
-      );
-      for (const record of outbox.records) {
-        if (record.type !== 'staged' || decided.has(record.draft_id)) continue;
-        if (Date.parse(record.at) < since || halted !== undefined) continue;
-        const outcome = await postDraft(record);
-        if (outcome === 'posted') counts.drafts += 1;
-        if (outcome === 'failed' || outcome === 'waiting') {
-          counts[outcome] += 1;
-          settled = false;
+    if (outboxDirty) {
+      const outbox = await readout.ports().outbox.read();
+      if (outbox.state === 'unreadable') problems.push(`outbox: ${outbox.reason}`);
+      else {
+        let settled = true;
+        const decided = new Set(
+          outbox.records.flatMap((record) => (record.type === 'outcome' ? [record.draft_id] : [])),
+        );
+        for (const record of outbox.records) {
+          if (record.type !== 'staged' || decided.has(record.draft_id)) continue;
+          if (Date.parse(record.at) < since || halted !== undefined) continue;
+          const outcome = await postDraft(record);
+          if (outcome === 'posted') counts.drafts += 1;
+          if (outcome === 'failed' || outcome === 'waiting') {
+            counts[outcome] += 1;
+            settled = false;
+          }
         }
+        outboxDirty = !settled;
       }
-      lookedOutbox = settled ? outboxSeen : undefined;
     }
     return { ...counts, problems, ...(halted === undefined ? {} : { halted }) };
   }

@@ -7,6 +7,7 @@ import {
   type DraftChoice,
   decideDraft,
   editCharter,
+  type HomeReadout,
   homeLayout,
   homePorts,
   type MechaHome,
@@ -32,7 +33,6 @@ import {
 import { type GraphAnswer, reviewPage } from './pages/review-page.js';
 import { byLabel, kindsPresent, parseRunsQuery, runRowHtml, runsPage } from './pages/runs-page.js';
 import { sessionPage } from './pages/session-page.js';
-import type { HomeReadout } from './readout/home-readout.js';
 import { guard, securityHeaders } from './security/guard.js';
 import { boardStyle } from './views/board-style.js';
 import { type Html, layout, type PageOptions, type Said } from './views/layout.js';
