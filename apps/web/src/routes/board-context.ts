@@ -146,6 +146,18 @@ export function boardContext(options: WebAppOptions): BoardContext {
   };
 }
 
+/**
+ * A value derived from the readout, kept until the readout changes (its version moves on):
+ * a page asked for again between changes costs nothing to derive.
+ */
+export function keptPerVersion<T>(readout: HomeReadout, derive: () => T): () => T {
+  let kept: { readonly version: number; readonly value: T } | undefined;
+  return () => {
+    if (kept?.version !== readout.version) kept = { version: readout.version, value: derive() };
+    return kept.value;
+  };
+}
+
 /** A refused act: its page drawn again with the refusal's words, at the status its reason means. */
 export function refused(
   context: Context,

@@ -2,15 +2,29 @@ import { type DraftChoice, decideDraft, homeLayout } from '@mecha/stores';
 import type { Context, Hono } from 'hono';
 import { draftsPage, pendingDrafts, sendChoice } from '../pages/drafts-page.js';
 import type { Said } from '../views/layout.js';
-import { type BoardContext, badPage, pageOf, refused, type Status } from './board-context.js';
+import {
+  type BoardContext,
+  badPage,
+  keptPerVersion,
+  pageOf,
+  refused,
+  type Status,
+} from './board-context.js';
 
 /** Drafts waiting for the owner: their paged list, and Send, Send my edit and Reject. */
 export function draftsRoutes(app: Hono, board: BoardContext): void {
   const { home, readout, render, csrfToken, now } = board;
+  // The drafts still waiting, derived once per change of the readout.
+  const waiting = keptPerVersion(readout, async () => {
+    const outbox = await readout.ports().outbox.read();
+    return outbox.state === 'unreadable'
+      ? outbox
+      : { state: outbox.state, drafts: pendingDrafts(outbox.records) };
+  });
   const drafts = async (context: Context, said?: Said, status: Status = 200) => {
     const page = pageOf(context);
     if (page === null) return badPage(board, context, 'Drafts', '/drafts');
-    const outbox = await readout.ports().outbox.read();
+    const outbox = await waiting();
     return render(
       context,
       {
@@ -19,7 +33,7 @@ export function draftsRoutes(app: Hono, board: BoardContext): void {
         content: draftsPage(
           outbox.state === 'unreadable'
             ? `The outbox could not be read: ${outbox.reason}`
-            : pendingDrafts(outbox.records),
+            : outbox.drafts,
           csrfToken,
           page,
           now(),

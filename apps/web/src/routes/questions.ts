@@ -2,7 +2,14 @@ import { answerParkedQuestion, homeLayout, type MechaHome, readQuestionWords } f
 import type { Context, Hono } from 'hono';
 import { parkedQuestions, questionsOnPage, questionsPage } from '../pages/drafts-page.js';
 import type { Said } from '../views/layout.js';
-import { type BoardContext, badPage, pageOf, refused, type Status } from './board-context.js';
+import {
+  type BoardContext,
+  badPage,
+  keptPerVersion,
+  pageOf,
+  refused,
+  type Status,
+} from './board-context.js';
 
 /** Questions parked for the owner: their paged list, and Answer. */
 export function questionsRoutes(app: Hono, board: BoardContext): void {
@@ -14,21 +21,35 @@ export function questionsRoutes(app: Hono, board: BoardContext): void {
     questions: { ...home.questions, read: () => readout.ports().questions.read() },
   };
 
+  // The parked questions and the words asked, derived once per change of the readout.
+  const parkedNow = keptPerVersion(readout, async () => {
+    const read = await readout.ports().questions.read();
+    return read.state === 'unreadable'
+      ? read
+      : { state: read.state, parked: parkedQuestions(read.records) };
+  });
+  const wordsNow = keptPerVersion(
+    readout,
+    () => new Map<string, ReturnType<typeof readQuestionWords>>(),
+  );
   const questions = async (context: Context, said?: Said, status: Status = 200) => {
     const page = pageOf(context);
     if (page === null) return badPage(board, context, 'Questions', '/questions');
-    const read = await readout.ports().questions.read();
-    const parked = read.state === 'unreadable' ? [] : parkedQuestions(read.records);
-    // Only the shown page's words are read: each is a transcript read.
+    const read = await parkedNow();
+    const parked = read.state === 'unreadable' ? [] : read.parked;
+    // Only the shown page's words are read (each is a transcript read), once per change.
+    const words = wordsNow();
     const asked = new Map(
       await Promise.all(
-        questionsOnPage(parked, page).map(
-          async (question) =>
-            [
-              question.question_id,
-              await readQuestionWords(questionsHome, question.question_id),
-            ] as const,
-        ),
+        questionsOnPage(parked, page).map(async (question) => {
+          const id = question.question_id;
+          let found = words.get(id);
+          if (found === undefined) {
+            found = readQuestionWords(questionsHome, id);
+            words.set(id, found);
+          }
+          return [id, await found] as const;
+        }),
       ),
     );
     return render(
