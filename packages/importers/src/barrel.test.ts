@@ -13,8 +13,10 @@ describe('the built @mecha/importers', () => {
       'importFromClaudeCodeHook',
       'importHistory',
       'ledgerFile',
+      'ledgerPointers',
       'readBenchmarkJobs',
       'validityReport',
+      'watchHistory',
     ]);
   });
 });

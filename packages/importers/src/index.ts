@@ -8,7 +8,7 @@ export type {
   SkippedFile,
 } from './import-history.js';
 export { importHistory } from './import-history.js';
-export { ledgerFile } from './import-ledger.js';
+export { ledgerFile, ledgerPointers } from './import-ledger.js';
 export type { BenchmarkFormat, BenchmarkJobs, ReadJobsOptions } from './read-benchmark-jobs.js';
 export { readBenchmarkJobs } from './read-benchmark-jobs.js';
 export type { ImportTool, SignalCounts } from './session-builder.js';
@@ -25,3 +25,5 @@ export type {
   ValidityRow,
 } from './validity/validity-report.js';
 export { validityReport } from './validity/validity-report.js';
+export type { WatchEnd, WatchOptions } from './watch-history.js';
+export { watchHistory } from './watch-history.js';
