@@ -1,14 +1,14 @@
 // Publishes the tarballs a release rehearsal checked, byte for byte, and nothing else.
 //
-//   node scripts/release-rehearsal-publish.mjs DIR [--registry URL] [--no-provenance] [--no-git-tag]
+//   node scripts/release-rehearsal-publish.mjs DIR [--registry URL] [--no-provenance]
 //
 // DIR is what `node scripts/release-rehearsal.mjs --out DIR` wrote: the tarballs and
 // tarballs.json (name, version, file and sha512 integrity of each). Each tarball's bytes are
 // checked against that list first; a version the registry already has is skipped (a push with no
 // new changeset after a release), so the command is safe to run again. For each one published it
-// creates the git tag NAME@VERSION and prints "New tag: NAME@VERSION", the line changesets/action
-// reads to push the tag and write the GitHub release. The rehearsal publishes to its local
-// registry through the same function (without provenance or tags).
+// prints "New tag: NAME@VERSION", the line changesets/action reads (as it reads `changeset
+// publish`'s) to create the tag NAME@VERSION and the GitHub release. The rehearsal publishes to
+// its local registry through the same function, without provenance.
 //
 // Exit codes: 0 published (or nothing to publish); 1 a publish failed or a tarball differs
 // from the one checked; 2 usage.
@@ -26,7 +26,6 @@ export function publishTarballs({
   dir,
   registry,
   provenance = true,
-  gitTag = true,
   env = process.env,
   cwd = process.cwd(),
   log = () => {},
@@ -41,6 +40,24 @@ export function publishTarballs({
     if (!existsSync(path)) failures.push(`${entry.file} is missing`);
     else if (integrityOf(path) !== entry.integrity)
       failures.push(`${entry.file} is not the tarball the rehearsal checked`);
+  }
+  // npm refuses a provenance statement for a package whose repository.url is not the repository
+  // that built it: say so for every package before anything is published.
+  const repository = env.GITHUB_REPOSITORY;
+  if (provenance && repository && failures.length === 0) {
+    for (const entry of packages) {
+      const manifest = JSON.parse(
+        spawnSync('tar', ['-xzOf', join(dir, entry.file), 'package/package.json'], {
+          encoding: 'utf8',
+        }).stdout || '{}',
+      );
+      const url =
+        typeof manifest.repository === 'string' ? manifest.repository : manifest.repository?.url;
+      if (typeof url !== 'string' || !url.includes(`github.com/${repository}`))
+        failures.push(
+          `${entry.name}: package.json's repository.url (${url ?? 'missing'}) must name https://github.com/${repository} for npm provenance`,
+        );
+    }
   }
   if (failures.length > 0) return { ok: false, published: [], skipped: [], failures };
   const npm = (args) =>
@@ -76,12 +93,8 @@ export function publishTarballs({
       continue;
     }
     published.push(spec);
-    if (gitTag) {
-      const tagged = spawnSync('git', ['tag', spec], { encoding: 'utf8', cwd });
-      if (tagged.status !== 0) log(`  (git tag ${spec}: ${tagged.stderr.trim()})`);
-      // changesets/action reads this line: it pushes the tag and writes the GitHub release.
-      log(`New tag: ${spec}`);
-    } else log(`  published ${spec}`);
+    // changesets/action reads this line: it creates the tag and writes the GitHub release.
+    log(`New tag: ${spec}`);
   }
   return { ok: failures.length === 0, published, skipped, failures };
 }
@@ -91,11 +104,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   let dir;
   let registry;
   let provenance = true;
-  let gitTag = true;
   for (let i = 0; i < args.length; i += 1) {
     if (args[i] === '--registry') registry = args[++i];
     else if (args[i] === '--no-provenance') provenance = false;
-    else if (args[i] === '--no-git-tag') gitTag = false;
     else if (!args[i].startsWith('--') && dir === undefined) dir = args[i];
     else {
       console.error(`release-rehearsal-publish: unknown argument '${args[i]}'`);
@@ -104,11 +115,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   }
   if (dir === undefined || (args.includes('--registry') && !registry)) {
     console.error(
-      'usage: node scripts/release-rehearsal-publish.mjs DIR [--registry URL] [--no-provenance] [--no-git-tag]',
+      'usage: node scripts/release-rehearsal-publish.mjs DIR [--registry URL] [--no-provenance]',
     );
     process.exit(2);
   }
-  const result = publishTarballs({ dir, registry, provenance, gitTag, log: console.log });
+  const result = publishTarballs({ dir, registry, provenance, log: console.log });
   for (const failure of result.failures) console.error(`✗ ${failure}`);
   console.log(
     `${result.published.length} published, ${result.skipped.length} already there, ${result.failures.length} failed`,

@@ -538,7 +538,6 @@ export async function rehearse({ root, inPlace = false, out, keep = false, log =
         dir: tarballs,
         registry,
         provenance: false,
-        gitTag: false,
         env: npmEnv,
         cwd: work,
       });
