@@ -140,6 +140,17 @@ test('source is allowed where files names it, and maps must carry their sources'
   assert.ok(findings.some((line) => /carries a test source/.test(line)));
 });
 
+test('test files inside a data folder that files names ship; elsewhere they do not', () => {
+  const bank = {
+    ...clean,
+    files: [...clean.files, 'bank/cases/a/clamp.test.ts'],
+    manifest: { ...clean.manifest, files: ['dist', 'bank', 'README.md'] },
+  };
+  assert.deepEqual(tarballFindings(bank), []);
+  const stray = { ...bank, files: [...bank.files, 'dist/clamp.test.js'] };
+  assert.deepEqual(tarballFindings(stray), ['dist/clamp.test.js should not ship']);
+});
+
 test('manifest targets cover exports conditions, subpaths and bins', () => {
   assert.deepEqual(
     manifestTargets({
