@@ -544,32 +544,35 @@ export async function rehearse({ root, inPlace = false, out, keep = false, log =
       },
     );
 
-    await step('npm publish every tarball to it (scripts/release-rehearsal-publish.mjs)', () => {
-      const publishing = publishTarballs({
-        dir: tarballs,
-        registry,
-        provenance: false,
-        env: npmEnv,
-        cwd: work,
-      });
-      if (!publishing.ok || publishing.published.length !== result.packages.length)
-        throw new RehearsalError('publishing to the local registry failed', {
-          output: publishing.failures.join('\n'),
+    await step(
+      'npm publish every tarball to it (scripts/release-rehearsal-publish.mjs)',
+      async () => {
+        const publishing = publishTarballs({
+          dir: tarballs,
+          registry,
+          provenance: false,
+          env: npmEnv,
+          cwd: work,
         });
-      const differing = result.packages.filter((entry) => {
-        const served = run(
-          'npm',
-          ['view', `${entry.name}@${entry.version}`, 'dist.integrity', '--registry', registry],
-          { env: npmEnv, cwd: work },
-        ).stdout.trim();
-        return served !== entry.integrity;
-      });
-      if (differing.length > 0)
-        throw new RehearsalError(
-          `the registry serves other bytes than were checked for ${differing.map((entry) => entry.name).join(', ')}`,
-        );
-      return `${result.packages.length} published; the registry serves the checked bytes (sha512)`;
-    });
+        if (!publishing.ok || publishing.published.length !== result.packages.length)
+          throw new RehearsalError('publishing to the local registry failed', {
+            output: publishing.failures.join('\n'),
+          });
+        const differing = [];
+        for (const entry of result.packages) {
+          // The packument, as npm reads it: what the registry serves for this version.
+          const response = await fetch(`${registry}${entry.name.replace('/', '%2f')}`);
+          const packument = response.ok ? await response.json() : {};
+          if (packument.versions?.[entry.version]?.dist?.integrity !== entry.integrity)
+            differing.push(entry);
+        }
+        if (differing.length > 0)
+          throw new RehearsalError(
+            `the registry serves other bytes than were checked for ${differing.map((entry) => entry.name).join(', ')}`,
+          );
+        return `${result.packages.length} published; the registry serves the checked bytes (sha512)`;
+      },
+    );
 
     // 4. The command, installed as a user installs it.
     const cli = result.packages.find((entry) => entry.name === '@mecha/cli');
