@@ -14,6 +14,7 @@ describe('the built @mecha/appraisal-core', () => {
       'appraiseProject',
       'appraiseRun',
       'appraiseSession',
+      'appraiseStep',
       'appraisedEventTypes',
       'armOutcomeSchema',
       'badgeAfter',
@@ -26,6 +27,7 @@ describe('the built @mecha/appraisal-core', () => {
       'comparePolicies',
       'comparisonRecordSchema',
       'conditionsSnapshotSchema',
+      'contrastFor',
       'contributionTable',
       'contributions',
       'corpusAppraisalSchema',
@@ -104,6 +106,7 @@ describe('the built @mecha/appraisal-core', () => {
       'toolResultEventSchema',
       'transcriptEventSchema',
       'valence',
+      'verifiedByText',
       'wantedBy',
       'workflowRecordSchema',
     ]);

@@ -50,6 +50,8 @@ export type {
   TextAppraisalLookup,
 } from './readouts/appraise-session.js';
 export { appraiseSession } from './readouts/appraise-session.js';
+export type { StepAppraisal } from './readouts/appraise-step.js';
+export { appraiseStep } from './readouts/appraise-step.js';
 export type { ClosureAppraisal, ClosureMove } from './readouts/closure-appraisal.js';
 export { appraiseClosure } from './readouts/closure-appraisal.js';
 export { closureLine } from './readouts/closure-line.js';
@@ -89,11 +91,16 @@ export { kindsOnRecord, listSessions } from './readouts/session-list.js';
 export type { BadgeEvent, StatusBadge } from './readouts/status-badge.js';
 export { badgeAfter, statusBadge } from './readouts/status-badge.js';
 export type {
+  CorrectionSituation,
   LendsNoneReason,
   PlanningExample,
   PlanningSituation,
 } from './readouts/successes/planning-examples.js';
-export { examplesFor } from './readouts/successes/planning-examples.js';
+export {
+  contrastFor,
+  examplesFor,
+  verifiedByText,
+} from './readouts/successes/planning-examples.js';
 export type {
   Success,
   SuccessCite,
