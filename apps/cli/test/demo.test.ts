@@ -90,9 +90,15 @@ describe('mecha demo', () => {
     expect(run.stdout).toContain('written by rule, not by a language model');
     expect(run.stdout).toMatch(/distilled 5 sessions into 'graph': 5 pushed \(5 new/);
     expect(run.stdout).toMatch(/graph review --limit 5\ncandidate facts waiting for review: [1-9]/);
-    const { run: review, json } = mechaJson(['--home', home, 'graph', 'review', '--json']);
+    const { run: review, json } = mechaJson<{ facts: { items: { status: string }[] } }>([
+      '--home',
+      home,
+      'graph',
+      'review',
+      '--json',
+    ]);
     expect(review.code).toBe(0);
-    const facts = json.facts.items as { status: string; origin: string }[];
+    const facts = json.facts.items;
     expect(facts.length).toBeGreaterThan(0);
     expect(facts.every((fact) => fact.status === 'staged')).toBe(true);
     const web = await startWeb({ MECHA_HOME: home });
