@@ -17,7 +17,7 @@ import {
 import { demoGraphServer } from '../demo-graph-server.js';
 import { stringOption, wholeNumber } from '../parse-command.js';
 import { styleFor } from '../style.js';
-import { sessionsGroup } from './sessions.js';
+import { sessionsGroup } from './sessions/index.js';
 import { setTask } from './tasks.js';
 
 /** How many sessions the demo distils with its scripted model: enough to fill the review queue. */
