@@ -213,6 +213,14 @@ if (mode === 'test') {
     ],
     { cwd: root, env: pnpmEnv({ TMPDIR: temp.path }) },
   );
+  // The repository scripts' own rules (the release rehearsal's), with Node's test runner.
+  step('scripts (node --test scripts/)');
+  const scripts =
+    spawnSync(process.execPath, ['--test', 'scripts/'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, TMPDIR: temp.path },
+    }).status ?? 1;
   const leftBehind = temp.left();
   let pack = { ok: false, skipped: true, lines: [] };
   if (turbo === 0) {
@@ -231,6 +239,7 @@ if (mode === 'test') {
   console.log(
     `  turbo (build, typecheck, lint, test): ${turbo === 0 ? 'ok' : `failed (exit ${turbo})`}`,
   );
+  console.log(`  scripts (node --test scripts/): ${scripts === 0 ? 'ok' : 'failed'}`);
   console.log(
     `  pack check: ${pack.skipped ? 'not run (an earlier step failed)' : pack.ok ? 'ok' : 'failed'}`,
   );
@@ -243,7 +252,14 @@ if (mode === 'test') {
   const skipped = rows.reduce((sum, row) => sum + row.skipped, 0);
   console.log(`Tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(
-    turbo === 0 && pack.ok && failed === 0 && rows.length > 0 && leftBehind.length === 0 ? 0 : 1,
+    turbo === 0 &&
+      scripts === 0 &&
+      pack.ok &&
+      failed === 0 &&
+      rows.length > 0 &&
+      leftBehind.length === 0
+      ? 0
+      : 1,
   );
 } else if (mode === 'demo') {
   install();

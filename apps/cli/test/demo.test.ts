@@ -85,6 +85,32 @@ describe('mecha demo', () => {
     expect(mecha(['--home', home, 'doctor']).stdout).not.toContain('(missing)');
   });
 
+  it('fills the review queue with a scripted distillation, and says it is scripted (issue 27)', async () => {
+    expect(run.stdout).toContain('the demo distils 5 sessions with a scripted model');
+    expect(run.stdout).toContain('written by rule, not by a language model');
+    expect(run.stdout).toMatch(/distilled 5 sessions into 'graph': 5 pushed \(5 new/);
+    expect(run.stdout).toMatch(/graph review --limit 5\ncandidate facts waiting for review: [1-9]/);
+    const { run: review, json } = mechaJson<{ facts: { items: { status: string }[] } }>([
+      '--home',
+      home,
+      'graph',
+      'review',
+      '--json',
+    ]);
+    expect(review.code).toBe(0);
+    const facts = json.facts.items;
+    expect(facts.length).toBeGreaterThan(0);
+    expect(facts.every((fact) => fact.status === 'staged')).toBe(true);
+    const web = await startWeb({ MECHA_HOME: home });
+    try {
+      const page = await (await fetch(`${web.base}/review`)).text();
+      expect(page).not.toContain('Nothing waits for review');
+    } finally {
+      web.server.kill('SIGINT');
+      await web.exited;
+    }
+  });
+
   it('leaves a home the other commands read', () => {
     const { run: again, json } = mechaJson(['--home', home, 'sessions', 'appraise', '--json']);
     expect(again.code).toBe(0);

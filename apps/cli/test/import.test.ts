@@ -167,6 +167,12 @@ describe('mecha import', () => {
     const missing = mecha(['import', 'codex', join(home, 'nope'), '--home', home]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('there is no folder at');
+    // The default folder missing (the tool never ran here) says how to name another (issue 27).
+    const noDefault = mecha(['import', 'codex', '--home', home], {
+      CODEX_HOME: join(home, 'nope'),
+    });
+    expect(noDefault.code).toBe(1);
+    expect(noDefault.stderr).toContain('give another folder: mecha import codex DIR');
     expect(mecha(['import', 'codex', codex, '--home', join(home, 'absent')]).code).toBe(1);
     expect(mecha(['import', 'codex', 'a', 'b', '--home', home]).code).toBe(2);
     expect(mecha(['import', 'gemini', '--home', home]).code).toBe(2);

@@ -10,6 +10,8 @@ describe('mecha init', () => {
     const first = mecha(['init', '--home', home]);
     expect(first.code).toBe(0);
     expect(first.stdout).toContain(`Created a mecha home at ${home}.`);
+    // The first five minutes go on with an import: init names it (issue 27).
+    expect(first.stdout).toContain(`mecha --home ${home} import claude-code`);
     expect(readFileSync(join(home, 'config.toml'), 'utf8')).toContain('name = "graph"');
     const before = snapshot(home);
     const again = mechaJson<{ created: string[]; kept: string[] }>([

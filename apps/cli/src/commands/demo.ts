@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { stripControl } from '@mecha/appraisal-core';
 import { type EitherLike, isLeft } from '@mecha/errors';
 import { createSessionRecorder, type MechaHome, openHome, type WriteFailure } from '@mecha/stores';
 import { generateHome } from '@mecha/stores/testing';
@@ -18,6 +19,59 @@ import { stringOption, wholeNumber } from '../parse-command.js';
 import { styleFor } from '../style.js';
 import { sessionsGroup } from './sessions/index.js';
 import { setTask } from './tasks.js';
+
+/** How many sessions the demo distils with its scripted model: enough to fill the review queue. */
+const demoDistillLimit = 5;
+
+/**
+ * Distils a few of the sample's sessions with the demo's scripted model (said so in the output:
+ * the episodes are rule-written, not a language model's) through the real graph server, then
+ * shows the review queue that fills, so that a new user sees the review flow end to end.
+ */
+async function distillWithScript(
+  context: CommandContext,
+  path: string,
+  say: (text?: string) => void,
+  style: ReturnType<typeof styleFor>,
+): Promise<void> {
+  say(
+    style.dim(
+      `(the demo distils ${demoDistillLimit} sessions with a scripted model: each episode quotes the session's first request and its candidate facts are its capitalised words, written by rule, not by a language model; a real distillation needs [model] path in config.toml)`,
+    ),
+  );
+  const [{ loadDistillRuntime }, { demoDistiller, demoDistillerName }, { runnableGraphServer }] =
+    await Promise.all([
+      import('../distill-runtime.js'),
+      import('../demo-distiller.js'),
+      import('../graph-server-path.js'),
+    ]);
+  const runtime = await loadDistillRuntime();
+  const result = await runtime.distill.distill({
+    home: runtime.openHome(path),
+    model: demoDistiller(),
+    modelName: demoDistillerName,
+    limit: demoDistillLimit,
+    appraise: false,
+    score: false,
+    env: context.env,
+    resolveServer: runnableGraphServer,
+  });
+  say(
+    runtime.distill
+      .formatDistillReport(result)
+      .map((line) => stripControl(line))
+      .join('\n'),
+  );
+  if (result.state === 'cannot_run' || result.report.stopped !== undefined) {
+    say('(the scripted distillation did not complete; the readouts above stand)');
+    return;
+  }
+  say();
+  say(style.dim(`$ mecha --home ${path} graph review --limit 5`));
+  const { graphGroup } = await import('./graph.js');
+  const reviewed = await runGroup(graphGroup, ['review', '--limit', '5'], context);
+  if (reviewed !== exitCodes.ok) say('(the review queue could not be read)');
+}
 
 /** The file that marks a folder as a demo home, so a second demo may empty it again. */
 const marker = '.mecha-demo';
@@ -200,14 +254,18 @@ const demo: Command = {
     const distilled = await runGroup(distillGroup, ['--dry-run'], child);
     if (distilled !== exitCodes.ok) say('(the dry run did not complete; the readouts above stand)');
     say();
+    await distillWithScript(child, path, say, style);
+    say();
     say('Go on from here:');
     say(`  mecha --home ${path} charter`);
     say(`  mecha --home ${path} sessions appraise <session id or prefix>`);
     say(`  mecha --home ${path} sessions appraise --json`);
     say(`  mecha --home ${path} tasks list`);
     say(`  mecha --home ${path} doctor        (finds the torn lines; --repair compacts them)`);
-    say(`  mecha --home ${path} graph review     (empty until a real distillation fills it)`);
-    say(`  mecha --home ${path} distill --dry-run   (set [model] path to distill for real)`);
+    say(`  mecha --home ${path} graph review     (what the scripted distillation left for review)`);
+    say(
+      `  mecha --home ${path} distill --dry-run   (set [model] path to distill with a real model)`,
+    );
     say(`  mecha --home ${path} web`);
     say();
     say(

@@ -175,7 +175,15 @@ function importCommand(tool: ImportTool): Command {
         },
       });
       progress.done();
-      if (isLeft(result)) return failure(context, `import ${tool}`, result.left.message);
+      if (isLeft(result)) {
+        // The default folder is missing until the agent CLI has run on this machine: say where
+        // the logs are looked for and how to point at others.
+        const hint =
+          result.left.kind === 'source_missing' && given === undefined
+            ? ` (${tool} writes its logs there once it has run; give another folder: mecha import ${tool} DIR)`
+            : '';
+        return failure(context, `import ${tool}`, `${result.left.message}${hint}`);
+      }
       const report = result.right;
       if (flag(values, 'json')) {
         context.stdout(`${JSON.stringify(report, null, 2)}\n`);

@@ -44,6 +44,7 @@ Options:
     say();
     say('Next:');
     say(`  edit ${path}/charter.toml, or: mecha --home ${path} charter add <id> "<text>"`);
+    say(`  mecha --home ${path} import claude-code   (or codex): your agent CLI's logs so far`);
     say(`  record runs from your harness with @mecha/stores (docs/integrating.md)`);
     say(`  mecha --home ${path} doctor        every store's state`);
     say(`  mecha --home ${path} sessions list  the sessions recorded so far`);
