@@ -5,6 +5,10 @@ export {
   defaultAppraisalLimits,
   validateAppraisalLimits,
 } from './appraisal-limits.js';
+export { openAppraiser } from './appraiser.js';
+export { AppraiserInputError } from './appraiser-error.js';
+export type { AppraiserStatusRead } from './appraiser-status-at.js';
+export { appraiserStatusAt } from './appraiser-status-at.js';
 export type {
   AppraisalConfiguration,
   Appraiser,
@@ -25,11 +29,8 @@ export type {
   RunState,
   StoredAssessment,
   StoredRelationship,
-} from './appraiser.js';
-export { correctionContextLimit, openAppraiser, sharedLeaseRevision } from './appraiser.js';
-export { AppraiserInputError } from './appraiser-error.js';
-export type { AppraiserStatusRead } from './appraiser-status-at.js';
-export { appraiserStatusAt } from './appraiser-status-at.js';
+} from './appraiser-types.js';
+export { correctionContextLimit, sharedLeaseRevision } from './appraiser-types.js';
 export type { AppraisalPolicy, FlagSet } from './controls.js';
 export { appraisalFlags } from './controls.js';
 export { isExplicitPromise } from './explicit-promise.js';
