@@ -144,6 +144,14 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
 }
 
+/** A run asked of the serving process, and where it stands. */
+export interface RunRequestState {
+  readonly id: number;
+  readonly state: 'waiting' | 'running' | 'done';
+  /** The run's report, once done. */
+  readonly report?: RunReport;
+}
+
 /** What `retry` did per queue object. */
 export interface RetryItem {
   readonly queueId: number;
@@ -278,6 +286,14 @@ export interface Appraiser {
    * revision or lease is refused.
    */
   readLease(leaseId: number): LeaseResult;
+  /** The live process serving this memory (`serveAppraiser`, `mecha appraiser serve`), if any. */
+  serving(): number | null;
+  /**
+   * Asks the serving process for a run (it holds the model; this process loads none), answering
+   * the request's id; `runRequest` reads its state and, once done, its report.
+   */
+  requestRun(options?: { readonly background?: boolean }): number;
+  runRequest(id: number): RunRequestState | undefined;
   /** Marks a source unavailable: its evidence is no longer a correction target or recalled. */
   withdrawSource(sourceId: number): void;
   close(): void;

@@ -1,4 +1,5 @@
-import { openCore } from './appraiser-core.js';
+import type { DeviceScheduler } from '@mecha/local-model';
+import { type AppraiserCore, openCore } from './appraiser-core.js';
 import type { Appraiser, AppraiserOptions } from './appraiser-types.js';
 import { readAssessments } from './assessments.js';
 import { controlStore } from './control-store.js';
@@ -6,6 +7,14 @@ import { describeTask, queueState, retainSource, retry, withdrawSource } from '.
 import { readLease, recall, shareContext } from './recall.js';
 import { recoverAtOpen } from './recovery.js';
 import { deviceOf, runAppraisal } from './run.js';
+import {
+  requestRun,
+  runRequest,
+  type ServeControl,
+  type ServeResult,
+  serveLoop,
+  servingProcess,
+} from './serve.js';
 import { appraiserStatus } from './status.js';
 
 export type {
@@ -25,6 +34,7 @@ export type {
   RunItem,
   RunOptions,
   RunReport,
+  RunRequestState,
   RunState,
   StoredAssessment,
   StoredRelationship,
@@ -43,7 +53,10 @@ export { correctionContextLimit, sharedLeaseRevision } from './appraiser-types.j
  * statement is in sql.ts.
  */
 export function openAppraiser(options: AppraiserOptions): Appraiser {
-  const core = openCore(options.directory, options.clock ?? (() => new Date()));
+  return assemble(openCore(options.directory, options.clock ?? (() => new Date())), options);
+}
+
+function assemble(core: AppraiserCore, options: AppraiserOptions): Appraiser {
   const controls = controlStore(core);
   const applyPending = controls.applyPending;
   const device = deviceOf(options.model);
@@ -68,7 +81,31 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
     recall: (request) => recall(core, request),
     shareContext: (request) => shareContext(core, request),
     readLease: (leaseId) => readLease(core, leaseId),
+    serving: () => servingProcess(core),
+    requestRun: (runOptions) => requestRun(core, runOptions?.background === true),
+    runRequest: (id) => runRequest(core, id),
     withdrawSource: (sourceId) => withdrawSource(core, sourceId),
     close: () => core.db.close(),
   };
+}
+
+export type { ServeControl, ServeResult } from './serve.js';
+
+/**
+ * Serves the memory in `directory` until `signal` aborts: this process holds the model (through
+ * `model`, a device scheduler, normally on the machine's device lease) and answers every run
+ * another process asks for with `requestRun`, and between them runs background appraisal on
+ * ticks while the background flag and the policy allow it. Refused when another live process
+ * already serves the memory. Opening recovers from the journal as `openAppraiser` does.
+ */
+export async function serveAppraiser(
+  options: Omit<AppraiserOptions, 'model'> & { readonly model: DeviceScheduler } & ServeControl,
+): Promise<ServeResult> {
+  const core = openCore(options.directory, options.clock ?? (() => new Date()));
+  const appraiser = assemble(core, options);
+  try {
+    return await serveLoop({ ...options, appraiser, core });
+  } finally {
+    appraiser.close();
+  }
 }

@@ -5,7 +5,8 @@ export {
   defaultAppraisalLimits,
   validateAppraisalLimits,
 } from './appraisal-limits.js';
-export { openAppraiser } from './appraiser.js';
+export type { ServeControl, ServeResult } from './appraiser.js';
+export { openAppraiser, serveAppraiser } from './appraiser.js';
 export { AppraiserInputError } from './appraiser-error.js';
 export type { AppraiserStatusRead } from './appraiser-status-at.js';
 export { appraiserStatusAt } from './appraiser-status-at.js';
@@ -26,6 +27,7 @@ export type {
   RunItem,
   RunOptions,
   RunReport,
+  RunRequestState,
   RunState,
   StoredAssessment,
   StoredRelationship,
@@ -43,6 +45,8 @@ export {
 } from './interpretation.js';
 export type { InterpretationContext } from './interpretation-grammar.js';
 export { buildInterpretationGrammar } from './interpretation-grammar.js';
+export type { KvReservation, ReservableModel } from './kv-reservation.js';
+export { kvPageTokens, reservedTokens, reserveKvPages } from './kv-reservation.js';
 export type { InterpretationCheck } from './parse-interpretation.js';
 export { parseInterpretation, parserVersion } from './parse-interpretation.js';
 export type { Parsed } from './parse-quotes.js';

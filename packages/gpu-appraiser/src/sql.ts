@@ -92,3 +92,17 @@ export const recallSql = {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   lease: 'SELECT * FROM shared_leases WHERE id = ?',
 } as const;
+
+/** Runs asked of a serving process, and their reports. */
+export const serveSql = {
+  request:
+    "INSERT INTO run_requests (background, pid, state, requested_at) VALUES (?, ?, 'waiting', ?)",
+  read: 'SELECT state, report FROM run_requests WHERE id = ?',
+  oldestWaiting:
+    "SELECT id, background FROM run_requests WHERE state = 'waiting' ORDER BY id LIMIT 1",
+  start: "UPDATE run_requests SET state = 'running' WHERE id = ? AND state = 'waiting'",
+  done: "UPDATE run_requests SET state = 'done', report = ?, done_at = ? WHERE id = ?",
+  // A request left running by a server that died is answered, never left waiting forever.
+  abandon:
+    "UPDATE run_requests SET state = 'done', report = ?, done_at = ? WHERE state = 'running'",
+} as const;
