@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { configIssueText } from '@mecha/stores';
-import { type Command, exitCodes, failure, usageError } from '../command.js';
-import { openCommandHome } from '../home.js';
-import { modelFetchPrinter } from '../model-fetch-progress.js';
+import { type Command, exitCodes, usageError } from '../command.js';
 import { flag, stringOption, wholeNumber } from '../parse-command.js';
+import { appraiserModel } from './appraiser-model.js';
+import { runOnServer } from './appraiser-served-run.js';
 import { print, runLines, withAppraiser } from './appraiser-shared.js';
 
 // `mecha appraiser add|run|retry`: intake and work.
@@ -77,6 +76,10 @@ export const run: Command = {
     'background work on; --background runs only when it is on. Ctrl-C interrupts the current',
     'report (recorded interrupted; `mecha appraiser retry` queues it again).',
     '',
+    'While `mecha appraiser serve` serves this home, the run is asked of that process (which holds',
+    'the model) and its report printed: this process loads no model. Ctrl-C then stops waiting;',
+    'the serving process finishes the run.',
+    '',
     'Options:',
     '  --background    run as background work (needs background on)',
     '  --threads N     CPU threads for decoding (default: [model] threads, else every core)',
@@ -92,65 +95,27 @@ export const run: Command = {
   takesNoArguments: true,
   async run({ values, context }) {
     const path = this.path;
-    const threadsText = stringOption(values, 'threads');
-    const threads = threadsText === undefined ? undefined : wholeNumber(threadsText, '--threads');
-    if (threads !== undefined && !threads.ok) return usageError(context, path, threads.message);
-    const home = openCommandHome(context);
-    const configFile = join(home.path, 'config.toml');
-    const config = home.readConfig();
-    if (config._tag === 'Left') {
-      return failure(
-        context,
-        path,
-        `config.toml has problems: ${config.left.map(configIssueText).join('; ')}`,
-      );
-    }
-    const localModel = await import('@mecha/local-model');
-    const modelPath = await localModel.resolveModelPath(config.right.model, {
-      configFile,
-      onFetch: modelFetchPrinter({
-        write: context.stderr,
-        isTTY: context.stderrIsTTY,
-        label: `mecha ${path}`,
-      }),
-    });
-    if (!modelPath.ok) return failure(context, path, `${modelPath.error.message}`);
-    const settings = localModel.resolveModelSettings(config.right.model);
-    if (!settings.ok) {
-      return failure(
-        context,
-        path,
-        settings.problems.map((problem) => `[model] ${problem.key} ${problem.message}`).join('; '),
-      );
-    }
-    const model = localModel.createLocalModel({
-      path: modelPath.path,
-      ...settings.settings,
-      ...(threads === undefined ? {} : { threads: threads.value }),
-    });
-    // The machine's device lease: foreground work of another process (a distill) pre-empts a
-    // background run at its next token; a foreground run waits for the device like any other.
-    const device = localModel.createDeviceScheduler(model, {
-      lease: localModel.openDeviceLease({
-        directory: localModel.deviceLeaseDirectory(home.path, context.env),
-      }),
-    });
+    const background = flag(values, 'background');
+    const served = await runOnServer(context, path, background, flag(values, 'json'));
+    if (served !== undefined) return served;
+    const made = await appraiserModel(context, path, values);
+    if (typeof made === 'number') return made;
     const { openAppraiser } = await import('@mecha/gpu-appraiser');
-    const appraiser = openAppraiser({ directory: join(home.path, 'appraiser'), model: device });
+    const appraiser = openAppraiser({
+      directory: join(made.home, 'appraiser'),
+      model: made.device,
+    });
     const controller = new AbortController();
     const interrupt = () => controller.abort();
     process.once('SIGINT', interrupt);
     try {
-      const report = await appraiser.run({
-        background: flag(values, 'background'),
-        signal: controller.signal,
-      });
+      const report = await appraiser.run({ background, signal: controller.signal });
       print(context, flag(values, 'json'), report, () => runLines(report));
       return report.state === 'done' ? exitCodes.ok : exitCodes.failure;
     } finally {
       process.removeListener('SIGINT', interrupt);
       appraiser.close();
-      await device.dispose();
+      await made.device.dispose();
     }
   },
 };

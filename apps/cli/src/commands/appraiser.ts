@@ -8,6 +8,7 @@ import {
   status,
 } from './appraiser-controls.js';
 import { leaseCommand, recall } from './appraiser-recall.js';
+import { serve } from './appraiser-serve.js';
 import { add, retry, run } from './appraiser-work.js';
 
 // `mecha appraiser`: parse, call one @mecha/gpu-appraiser use-case, render. The appraiser's
@@ -46,6 +47,7 @@ export const appraiserGroup: CommandGroup = {
     importCommand,
     add,
     run,
+    serve,
     retry,
     recall,
     leaseCommand,
