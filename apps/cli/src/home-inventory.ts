@@ -15,7 +15,7 @@ export interface HomeFile {
  * beside them. Lock files and `--repair` copies are reported by doctor's own sections.
  */
 export async function homeInventory(home: string): Promise<readonly HomeFile[]> {
-  const [{ ledgerFile }, { nightlyLockFile }] = await Promise.all([
+  const [{ ledgerFile }, { nightlyLockFile, reflectLockFile }] = await Promise.all([
     import('@mecha/importers'),
     import('@mecha/distill'),
   ]);
@@ -36,6 +36,7 @@ export async function homeInventory(home: string): Promise<readonly HomeFile[]> 
     [ledgerFile('claude-code'), "'mecha import claude-code' (what was imported)"],
     [ledgerFile('codex'), "'mecha import codex' (what was imported)"],
     [nightlyLockFile, "'mecha nightly' while it runs"],
+    [reflectLockFile, "'mecha reflect' (and the nightly pass) while it runs"],
     [toolRegistryFile, "a harness's recordToolRegistry() at startup (read by 'mecha tools')"],
     ['slack/posted.jsonl', "'mecha slack' (what it posted, and its retries)"],
   ];

@@ -72,8 +72,14 @@ const commands: readonly {
     load: async () => (await import('./commands/distill.js')).distillGroup,
   },
   {
+    name: 'reflect',
+    summary:
+      "turn the owner's corrections into lessons, with the local model (from @mecha/distill)",
+    load: async () => (await import('./commands/reflect.js')).reflectGroup,
+  },
+  {
     name: 'nightly',
-    summary: 'the nightly pass: distill, then score predictions, never two at once',
+    summary: 'the nightly pass: reflect, distill, then score predictions, never two at once',
     load: async () => (await import('./commands/nightly.js')).nightlyGroup,
   },
   {

@@ -26,6 +26,7 @@ describe('the built @mecha/appraisal-core', () => {
       'comparePolicies',
       'comparisonRecordSchema',
       'conditionsSnapshotSchema',
+      'contrastFor',
       'contributionTable',
       'contributions',
       'corpusAppraisalSchema',
@@ -104,6 +105,7 @@ describe('the built @mecha/appraisal-core', () => {
       'toolResultEventSchema',
       'transcriptEventSchema',
       'valence',
+      'verifiedByText',
       'wantedBy',
       'workflowRecordSchema',
     ]);

@@ -89,11 +89,16 @@ export { kindsOnRecord, listSessions } from './readouts/session-list.js';
 export type { BadgeEvent, StatusBadge } from './readouts/status-badge.js';
 export { badgeAfter, statusBadge } from './readouts/status-badge.js';
 export type {
+  CorrectionSituation,
   LendsNoneReason,
   PlanningExample,
   PlanningSituation,
 } from './readouts/successes/planning-examples.js';
-export { examplesFor } from './readouts/successes/planning-examples.js';
+export {
+  contrastFor,
+  examplesFor,
+  verifiedByText,
+} from './readouts/successes/planning-examples.js';
 export type {
   Success,
   SuccessCite,

@@ -11,7 +11,7 @@ export interface SentCorrection {
 }
 
 /** Text as compared for quoting: NFC, runs of whitespace as one space, trimmed. */
-function comparable(text: string): string {
+export function comparable(text: string): string {
   return text.normalize('NFC').replace(/\s+/gu, ' ').trim();
 }
 

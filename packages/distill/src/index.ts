@@ -67,6 +67,19 @@ export {
 export type { GraphEnvironment } from './graph-transport.js';
 export type { ClaimDropReason } from './ground-claims.js';
 export type { SentCorrection } from './ground-corrections.js';
+export type { Correction, CorrectionKind } from './reflect/corrections.js';
+export { formatReflectReport } from './reflect/format-reflect-report.js';
+export type { LessonDrop, LessonOnRecord, LessonsRead } from './reflect/lessons.js';
+export { dropLesson, lessonsOnRecord } from './reflect/lessons.js';
+export type {
+  ContrastShown,
+  CorrectionOutcome,
+  ReflectedCorrection,
+  ReflectOptions,
+  ReflectReport,
+  ReflectResult,
+} from './reflect/reflect.js';
+export { reflect, reflectLockFile } from './reflect/reflect.js';
 export { emptyReviewQueueHint } from './review-queue-hint.js';
 export type { EpisodeTaint } from './session-taint.js';
 export { isKnownClean, sessionTaint } from './session-taint.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { stripControl, stripControlDeep } from '@mecha/appraisal-core';
-import type { DistillProgress, DistillResult, ModelSource } from '@mecha/distill';
-import { configIssueText } from '@mecha/stores';
+import type { DistillProgress, DistillResult, ModelSource, ReflectResult } from '@mecha/distill';
+import { configIssueText, type MechaHome } from '@mecha/stores';
 import {
   type Command,
   type CommandGroup,
@@ -10,6 +10,7 @@ import {
   failure,
   usageError,
 } from '../command.js';
+import type { DistillRuntime } from '../distill-runtime.js';
 import { runnableGraphServer } from '../graph-server-path.js';
 import { homePath } from '../home.js';
 import { modelFetchPrinter } from '../model-fetch-progress.js';
@@ -20,18 +21,18 @@ import { progressBar } from '../progress.js';
 export const distillContextSize = 16_384;
 
 /** What to print when `[model] path` is missing or wrong: the key, the file and an example. */
-export function modelHowTo(configFile: string, problem: string): string {
+export function modelHowTo(configFile: string, problem: string, path = 'distill'): string {
   return [
-    `mecha distill: ${problem}`,
+    `mecha ${path}: ${problem}`,
     '',
-    `Distilling needs a local GGUF model. Set [model] path in ${configFile}, for example:`,
+    `${path === 'reflect' ? 'Reflecting' : 'Distilling'} needs a local GGUF model. Set [model] path in ${configFile}, for example:`,
     '',
     '  [model]',
     '  path = "models/qwen2.5-3b-instruct-q4_k_m.gguf"',
     '',
     'A relative path is read from the home folder, ~ from your home. A model URI works too',
     '(path = "hf:<user>/<repo>:<quant>" or an https:// URL of a GGUF): it is fetched once into',
-    'models/ in the home. `mecha distill --dry-run` works without a model.',
+    `models/ in the home. \`mecha ${path === 'reflect' ? 'reflect' : 'distill'} --dry-run\` works without a model.`,
     '',
   ].join('\n');
 }
@@ -130,63 +131,9 @@ export async function runDistill(
     const home = runtime.openHome(homePath(context));
     let model: ModelSource = () => Promise.reject(new Error('a dry run needs no model'));
     if (!dryRun) {
-      const configFile = join(home.path, 'config.toml');
-      const config = home.readConfig();
-      if (config._tag === 'Left') {
-        return failure(
-          context,
-          path,
-          `config.toml has problems: ${config.left.map(configIssueText).join('; ')}`,
-        );
-      }
-      const localModel = await runtime.loadLocalModel();
-      const modelPath = await localModel.resolveModelPath(config.right.model, {
-        configFile,
-        onFetch: modelFetchPrinter({
-          write: context.stderr,
-          isTTY: context.stderrIsTTY,
-          label: `mecha ${path}`,
-        }),
-      });
-      if (!modelPath.ok) {
-        const problem =
-          modelPath.error.problem === 'fetch_failed'
-            ? stripControl(modelPath.error.message)
-            : modelProblem(modelPath.error.problem);
-        context.stderr(modelHowTo(configFile, problem));
-        return exitCodes.failure;
-      }
-      const settings = localModel.resolveModelSettings(config.right.model);
-      if (!settings.ok) {
-        return failure(
-          context,
-          path,
-          settings.problems
-            .map((problem) => `[model] ${problem.key} ${problem.message}`)
-            .join('; '),
-        );
-      }
-      // [model] context_size wins (capped at what the model supports, with a warning);
-      // otherwise the distiller asks for 16,384 tokens, quietly capped likewise (transcripts are
-      // bounded in the model's own tokens to whatever the context turns out to be).
-      const options = {
-        path: modelPath.path,
-        defaultContextSize: distillContextSize,
-        ...settings.settings,
-      };
-      model = async () => {
-        const created = localModel.createLocalModel(options);
-        const info = await created.load();
-        for (const warning of info.warnings) context.stderr(`mecha distill: warning: ${warning}\n`);
-        // Foreground work on the machine's device lease: a background appraisal in another
-        // process yields the device to it at its next token (docs/appraiser.md).
-        const device = localModel.createDeviceScheduler(created, {
-          lease: localModel.openDeviceLease({
-            directory: localModel.deviceLeaseDirectory(home.path, context.env),
-          }),
-        });
-        return { ...device.at('foreground'), dispose: () => device.dispose() };
-      };
+      const made = await localModelSource(path, context, home, runtime);
+      if (typeof made === 'number') return made;
+      model = made;
     }
 
     const progress = progressBar({
@@ -198,6 +145,7 @@ export async function runDistill(
     const interrupt = () => controller.abort();
     process.once('SIGINT', interrupt);
     let result: DistillResult;
+    let reflected: ReflectResult | undefined;
     try {
       const options = {
         home,
@@ -222,6 +170,7 @@ export async function runDistill(
           return exitCodes.failure;
         }
         result = ran;
+        reflected = ran.reflected;
       } else result = await distillModule.distill(options);
     } finally {
       process.removeListener('SIGINT', interrupt);
@@ -231,6 +180,14 @@ export async function runDistill(
     if (asJson) {
       context.stdout(`${JSON.stringify(stripControlDeep(result), null, 2)}\n`);
     } else {
+      // The nightly pass reflects first: its lines come before distill's.
+      if (reflected !== undefined) {
+        context.stdout(
+          reflected.state === 'ran'
+            ? `reflect: ${distillModule.formatReflectReport(reflected.report).join('\n')}\n`
+            : `reflect: ${stripControl(reflected.message)}\n`,
+        );
+      }
       const lines = distillModule.formatDistillReport(result).map((line) => stripControl(line));
       const out = result.state === 'cannot_run' ? context.stderr : context.stdout;
       out(`${result.state === 'cannot_run' ? `mecha ${path}: ` : ''}${lines.join('\n')}\n`);
@@ -239,6 +196,74 @@ export async function runDistill(
     // The report already says why a run stopped early (Ctrl-C, no graph, no model).
     return result.report.stopped === undefined ? exitCodes.ok : exitCodes.failure;
   }
+}
+
+/**
+ * The local model `[model]` in config.toml names, made when the first call needs it and used as
+ * foreground work on the machine's device lease; or the exit code after saying what is wrong
+ * (a config that does not parse, no model configured, a file that is not there).
+ */
+export async function localModelSource(
+  path: string,
+  context: CommandInput['context'],
+  home: MechaHome,
+  runtime: DistillRuntime,
+): Promise<ModelSource | number> {
+  const configFile = join(home.path, 'config.toml');
+  const config = home.readConfig();
+  if (config._tag === 'Left') {
+    return failure(
+      context,
+      path,
+      `config.toml has problems: ${config.left.map(configIssueText).join('; ')}`,
+    );
+  }
+  const localModel = await runtime.loadLocalModel();
+  const modelPath = await localModel.resolveModelPath(config.right.model, {
+    configFile,
+    onFetch: modelFetchPrinter({
+      write: context.stderr,
+      isTTY: context.stderrIsTTY,
+      label: `mecha ${path}`,
+    }),
+  });
+  if (!modelPath.ok) {
+    const problem =
+      modelPath.error.problem === 'fetch_failed'
+        ? stripControl(modelPath.error.message)
+        : modelProblem(modelPath.error.problem);
+    context.stderr(modelHowTo(configFile, problem, path));
+    return exitCodes.failure;
+  }
+  const settings = localModel.resolveModelSettings(config.right.model);
+  if (!settings.ok) {
+    return failure(
+      context,
+      path,
+      settings.problems.map((problem) => `[model] ${problem.key} ${problem.message}`).join('; '),
+    );
+  }
+  // [model] context_size wins (capped at what the model supports, with a warning);
+  // otherwise the distiller asks for 16,384 tokens, quietly capped likewise (transcripts are
+  // bounded in the model's own tokens to whatever the context turns out to be).
+  const options = {
+    path: modelPath.path,
+    defaultContextSize: distillContextSize,
+    ...settings.settings,
+  };
+  return async () => {
+    const created = localModel.createLocalModel(options);
+    const info = await created.load();
+    for (const warning of info.warnings) context.stderr(`mecha ${path}: warning: ${warning}\n`);
+    // Foreground work on the machine's device lease: a background appraisal in another
+    // process yields the device to it at its next token (docs/appraiser.md).
+    const device = localModel.createDeviceScheduler(created, {
+      lease: localModel.openDeviceLease({
+        directory: localModel.deviceLeaseDirectory(home.path, context.env),
+      }),
+    });
+    return { ...device.at('foreground'), dispose: () => device.dispose() };
+  };
 }
 
 /** `mecha distill`: @mecha/distill's use-case, loaded only when this command runs. */

@@ -3,12 +3,13 @@ import { runDistill } from './distill.js';
 
 const nightly: Command = {
   path: 'nightly',
-  summary: 'the nightly pass: distill, then score predictions, never two at once',
+  summary: 'the nightly pass: reflect, distill, then score predictions, never two at once',
   help: [
     'Usage: mecha nightly [--dry-run] [--limit N] [--server NAME] [--json]',
     '',
-    'The pass a timer runs: distils every finished session not yet distilled (as mecha distill),',
-    "then checks the text appraisals' predictions against what you did, into",
+    'The pass a timer runs: reflects on your corrections not yet reflected on (as mecha reflect),',
+    'distils every finished session not yet distilled (as mecha distill), then checks the text',
+    "appraisals' predictions against what you did, into",
     "appraisals/scores.jsonl. It holds the home's nightly lock: a second pass started while one",
     'runs does nothing and exits 1. Idempotent: a pass over an unchanged home reads the ledger.',
     '',

@@ -14,6 +14,30 @@ export const reflectionRecordSchema = z.object({
   clean: z.boolean(),
   /** The turn the reflector identified as the owner correcting the run, if it did. */
   correction_turn: z.int().nonnegative().optional(),
+  /**
+   * A lesson `mecha reflect` wrote from one owner correction: which correction (a steer, a
+   * rejection with its reason, a reopen with its reason), the lesson, the owner's words it quotes
+   * (found in what the owner said, or it is not written), the verified success it was shown beside
+   * when contrast evidence was on, and the model that wrote it. Older records carry none, and a
+   * lesson never signs a run: only `correction_turn` does.
+   */
+  lesson: z
+    .object({
+      correction_id: z.string().min(1).max(512),
+      correction: z.enum(['steer', 'rejection', 'reopen']),
+      cite: z.object({ kind: z.enum(['turn', 'draft', 'closure']), id: idSchema }),
+      text: z.string().min(1).max(2_000),
+      quote: z.string().min(1).max(2_000),
+      contrast: z
+        .object({
+          session_id: idSchema,
+          verified_by: z.string().max(300),
+          trace: z.string().max(2_000),
+        })
+        .optional(),
+      reflected_by: z.string().max(300),
+    })
+    .optional(),
 });
 /** See {@link reflectionRecordSchema}. */
 export type ReflectionRecord = z.infer<typeof reflectionRecordSchema>;

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { openHome } from '@mecha/stores';
 import { afterEach, describe, expect, it } from 'vitest';
-import { conversation } from '../__fixtures__/events.js';
+import { conversation, events } from '../__fixtures__/events.js';
 import { scriptedDistiller } from '../__fixtures__/scripted-distiller.js';
 import { testHome, testNow } from '../__fixtures__/test-home.js';
 import { distill } from './distill.js';
@@ -40,6 +40,38 @@ describe('the nightly pass', () => {
     const ran = await nightly(options);
     expect(ran.state).toBe('done');
     expect(made.ledger()).toEqual([{ session_id: A, outcome: 'pushed' }]);
+  });
+});
+
+describe('reflect in the nightly pass', () => {
+  it('reflects on the owner’s corrections before it distils, both in one report', async () => {
+    const made = testHome();
+    cleanups.push(made.remove);
+    const steered = [
+      ...conversation(),
+      {
+        v: 1 as const,
+        at: '2026-09-25T09:20:00Z',
+        run_id: 'run-1',
+        type: 'intervention' as const,
+        turn: 3,
+        kind: 'steer' as const,
+      },
+      { ...events.owner('m-steer', 'Use the other template.', '2026-09-25T09:20:01Z'), turn: 3 },
+    ];
+    made.writeSession(A, steered);
+    const ran = await nightly({
+      home: made.open(),
+      model: scriptedDistiller(),
+      clock: () => testNow,
+      dryRun: true,
+    });
+    expect(ran.state).toBe('done');
+    if (ran.state !== 'done') return;
+    expect(ran.reflected?.state === 'ran' && ran.reflected.report.corrections).toEqual([
+      expect.objectContaining({ kind: 'steer', sessionId: A, outcome: 'would_reflect' }),
+    ]);
+    expect(ran.report.dryRun).toBe(true);
   });
 });
 

@@ -199,7 +199,12 @@ describe('beginRun', () => {
     expect(began.settings).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ key: 'agent.step_escalation', state: 'refused' }),
-        expect.objectContaining({ key: 'agent.contrast_evidence', state: 'refused' }),
+        // The reflector reads it; a run only says so, and its prompt does not change.
+        expect.objectContaining({
+          key: 'agent.contrast_evidence',
+          state: 'honoured',
+          message: expect.stringMatching(/mecha reflect/),
+        }),
       ]),
     );
     writeConfig(home, '[agent]\nsituation_brief = "yes"\n');

@@ -151,9 +151,9 @@ function settingsOf(
   if (agent.contrast_evidence) {
     settings.push({
       key: 'agent.contrast_evidence',
-      state: 'refused',
+      state: 'honoured',
       message:
-        'agent.contrast_evidence is on, but this version of mecha has no reflector to show the evidence to',
+        'contrast evidence is shown to mecha reflect when it writes a lesson; no run prompt changes',
     });
   }
   for (const key of ['past_appraisals', 'success_examples'] as const) {

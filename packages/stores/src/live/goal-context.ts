@@ -1,9 +1,9 @@
 import {
   examplesFor,
   type GoalRef,
-  type PlanningExample,
   successes,
   type TextAppraisalRecord,
+  verifiedByText,
 } from '@mecha/appraisal-core';
 import * as E from 'fp-ts/lib/Either.js';
 import { configIssueText } from '../config.js';
@@ -124,17 +124,6 @@ async function pastAppraisals(
   };
 }
 
-const acts = {
-  draft: 'sent unchanged',
-  closure: 'closed as done',
-  workflow: 'workflow closed',
-  question: 'question answered',
-} as const;
-
-function verifiedBy(example: PlanningExample): string {
-  return `${example.cite.kind} ${example.cite.id} ${acts[example.cite.kind]}`;
-}
-
 async function examples(
   home: MechaHome,
   request: GoalContextRequest,
@@ -157,9 +146,9 @@ async function examples(
     items: lent.map((example) => ({
       session_id: example.session_id,
       at: example.at,
-      verified_by: verifiedBy(example),
+      verified_by: verifiedByText(example),
       trace: example.trace,
-      note: `Verified by the owner's act (${verifiedBy(example)}). A call trace of what that session did, not a plan.`,
+      note: `Verified by the owner's act (${verifiedByText(example)}). A call trace of what that session did, not a plan.`,
     })),
   };
 }

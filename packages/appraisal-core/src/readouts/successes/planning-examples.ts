@@ -133,3 +133,65 @@ export function examplesFor(
     )
     .sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
 }
+
+const verifyingActs = {
+  draft: 'sent unchanged',
+  closure: 'closed as done',
+  workflow: 'workflow closed',
+  question: 'question answered',
+} as const;
+
+/**
+ * The owner's act that verified an example, in fixed words (`closure c-1 closed as done`): all a
+ * reader is told of why it counts as a success.
+ */
+export function verifiedByText(example: Pick<PlanningExample, 'cite'>): string {
+  return `${example.cite.kind} ${example.cite.id} ${verifyingActs[example.cite.kind]}`;
+}
+
+/**
+ * What an owner's correction is about, as far as its records name it: the session it was made in,
+ * and the workspace, surface and goal when they are known, and the tools it concerned.
+ */
+export interface CorrectionSituation {
+  readonly sessionId: string;
+  readonly workspace?: string;
+  readonly surface?: string;
+  readonly goal?: GoalRef;
+  readonly tools: readonly string[];
+}
+
+/**
+ * The one verified success a correction may be shown beside (contrast evidence), or `undefined`:
+ * the newest example from another session whose every run was in the correction's workspace and
+ * surface and whose goal is the correction's, wherever the correction names them, and which had
+ * every tool the correction was about. Examples are clean by construction (`lendExample` lends
+ * none from a session that read third-party content or whose taint is unknown). Ties on time go
+ * to the smaller session id, then cite id, so the choice does not depend on input order.
+ */
+export function contrastFor(
+  examples: readonly PlanningExample[],
+  correction: CorrectionSituation,
+): PlanningExample | undefined {
+  let best: PlanningExample | undefined;
+  for (const example of examples) {
+    if (example.session_id === correction.sessionId) continue;
+    if (correction.goal !== undefined && !sameGoal(example.goal, correction.goal)) continue;
+    const where = example.situations.every(
+      (situation) =>
+        (correction.workspace === undefined || situation.workspace === correction.workspace) &&
+        (correction.surface === undefined || situation.surface === correction.surface),
+    );
+    if (!where) continue;
+    if (!correction.tools.every((tool) => example.tools.includes(tool))) continue;
+    if (best === undefined || newer(example, best)) best = example;
+  }
+  return best;
+}
+
+function newer(a: PlanningExample, b: PlanningExample): boolean {
+  const at = Date.parse(a.at) - Date.parse(b.at);
+  if (at !== 0) return at > 0;
+  if (a.session_id !== b.session_id) return a.session_id < b.session_id;
+  return a.cite.id < b.cite.id;
+}
