@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeTinyLlamaGguf } from '@mecha/fixtures';
 import { createDeviceScheduler } from '@mecha/local-model';
+import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { scriptedAppraiserModel } from './__fixtures__/scripted-appraiser.js';
 import { openAppraiser, serveAppraiser } from './appraiser.js';
@@ -134,6 +135,31 @@ describe('mecha appraiser serve: one process holds the model, others submit work
     ]);
     const here = openAppraiser({ directory });
     expect(here.serving()).toBeNull();
+    here.close();
+  });
+
+  it('answers a request a dead server left running as cancelled, when the next one starts', async () => {
+    const directory = join(root, 'abandoned');
+    const here = openAppraiser({ directory });
+    const id = here.requestRun();
+    expect(here.runRequest(id)).toEqual({ id, state: 'waiting' });
+    // What a server killed mid-run leaves: the request marked running, no report.
+    const db = new Database(join(directory, 'memory.sqlite'));
+    db.prepare("UPDATE run_requests SET state = 'running' WHERE id = ?").run(id);
+    db.close();
+    const controller = new AbortController();
+    const result = await serveAppraiser({
+      directory,
+      model: createDeviceScheduler(scriptedAppraiserModel(() => ({ quotes: [] }))),
+      signal: controller.signal,
+      onServing: () => controller.abort(),
+    });
+    expect(result).toEqual({ state: 'stopped', runs: 0 });
+    expect(here.runRequest(id)).toEqual({
+      id,
+      state: 'done',
+      report: { state: 'cancelled', items: [], modelCalls: 0 },
+    });
     here.close();
   });
 });
