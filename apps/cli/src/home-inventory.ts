@@ -15,7 +15,7 @@ export interface HomeFile {
  * beside them. Lock files and `--repair` copies are reported by doctor's own sections.
  */
 export async function homeInventory(home: string): Promise<readonly HomeFile[]> {
-  const [{ ledgerFile }, { nightlyLockFile, reflectLockFile }] = await Promise.all([
+  const [{ ledgerFile, ledgerPointers }, { nightlyLockFile, reflectLockFile }] = await Promise.all([
     import('@mecha/importers'),
     import('@mecha/distill'),
   ]);
@@ -35,6 +35,8 @@ export async function homeInventory(home: string): Promise<readonly HomeFile[]> 
     ['appraiser/journal.jsonl', "'mecha appraiser' writes (its recovery journal)"],
     [ledgerFile('claude-code'), "'mecha import claude-code' (what was imported)"],
     [ledgerFile('codex'), "'mecha import codex' (what was imported)"],
+    [`${ledgerPointers('claude-code')}/`, 'the same imports (where each log is in the ledger)'],
+    [`${ledgerPointers('codex')}/`, 'the same imports (where each log is in the ledger)'],
     [nightlyLockFile, "'mecha nightly' while it runs"],
     [reflectLockFile, "'mecha reflect' (and the nightly pass) while it runs"],
     [toolRegistryFile, "a harness's recordToolRegistry() at startup (read by 'mecha tools')"],

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { folderSnapshot } from '@mecha/fixtures';
@@ -56,6 +56,23 @@ describe('mecha hook claude-code', () => {
     // The import command reads the same ledger: nothing is new.
     const again = mechaJson(['import', 'claude-code', projects, '--home', home, '--json']);
     expect(again.json).toMatchObject({ events: 0, files: { unchanged: 1 } });
+  });
+
+  it('prints the ended session’s mecha id for `mecha distill --session` with --print-session', () => {
+    const run = hook(home, payload('SessionEnd'), ['--print-session']);
+    expect(run.code).toBe(0);
+    const id = run.stdout.trim();
+    // The id of the session the transcript went into: its transcript is in the home.
+    expect(id).toMatch(/^\d{8}T\d{6}-[0-9a-f]{8}$/);
+    expect(existsSync(join(home, 'sessions', `${id}.jsonl`))).toBe(true);
+    // A transcript with nothing imported yet prints nothing, so the documented line stops there.
+    const empty = join(projects, '-home-USER-spotter/empty.jsonl');
+    writeFileSync(empty, '');
+    expect(hook(home, payload('SessionEnd', empty), ['--print-session'])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
   });
 
   it('never blocks the session: any failure exits 0 with one line on stderr, and writes nothing', () => {

@@ -14,6 +14,7 @@ describe('the built @mecha/appraisal-core', () => {
       'appraiseProject',
       'appraiseRun',
       'appraiseSession',
+      'appraiseStep',
       'appraisedEventTypes',
       'armOutcomeSchema',
       'badgeAfter',

@@ -50,6 +50,8 @@ export type {
   TextAppraisalLookup,
 } from './readouts/appraise-session.js';
 export { appraiseSession } from './readouts/appraise-session.js';
+export type { StepAppraisal } from './readouts/appraise-step.js';
+export { appraiseStep } from './readouts/appraise-step.js';
 export type { ClosureAppraisal, ClosureMove } from './readouts/closure-appraisal.js';
 export { appraiseClosure } from './readouts/closure-appraisal.js';
 export { closureLine } from './readouts/closure-line.js';

@@ -17,6 +17,7 @@ describe('the built @mecha/importers', () => {
       'importHistory',
       'ledgerEntrySchema',
       'ledgerFile',
+      'ledgerPointers',
       'listSourceFiles',
       'mapClaudeCodeLine',
       'mapCodexLine',
@@ -30,6 +31,7 @@ describe('the built @mecha/importers', () => {
       'rulesVersion',
       'validityReport',
       'verifierOutcomeSchema',
+      'watchHistory',
     ]);
   });
 });

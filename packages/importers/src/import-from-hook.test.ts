@@ -87,6 +87,43 @@ describe('importFromClaudeCodeHook', () => {
     expect(folderSnapshot(home.path)).toEqual(before);
   });
 
+  it('reads only its own transcript’s place in the ledger, not the whole ledger', async () => {
+    const { home, projects, transcript } = setUp();
+    const lines = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '');
+    // Another session imported first: its ledger line comes before this transcript's.
+    const other = join(projects, '-home-USER-spotter/other.jsonl');
+    writeFileSync(
+      other,
+      readFileSync(
+        fileURLToPath(
+          new URL('./__fixtures__/real/claude-code/2.1.38-short.jsonl', import.meta.url),
+        ),
+      ),
+    );
+    expect(E.isRight(await importHistory(home, { tool: 'claude-code', source: projects }))).toBe(
+      true,
+    );
+    appendFileSync(transcript, `${lines.slice(0, 11).join('\n')}\n`);
+    expect(await importFromClaudeCodeHook(home, payload('Stop', transcript))).toMatchObject({
+      state: 'imported',
+    });
+    // Damage the other session's ledger line (same length, so nothing after it moves): the
+    // hook never reads it, while a pass over the whole folder stops on it.
+    const ledger = join(home.path, 'imports/claude-code.jsonl');
+    const text = readFileSync(ledger, 'utf8');
+    expect(text.indexOf('other.jsonl')).toBeLessThan(text.indexOf('258c7280.jsonl'));
+    writeFileSync(ledger, `X${text.slice(1)}`);
+    appendFileSync(transcript, `${lines.slice(11).join('\n')}\n`);
+    expect(await importFromClaudeCodeHook(home, payload('Stop', transcript))).toMatchObject({
+      state: 'imported',
+      report: { lines: { read: lines.length - 11 } },
+    });
+    const whole = await importHistory(home, { tool: 'claude-code', source: projects });
+    expect(E.isLeft(whole) && whole.left.kind).toBe('ledger_damaged');
+  });
+
   it('refuses what is not a hook payload, or names no transcript, and writes nothing', async () => {
     const { home, transcript } = setUp();
     const before = folderSnapshot(home.path);

@@ -5,6 +5,7 @@ import type { MechaHome } from '@mecha/stores';
 import * as E from 'fp-ts/lib/Either.js';
 import { z } from 'zod';
 import { type ImportReport, importHistory } from './import-history.js';
+import { readLedgerEntry } from './import-ledger.js';
 
 /** The Claude Code hook events mecha imports on. */
 export const claudeCodeHookEvents = [
@@ -33,6 +34,8 @@ export type HookImport =
       readonly transcript: string;
       readonly report: ImportReport;
       readonly line: string;
+      /** The mecha session the transcript is imported into; null while it holds nothing to import. */
+      readonly session: string | null;
     }
   | {
       readonly state: 'refused';
@@ -99,11 +102,13 @@ export async function importFromClaudeCodeHook(
   const report = result.right;
   const skipped = report.skippedFiles[0];
   if (skipped !== undefined) return refused('failed', `${transcript}: ${skipped.reason}`);
+  const entry = readLedgerEntry(home.path, 'claude-code', transcript);
   return {
     state: 'imported',
     event,
     transcript,
     report,
     line: `${event}: ${report.lines.read} new lines, ${report.events} events written`,
+    session: E.isRight(entry) ? (entry.right?.session_id ?? null) : null,
   };
 }

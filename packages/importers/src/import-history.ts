@@ -9,6 +9,7 @@ import {
   type LedgerEntry,
   ledgerFile,
   readLedger,
+  readLedgerEntry,
 } from './import-ledger.js';
 import { type LineOutcome, mapClaudeCodeLine } from './map-claude-code.js';
 import { mapCodexLine } from './map-codex.js';
@@ -206,7 +207,8 @@ async function importFile(
   previous: LedgerEntry | undefined,
   totals: Totals,
   now: () => Date,
-  ledger: ReadonlyMap<string, LedgerEntry>,
+  /** Another source file the ledger says went into this session, if any (read only when asked). */
+  importedFrom: (sessionId: string, file: string) => string | undefined,
 ): Promise<E.Either<ImportFailure, void>> {
   const tool = options.tool;
   const size = sizeOf(file);
@@ -363,11 +365,7 @@ async function importFile(
       const logId = logIdOf(tool, record);
       const sessionId = sessionIdFor(tool, logId ?? file, at);
       if (existsSync(join(home.path, home.sessions.file(sessionId)))) {
-        const other =
-          totals.createdFrom.get(sessionId) ??
-          [...ledger.values()].find(
-            (entry) => entry.session_id === sessionId && entry.file !== file,
-          )?.file;
+        const other = totals.createdFrom.get(sessionId) ?? importedFrom(sessionId, file);
         totals.skippedFiles.push({
           file,
           reason:
@@ -453,13 +451,36 @@ export async function importHistory(
   const present = refuseMissingHome(home);
   if (E.isLeft(present)) return E.left({ kind: 'no_home', message: present.left.message });
   const locked = await withLock(join(home.path, importsFolder, '.lock'), async () => {
-    const ledger = readLedger(home.path, tool);
-    if (E.isLeft(ledger)) {
-      return E.left<ImportFailure, ImportReport>({
+    // A pass over named files (a hook's one transcript) reads only those files' entries; a
+    // pass over the whole folder reads the whole ledger.
+    const damaged = (message: string) =>
+      E.left<ImportFailure, ImportReport>({
         kind: 'ledger_damaged',
-        message: `${ledger.left}; fix or remove that line (the import stops so that nothing is imported twice)`,
+        message: `${message}; fix or remove that line (the import stops so that nothing is imported twice)`,
       });
+    let ledger: Map<string, LedgerEntry> | undefined;
+    const entries = new Map<string, LedgerEntry | undefined>();
+    if (options.files === undefined) {
+      const whole = readLedger(home.path, tool);
+      if (E.isLeft(whole)) return damaged(whole.left);
+      ledger = whole.right;
+      for (const file of files) entries.set(file, ledger.get(file));
+    } else {
+      for (const file of files) {
+        const entry = readLedgerEntry(home.path, tool, file);
+        if (E.isLeft(entry)) return damaged(entry.left);
+        entries.set(file, entry.right);
+      }
     }
+    const importedFrom = (sessionId: string, file: string): string | undefined => {
+      if (ledger === undefined) {
+        const whole = readLedger(home.path, tool);
+        ledger = E.isRight(whole) ? whole.right : new Map();
+      }
+      return [...ledger.values()].find(
+        (entry) => entry.session_id === sessionId && entry.file !== file,
+      )?.file;
+    };
     const totals: Totals = {
       read: 0,
       unchanged: 0,
@@ -482,10 +503,10 @@ export async function importHistory(
         home,
         options,
         file,
-        ledger.right.get(file),
+        entries.get(file),
         totals,
         now,
-        ledger.right,
+        importedFrom,
       );
       if (E.isLeft(done)) return done;
       options.onProgress?.(index + 1, files.length);

@@ -9,7 +9,7 @@ export type {
 } from './import-history.js';
 export { importHistory } from './import-history.js';
 export type { LedgerEntry } from './import-ledger.js';
-export { ledgerEntrySchema, ledgerFile, readLedger } from './import-ledger.js';
+export { ledgerEntrySchema, ledgerFile, ledgerPointers, readLedger } from './import-ledger.js';
 export type { LineOutcome } from './map-claude-code.js';
 export { mapClaudeCodeLine } from './map-claude-code.js';
 export { mapCodexLine } from './map-codex.js';
@@ -51,3 +51,5 @@ export type {
 export { readoutOf, validityReport } from './validity/validity-report.js';
 export type { ReportReading, SyntheticReason, VerifierOutcome } from './verifier-outcome.js';
 export { readSweBenchReport, verifierOutcomeSchema } from './verifier-outcome.js';
+export type { WatchEnd, WatchOptions } from './watch-history.js';
+export { watchHistory } from './watch-history.js';

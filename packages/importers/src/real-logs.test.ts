@@ -190,6 +190,24 @@ describe('importing real Claude Code and Codex logs', () => {
     expect(mixed.files.read).toBe(0);
   });
 
+  it('reads Claude Code 2.1.226 (a remote session): the prompt is the owner’s, a failed call fails, nothing ends early', async () => {
+    const { home, source } = setUp({
+      'p/a42b9c92.jsonl': 'claude-code/2.1.226-remote-skill-error.jsonl',
+    });
+    const report = await run(home, 'claude-code', source);
+    expect(report.damaged).toEqual([]);
+    const all = events(home);
+    // queue-operation lines are not the person's words; the prompt line (origin human) is.
+    expect(ownerTexts(all)).toEqual(['What do you recall of BookMinder?']);
+    expect(all.flatMap((event) => (event.type === 'tool_result' ? [event.status] : []))).toEqual([
+      'error',
+    ]);
+    expect(all.filter((event) => event.type === 'tool_call')).toHaveLength(1);
+    // The excerpt stops after the failed call's result: the turn goes on, so no end is invented.
+    expect(all.some((event) => event.type === 'run_end')).toBe(false);
+    expect(report.signals).toMatchObject({ steers: 0, denials: 0 });
+  });
+
   it('keeps where each event came from: the file, the line, and the source’s own id', async () => {
     const { home, source } = setUp({ 'p/short.jsonl': 'claude-code/2.1.38-short.jsonl' });
     await run(home, 'claude-code', source);

@@ -1,12 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import type {
-  Actor,
-  ConditionsSnapshot,
-  GoalRef,
-  SessionKind,
-  SituationBriefRecord,
-  StopCause,
-  Taint,
+import {
+  type Actor,
+  appraiseStep,
+  type ConditionsSnapshot,
+  type GoalRef,
+  type SessionKind,
+  type SituationBriefRecord,
+  type StepAppraisal,
+  type StopCause,
+  type Taint,
+  type TranscriptEvent,
+  transcriptEventSchema,
 } from '@mecha/appraisal-core';
 import { type BoredomNotice, boredomDetector } from '@mecha/homeostat';
 import * as E from 'fp-ts/lib/Either.js';
@@ -98,6 +102,16 @@ export interface RunRecorder {
     readonly stepId: string;
     readonly passed: boolean;
   }): Recorded<void>;
+  /**
+   * The model ticked a plan step off (marked a todo item completed). Returns the step's reading,
+   * derived from what the run recorded since the previous tick (`appraiseStep`); a step with no
+   * tool call in that span is a null step, counted on the run's `null_steps` counter. The first
+   * tick or reopen of a run records `null_steps` and `reopened_steps` at 0, so a run that tracks
+   * steps is never read as one that did not.
+   */
+  stepDone(event: { readonly stepId: string }): Recorded<StepAppraisal>;
+  /** A ticked-off step was taken back (marked not done again): counted on `reopened_steps`. */
+  stepReopened(event: { readonly stepId: string }): Recorded<void>;
   /** A counter on the run's own record (`turn_ceiling`, `tool_denied`, `loop_stop`, …). */
   counter(name: string, value: number): Recorded<void>;
   /** The message list was rewritten in place. */
@@ -276,9 +290,13 @@ function runRecorder(
   sessionId: string,
   runId: string,
   tools: readonly string[] | undefined,
+  start: TranscriptEvent,
 ): RunRecorder {
   const context = contextOf(home);
   let ended = false;
+  // What the run recorded since the model last ticked a plan step off: the next step's span.
+  let span: TranscriptEvent[] = [];
+  let stepsCounted = false;
   // The detector sees what the record holds, in order: this run's start, its calls and results.
   const boredom = boredomDetector();
   boredom.observe({
@@ -298,7 +316,22 @@ function runRecorder(
         message: `run ${runId} has ended; start a new run to record more`,
       });
     }
-    return home.sessions.append(sessionId, [event]);
+    const written = await home.sessions.append(sessionId, [event]);
+    if (E.isRight(written)) {
+      // Written, so valid: read back as the event the span is appraised from.
+      const recorded = transcriptEventSchema.safeParse(event);
+      if (recorded.success) span.push(recorded.data);
+    }
+    return written;
+  };
+  // The first tick or reopen records both step counters at 0: the run tracks steps.
+  const countSteps = async (): Recorded<void> => {
+    if (stepsCounted) return E.right(undefined);
+    const zero = await write({ ...base(), type: 'counter', name: 'null_steps', value: 0 });
+    if (E.isLeft(zero)) return zero;
+    const counted = await write({ ...base(), type: 'counter', name: 'reopened_steps', value: 0 });
+    if (E.isRight(counted)) stepsCounted = true;
+    return counted;
   };
   const base = () => ({ v: 1 as const, at: context.clock().toISOString(), run_id: runId });
   return {
@@ -363,6 +396,29 @@ function runRecorder(
         step_id: event.stepId,
         passed: event.passed,
       }),
+    stepDone: async ({ stepId }) => {
+      const step = appraiseStep(stepId, start, span);
+      const counted = await countSteps();
+      if (E.isLeft(counted)) return counted;
+      if (step.isNull) {
+        const nulled = await write({ ...base(), type: 'counter', name: 'null_steps', value: 1 });
+        if (E.isLeft(nulled)) return nulled;
+      }
+      // The counters just written belong to no step: the next span starts after them.
+      span = [];
+      return E.right(step);
+    },
+    stepReopened: async () => {
+      const counted = await countSteps();
+      if (E.isLeft(counted)) return counted;
+      const reopened = await write({
+        ...base(),
+        type: 'counter',
+        name: 'reopened_steps',
+        value: 1,
+      });
+      return reopened;
+    },
     counter: (name, value) => write({ ...base(), type: 'counter', name, value }),
     compaction: (event) => write({ ...base(), type: 'compaction', turn: event.turn }),
     end: async (event) => {
@@ -395,26 +451,28 @@ export function createSessionRecorder(
     outcomes: createOutcomeRecorder(home),
     startRun: async (start) => {
       const runId = start.runId ?? context.newId('run');
-      const written = await home.sessions.append(sessionId, [
-        {
-          v: 1,
-          at: now(),
-          run_id: runId,
-          type: 'run_start',
-          session_id: sessionId,
-          surface: start.surface,
-          session_kind: start.sessionKind ?? 'ordinary',
-          ...(start.workspace === undefined ? {} : { workspace: start.workspace }),
-          ...(start.goal === undefined ? {} : { goal: start.goal }),
-          ...(start.configId === undefined ? {} : { config_id: start.configId }),
-          ...(start.personPresent === undefined ? {} : { person_present: start.personPresent }),
-          ...(start.tools === undefined ? {} : { tools: [...start.tools] }),
-          ...(start.resumed === undefined ? {} : { resumed: start.resumed }),
-          ...(start.conditions === undefined ? {} : { conditions: start.conditions }),
-          ...(start.brief === undefined ? {} : { brief: start.brief }),
-        },
-      ]);
-      return withId(written, runRecorder(home, sessionId, runId, start.tools));
+      const startEvent = {
+        v: 1 as const,
+        at: now(),
+        run_id: runId,
+        type: 'run_start' as const,
+        session_id: sessionId,
+        surface: start.surface,
+        session_kind: start.sessionKind ?? 'ordinary',
+        ...(start.workspace === undefined ? {} : { workspace: start.workspace }),
+        ...(start.goal === undefined ? {} : { goal: start.goal }),
+        ...(start.configId === undefined ? {} : { config_id: start.configId }),
+        ...(start.personPresent === undefined ? {} : { person_present: start.personPresent }),
+        ...(start.tools === undefined ? {} : { tools: [...start.tools] }),
+        ...(start.resumed === undefined ? {} : { resumed: start.resumed }),
+        ...(start.conditions === undefined ? {} : { conditions: start.conditions }),
+        ...(start.brief === undefined ? {} : { brief: start.brief }),
+      };
+      const written = await home.sessions.append(sessionId, [startEvent]);
+      if (E.isLeft(written)) return written;
+      return E.right(
+        runRecorder(home, sessionId, runId, start.tools, transcriptEventSchema.parse(startEvent)),
+      );
     },
     stageDraft: async (draft) => {
       const draftId = draft.draftId ?? context.newId('draft');

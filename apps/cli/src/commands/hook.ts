@@ -7,7 +7,7 @@ import { flag } from '../parse-command.js';
 
 const path = 'hook claude-code';
 
-const help = `Usage: mecha hook claude-code [--home DIR] [--json]
+const help = `Usage: mecha hook claude-code [--home DIR] [--json | --print-session]
 
 Run by Claude Code as a hook: reads the hook's payload (JSON) on stdin and imports the new lines
 of the transcript it names (transcript_path) into the mecha home at once, incrementally and under
@@ -17,22 +17,28 @@ is over, so the agent's last answer ends its run then.
 
 It never blocks the session: whatever goes wrong (no home, a payload that is not one, a damaged
 ledger), it exits 0 with one line on stderr and leaves the home as it was. It prints nothing on
-stdout (a UserPromptSubmit hook's stdout would reach the model) unless --json is given.
+stdout (a UserPromptSubmit hook's stdout would reach the model) unless --json or
+--print-session is given.
 
 In .claude/settings.json (see docs/importers.md):
   {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "mecha hook claude-code"}]}]}}
 
+On SessionEnd, to distill the session that ended (and only it):
+  id=$(mecha hook claude-code --print-session) && [ -n "$id" ] && (mecha distill --session "$id" >/dev/null 2>&1 &)
+
 Options:
-  --home DIR  the mecha home to import into (default: MECHA_HOME, else ~/.mecha)
-  --json      print the import report as JSON
-  -h, --help  show this help
+  --home DIR         the mecha home to import into (default: MECHA_HOME, else ~/.mecha)
+  --json             print the import report as JSON
+  --print-session    print the mecha id of the session the transcript went into (nothing when
+                     nothing was imported): for 'mecha distill --session ID' after SessionEnd
+  -h, --help         show this help
 `;
 
 const hookCommand: Command = {
   path,
   summary: "import a Claude Code transcript's new lines from a hook (stdin payload)",
   help,
-  options: { json: { type: 'boolean' } },
+  options: { json: { type: 'boolean' }, 'print-session': { type: 'boolean' } },
   takesNoArguments: true,
   async run({ values, context }) {
     const note = (message: string) => {
@@ -47,6 +53,9 @@ const hookCommand: Command = {
       const done = await importFromClaudeCodeHook(home, payload);
       if (done.state === 'refused') return note(done.message);
       if (flag(values, 'json')) context.stdout(`${JSON.stringify(done.report, null, 2)}\n`);
+      else if (flag(values, 'print-session') && done.session !== null) {
+        context.stdout(`${done.session}\n`);
+      }
       return exitCodes.ok;
     } catch (error) {
       // A hook must never block the person's session.

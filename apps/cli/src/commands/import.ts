@@ -7,6 +7,7 @@ import {
   type ImportReport,
   type ImportTool,
   importHistory,
+  watchHistory,
 } from '@mecha/importers';
 import { type Command, type CommandGroup, exitCodes, failure, usageError } from '../command.js';
 import { openCommandHome } from '../home.js';
@@ -23,7 +24,7 @@ const names: Record<ImportTool, { readonly title: string; readonly folder: strin
 
 function help(tool: ImportTool): string {
   const { title, folder } = names[tool];
-  return `Usage: mecha import ${tool} [DIR] [--home DIR] [--json]
+  return `Usage: mecha import ${tool} [DIR] [--watch] [--home DIR] [--json]
 
 Imports ${title}'s session logs into the mecha home: each log becomes one session marked with
 the surface '${tool}' (so 'mecha sessions appraise --kind ${tool}' reads only them), with its
@@ -37,9 +38,15 @@ What each record maps to, and what cannot be known, is in docs/importers.md.
 
 DIR is the folder of logs (default: ${folder}).
 
+With --watch it keeps importing as ${title} writes: one pass now, then another whenever a log
+grows or a new one appears (it looks every second), each under the import lock and from the
+ledger, so it resumes where the last import or watch stopped. Ctrl-C (SIGINT) or SIGTERM ends
+it after the pass under way, with exit 0.
+
 Options:
+  --watch     keep importing new lines as they are written, until interrupted
   --home DIR  the mecha home to import into
-  --json      print the import report as JSON
+  --json      print the import report as JSON (with --watch: one line of JSON per pass)
   -h, --help  show this help
 `;
 }
@@ -83,12 +90,67 @@ function nothingImported(report: ImportReport): boolean {
   return report.files.read === 0 && report.files.unchanged === 0;
 }
 
+/** One line for a pass of a watch: what it found new, and every file it did not import. */
+function renderPass(report: ImportReport, at: Date): string {
+  const lines = [
+    `${at.toISOString().slice(11, 19)}  ${report.files.read} files with new lines · ${report.lines.read} lines · ${report.events} events · ${report.sessions.created} new sessions · ${report.signals.steers} steers · ${report.signals.denials} denials · ${report.lines.damaged} damaged`,
+  ];
+  for (const damaged of report.damaged) {
+    lines.push(
+      `  ${stripControl(damaged.file)}:${damaged.line}: ${stripControl(damaged.reason)} (not imported)`,
+    );
+  }
+  for (const skipped of report.skippedFiles) {
+    lines.push(`  ${stripControl(skipped.file)}: ${stripControl(skipped.reason)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** `--watch`: passes until SIGINT or SIGTERM, each rendered as it ends. */
+async function watch(
+  tool: ImportTool,
+  source: string,
+  json: boolean,
+  context: Parameters<Command['run']>[0]['context'],
+): Promise<number> {
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  let first = true;
+  try {
+    const result = await watchHistory(openCommandHome(context), {
+      tool,
+      source,
+      signal: stop.signal,
+      onPass: (report) => {
+        if (json) context.stdout(`${JSON.stringify(report)}\n`);
+        else if (first) {
+          context.stdout(render(report).replace(/\nNext: [^\n]*\n$/, '\n'));
+          context.stdout(`Watching ${stripControl(report.source)} for new lines (Ctrl-C stops)\n`);
+        } else context.stdout(renderPass(report, new Date()));
+        first = false;
+      },
+    });
+    if (isLeft(result)) return failure(context, `import ${tool}`, result.left.message);
+    if (!json) {
+      context.stdout(
+        `Stopped watching after ${result.right.passes} ${result.right.passes === 1 ? 'pass' : 'passes'}; the ledger keeps the place.\n`,
+      );
+    }
+    return exitCodes.ok;
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+  }
+}
+
 function importCommand(tool: ImportTool): Command {
   return {
     path: `import ${tool}`,
     summary: `import ${names[tool].title}'s session logs (default ${names[tool].folder.split(', else ')[1]})`,
     help: help(tool),
-    options: { json: { type: 'boolean' } },
+    options: { json: { type: 'boolean' }, watch: { type: 'boolean' } },
     async run({ values, positionals, context }) {
       if (positionals.length > 1) {
         return usageError(context, `import ${tool}`, `takes one folder, not ${positionals.length}`);
@@ -98,6 +160,7 @@ function importCommand(tool: ImportTool): Command {
         given === undefined
           ? defaultSourceFolder(tool, { env: context.env, homeDirectory: homedir() })
           : resolve(context.cwd, given);
+      if (flag(values, 'watch')) return watch(tool, source, flag(values, 'json'), context);
       const progress = progressBar({
         write: context.stderr,
         isTTY: context.stderrIsTTY,
