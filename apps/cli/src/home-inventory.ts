@@ -33,6 +33,8 @@ export async function homeInventory(home: string): Promise<readonly HomeFile[]> 
     ['sessions/known.log', 'the session recorder: every transcript this home created'],
     ['appraiser/memory.sqlite', "'mecha appraiser add' and the appraiser's other writes"],
     ['appraiser/journal.jsonl', "'mecha appraiser' writes (its recovery journal)"],
+    ['appraiser/work.lock', "'mecha appraiser run' (or serve) while it works on the memory"],
+    ['appraiser/serve.lock', "'mecha appraiser serve' while it serves the home"],
     [ledgerFile('claude-code'), "'mecha import claude-code' (what was imported)"],
     [ledgerFile('codex'), "'mecha import codex' (what was imported)"],
     [`${ledgerPointers('claude-code')}/`, 'the same imports (where each log is in the ledger)'],

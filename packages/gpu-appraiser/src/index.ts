@@ -5,6 +5,11 @@ export {
   defaultAppraisalLimits,
   validateAppraisalLimits,
 } from './appraisal-limits.js';
+export type { ServeControl, ServeResult } from './appraiser.js';
+export { openAppraiser, serveAppraiser } from './appraiser.js';
+export { AppraiserInputError } from './appraiser-error.js';
+export type { AppraiserStatusRead } from './appraiser-status-at.js';
+export { appraiserStatusAt } from './appraiser-status-at.js';
 export type {
   AppraisalConfiguration,
   Appraiser,
@@ -22,14 +27,12 @@ export type {
   RunItem,
   RunOptions,
   RunReport,
+  RunRequestState,
   RunState,
   StoredAssessment,
   StoredRelationship,
-} from './appraiser.js';
-export { correctionContextLimit, openAppraiser, sharedLeaseRevision } from './appraiser.js';
-export { AppraiserInputError } from './appraiser-error.js';
-export type { AppraiserStatusRead } from './appraiser-status-at.js';
-export { appraiserStatusAt } from './appraiser-status-at.js';
+} from './appraiser-types.js';
+export { correctionContextLimit, sharedLeaseRevision } from './appraiser-types.js';
 export type { AppraisalPolicy, FlagSet } from './controls.js';
 export { appraisalFlags } from './controls.js';
 export { isExplicitPromise } from './explicit-promise.js';
@@ -42,6 +45,8 @@ export {
 } from './interpretation.js';
 export type { InterpretationContext } from './interpretation-grammar.js';
 export { buildInterpretationGrammar } from './interpretation-grammar.js';
+export type { KvReservation, ReservableModel } from './kv-reservation.js';
+export { kvPageTokens, reservedTokens, reserveKvPages } from './kv-reservation.js';
 export type { InterpretationCheck } from './parse-interpretation.js';
 export { parseInterpretation, parserVersion } from './parse-interpretation.js';
 export type { Parsed } from './parse-quotes.js';

@@ -118,6 +118,20 @@ CREATE TABLE shared_leases (
 );
 `;
 
+// Added without a new schema version: an older build ignores the table, and every build that
+// knows it creates it when missing. Runs asked of a serving process (`mecha appraiser serve`).
+const runRequests = `
+CREATE TABLE IF NOT EXISTS run_requests (
+  id INTEGER PRIMARY KEY,
+  background INTEGER NOT NULL CHECK (background IN (0, 1)),
+  pid INTEGER NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('waiting', 'running', 'done')),
+  report TEXT,
+  requested_at TEXT NOT NULL,
+  done_at TEXT
+);
+`;
+
 /**
  * Opens (creating when new) the appraiser's memory: one SQLite file in WAL mode with foreign
  * keys on. A file written by a newer build is refused rather than misread.
@@ -147,5 +161,6 @@ export function openMemoryDatabase(path: string): Database.Database {
       `${path} was written by a newer mecha (memory schema ${version}); this build reads ${memorySchemaVersion}. Upgrade mecha to open it.`,
     );
   }
+  db.exec(runRequests);
   return db;
 }

@@ -1,0 +1,119 @@
+import { type Command, exitCodes, failure, usageError } from '../command.js';
+import { flag, stringOption, wholeNumber } from '../parse-command.js';
+import { leaseLines, print, withAppraiser } from './appraiser-shared.js';
+
+// `mecha appraiser recall|lease`: recall, and shared context leases.
+
+export const recall: Command = {
+  path: 'appraiser recall',
+  summary: 'rank retained reports for a caller and render a bounded context',
+  help: [
+    'Usage: mecha appraiser recall --owner WHO --scope SCOPE --query TEXT [--task ID] [--participant WHO]',
+    '                              [--priority N] [--revision 3|4] [--share] [--json]',
+    '',
+    'Ranks the available reports in SCOPE against the query and prints the bounded context (at',
+    'most 16 references in 4096 bytes). With recall defaults on, results with a known intensity',
+    'bring their evidence and priority; --priority asks for them explicitly whatever the default.',
+    'Writes nothing.',
+    '',
+    'Options:',
+    '  --owner WHO      the caller',
+    '  --scope SCOPE    the scope to recall from',
+    '  --query TEXT     what to recall',
+    '  --task ID        only reports admitted with this task (task trust is shown only for it)',
+    '  --participant WHO only reports about WHO (subject) or reported by WHO (owner)',
+    '  --priority N     explicit appraisal priority, 0–1000000',
+    '  --revision N     the context revision (default 4)',
+    '  --share          record the context as a shared lease (revision 4) and print its id',
+    '  --json           the ranking and context as JSON',
+    '  --home DIR       the mecha home',
+    '',
+  ].join('\n'),
+  options: {
+    owner: { type: 'string' },
+    scope: { type: 'string' },
+    query: { type: 'string' },
+    task: { type: 'string' },
+    participant: { type: 'string' },
+    priority: { type: 'string' },
+    revision: { type: 'string' },
+    share: { type: 'boolean' },
+    json: { type: 'boolean' },
+  },
+  takesNoArguments: true,
+  async run({ values, context }) {
+    const path = this.path;
+    const owner = stringOption(values, 'owner');
+    const scope = stringOption(values, 'scope');
+    const query = stringOption(values, 'query');
+    if (!owner || !scope || !query)
+      return usageError(context, path, '--owner, --scope and --query are required');
+    const numbers: Record<string, number> = {};
+    for (const name of ['priority', 'revision'] as const) {
+      const text = stringOption(values, name);
+      if (text === undefined) continue;
+      const parsed = wholeNumber(text, `--${name}`, 0);
+      if (!parsed.ok) return usageError(context, path, parsed.message);
+      numbers[name] = parsed.value;
+    }
+    if (numbers.priority !== undefined && numbers.priority > 1_000_000) {
+      return usageError(context, path, '--priority takes 0 to 1000000');
+    }
+    const task = stringOption(values, 'task');
+    const participant = stringOption(values, 'participant');
+    return withAppraiser(context, this.path, (appraiser) => {
+      const request = {
+        owner,
+        scope,
+        query,
+        ...(task === undefined ? {} : { task }),
+        ...(participant === undefined ? {} : { participant }),
+        ...(numbers.priority === undefined ? {} : { appraisal: { priority: numbers.priority } }),
+        ...(numbers.revision === undefined ? {} : { revision: numbers.revision }),
+      };
+      if (flag(values, 'share')) {
+        const lease = appraiser.shareContext(request);
+        if (lease.state === 'refused') return failure(context, path, lease.reason);
+        print(context, flag(values, 'json'), lease, () => leaseLines(lease));
+        return exitCodes.ok;
+      }
+      const result = appraiser.recall(request);
+      if (result.state === 'refused') return failure(context, path, result.reason);
+      print(context, flag(values, 'json'), result, () => [
+        `${result.ranked.length} ranked; context revision ${result.context.revision}: ${result.context.references} references, ${result.context.memoryBytes} bytes`,
+        ...(result.context.system === '' ? [] : [result.context.system]),
+        result.context.text,
+      ]);
+      return exitCodes.ok;
+    });
+  },
+};
+
+export const leaseCommand: Command = {
+  path: 'appraiser lease',
+  summary: 'show a shared context lease exactly as it was recorded',
+  help: [
+    'Usage: mecha appraiser lease ID [--json]',
+    '',
+    'Prints the shared lease ID (made by `mecha appraiser recall --share`) exactly as it was',
+    'rendered, whatever its revision; a lease of a revision this build does not know is refused.',
+    '',
+    'Options:',
+    '  --json          the lease as JSON',
+    '  --home DIR      the mecha home',
+    '',
+  ].join('\n'),
+  options: { json: { type: 'boolean' } },
+  async run({ values, positionals, context }) {
+    const path = this.path;
+    if (positionals.length !== 1) return usageError(context, path, 'name one lease ID');
+    const id = wholeNumber(positionals[0] as string, 'ID');
+    if (!id.ok) return usageError(context, path, id.message);
+    return withAppraiser(context, this.path, (appraiser) => {
+      const lease = appraiser.readLease(id.value);
+      if (lease.state === 'refused') return failure(context, path, lease.reason);
+      print(context, flag(values, 'json'), lease, () => leaseLines(lease));
+      return exitCodes.ok;
+    });
+  },
+};

@@ -1,0 +1,113 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeTinyLlamaGguf } from '@mecha/fixtures';
+import { describe, expect, it } from 'vitest';
+import { bin, mecha, tempDir } from './helpers.js';
+
+// `mecha appraiser serve` holds the tiny random-weight GGUF in one process; `mecha appraiser
+// add` and `run` in other processes work through the store. Every wait is for a line or a state,
+// never for a length of time.
+
+async function servedHome(): Promise<string> {
+  const home = tempDir();
+  // A 4,096-token model: 256 pages of 16 tokens fit it exactly.
+  await writeTinyLlamaGguf({ path: join(home, 'tiny.gguf'), seed: 3, contextLength: 4096 });
+  writeFileSync(join(home, 'config.toml'), '[model]\npath = "tiny.gguf"\n');
+  mecha(['--home', home, 'appraiser', 'on']);
+  return home;
+}
+
+function add(home: string, text: string): number | null {
+  const added = spawnSync(
+    process.execPath,
+    [
+      bin,
+      '--home',
+      home,
+      'appraiser',
+      'add',
+      '--owner',
+      'alice',
+      '--scope',
+      'team',
+      '--subject',
+      'bob',
+    ],
+    { input: text, encoding: 'utf8' },
+  );
+  return added.status;
+}
+
+function serve(home: string) {
+  const child = spawn(
+    process.execPath,
+    [bin, '--home', home, 'appraiser', 'serve', '--threads', '1', '--json'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const lines: Record<string, unknown>[] = [];
+  let buffered = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    buffered += chunk;
+    const parts = buffered.split('\n');
+    buffered = parts.pop() ?? '';
+    for (const part of parts) lines.push(JSON.parse(part));
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { child, lines, exit, stderr: () => stderr };
+}
+
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+describe('mecha appraiser serve', () => {
+  it('holds the model for the home; run from another shell is served by it', async () => {
+    const home = await servedHome();
+    mecha(['--home', home, 'appraiser', 'limits', '--pages', '256']);
+    expect(add(home, 'Bob fixed the build.')).toBe(0);
+    const server = serve(home);
+    try {
+      await until(() => server.lines.length > 0 || server.child.exitCode !== null);
+      expect(server.lines[0]).toMatchObject({
+        serving: server.child.pid,
+        reservation: { state: 'reserved', pages: 256, tokens: 4096 },
+      });
+      // A second server for the same home is refused before it loads anything.
+      const second = mecha(['--home', home, 'appraiser', 'serve']);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain(`process ${server.child.pid} already serves this home`);
+
+      const run = mecha(['--home', home, 'appraiser', 'run', '--json']);
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({
+        state: 'done',
+        modelCalls: 2,
+        items: [{ state: 'complete' }],
+      });
+      const text = mecha(['--home', home, 'appraiser', 'run']);
+      expect(text.stdout).toContain(`served by process ${server.child.pid} (run request #2)`);
+      expect(text.stdout).toContain('run: done (0 sources, 0 model calls)');
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    expect(await server.exit).toBe(0);
+    expect(server.lines.at(-1)).toEqual({ state: 'stopped', runs: 2 });
+  }, 600_000);
+
+  it('refuses to start when the key/value pages cannot be reserved', async () => {
+    const home = await servedHome();
+    // 257 pages of 16 tokens: 4,112 tokens, more than the model's 4,096.
+    mecha(['--home', home, 'appraiser', 'limits', '--pages', '257']);
+    const refused = mecha(['--home', home, 'appraiser', 'serve', '--threads', '1']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'cannot reserve 257 key/value pages (4112 tokens per sequence): the model holds at most 4096 tokens per sequence',
+    );
+    expect(refused.stdout).toBe('');
+  }, 600_000);
+});

@@ -1,0 +1,39 @@
+// Run by serve.test.ts as a separate process: it serves the memory in DIRECTORY with the tiny
+// random-weight GGUF (from the built package), reserving PAGES key/value pages first, until it
+// gets SIGTERM. It prints one JSON line when it serves ({ serving, reservation }) or is refused,
+// one per run it makes ({ run, request }), and one when it stops ({ result }).
+import { createDeviceScheduler, createLocalModel } from '@mecha/local-model';
+import { reservedTokens, reserveKvPages, serveAppraiser } from '../../dist/index.js';
+
+const [directory, gguf, pages] = process.argv.slice(2);
+const print = (value) => process.stdout.write(`${JSON.stringify(value)}\n`);
+const inner = createLocalModel({
+  path: gguf,
+  threads: 1,
+  gpu: false,
+  contextSize: reservedTokens(Number(pages)),
+});
+const reservation = await reserveKvPages(inner, Number(pages));
+if (reservation.state === 'refused') {
+  print({ reservation });
+  await inner.dispose();
+  process.exit(0);
+}
+const controller = new AbortController();
+process.once('SIGTERM', () => controller.abort());
+const device = createDeviceScheduler(inner);
+let announced = false;
+const result = await serveAppraiser({
+  directory,
+  model: device,
+  signal: controller.signal,
+  pollMs: 10,
+  onRun: (report, request) => print({ run: report, request: request ?? null }),
+  onServing: () => {
+    if (!announced) print({ serving: process.pid, reservation });
+    announced = true;
+  },
+});
+if (!announced) print({ serving: null, result });
+await device.dispose();
+print({ result });

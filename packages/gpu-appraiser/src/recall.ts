@@ -1,0 +1,178 @@
+import type { AppraiserCore } from './appraiser-core.js';
+import {
+  type LeaseResult,
+  type RecallRequest,
+  type RecallResult,
+  type SourceRow,
+  sharedLeaseRevision,
+} from './appraiser-types.js';
+import { flagSet } from './controls.js';
+import { type RecallCandidate, selectRecall } from './recall-selection.js';
+import {
+  type ContextGroup,
+  type ContextRevision,
+  contextRevisions,
+  currentContextRevision,
+  type RenderedContext,
+  renderContext,
+} from './render-context.js';
+import { recallSql } from './sql.js';
+import { wordOverlap } from './word-overlap.js';
+
+// Recall: the available sources of a scope ranked against a query by `selectRecall`, rendered
+// as a bounded context; and shared leases, which record that context and render it again.
+
+type Recalled =
+  | {
+      state: 'ok';
+      ranked: { sourceId: number; score: number }[];
+      groups: ContextGroup[];
+      context: RenderedContext;
+    }
+  | { state: 'refused'; reason: string };
+
+const unknownRevision = (revision: number) =>
+  `context revision ${revision} is unknown; this build renders ${contextRevisions.join(' and ')}`;
+
+/** The sources of a scope, each with its current appraisal, if any, as recall candidates. */
+function candidatesIn(core: AppraiserCore, scope: string): RecallCandidate[] {
+  const sources = core.db.prepare(recallSql.sourcesInScope).all(scope) as SourceRow[];
+  const result = core.db.prepare(recallSql.currentAppraisal);
+  return sources.map((source): RecallCandidate => {
+    const row = result.get(source.id) as Record<string, number | string | null> | undefined;
+    const number = (field: string) => row?.[field] as number | null;
+    return {
+      source: {
+        id: source.id,
+        version: source.version,
+        actor: source.owner,
+        subject: source.subject,
+        text: source.text,
+        taskId: source.task_id,
+      },
+      ...(row
+        ? {
+            appraisal: {
+              assessmentId: row.id as number,
+              queueId: row.queue_id as number,
+              relationshipId: row.relationship_id as number,
+              evidence: row.evidence as string,
+              consequence: row.consequence as number,
+              confidence: number('confidence'),
+              benefit: number('benefit'),
+              harm: number('harm'),
+              arousal: number('arousal'),
+              regardGain: number('regard_gain'),
+              regardLoss: number('regard_loss'),
+              trustGain: number('trust_gain'),
+              trustLoss: number('trust_loss'),
+              taskId: row.rel_task as string | null,
+            },
+          }
+        : {}),
+    };
+  });
+}
+
+function recallGroups(core: AppraiserCore, request: RecallRequest, revision: number): Recalled {
+  if (!(contextRevisions as readonly number[]).includes(revision)) {
+    return { state: 'refused', reason: unknownRevision(revision) };
+  }
+  const work = core.settings.limits();
+  const ranked = selectRecall(
+    candidatesIn(core, request.scope),
+    {
+      query: request.query,
+      ...(request.task === undefined ? {} : { task: request.task }),
+      ...(request.participant === undefined ? {} : { participant: request.participant }),
+      ...(request.appraisal === undefined ? {} : { appraisal: request.appraisal }),
+    },
+    {
+      recallDefaults: flagSet(core.settings.flags()).recall,
+      floor: work.recallFloor,
+      defaultPriority: work.recallPriority,
+    },
+    wordOverlap,
+  );
+  const context = renderContext(
+    ranked.map((entry) => entry.group),
+    request.request ?? request.query,
+    revision as ContextRevision,
+  );
+  // The groups the context holds, in order: what a lease records.
+  const held = new Set(context.sources);
+  return {
+    state: 'ok',
+    ranked: ranked.map(({ sourceId, score }) => ({ sourceId, score })),
+    groups: ranked.map((entry) => entry.group).filter((group) => held.has(group.source.id)),
+    context,
+  };
+}
+
+/** Recalls from a scope; writes nothing. */
+export function recall(core: AppraiserCore, request: RecallRequest): RecallResult {
+  const recalled = recallGroups(core, request, request.revision ?? currentContextRevision);
+  if (recalled.state === 'refused') return recalled;
+  return { state: 'ok', ranked: recalled.ranked, context: recalled.context };
+}
+
+/** Recalls and records the context as a shared lease (revision 4 only). */
+export function shareContext(core: AppraiserCore, request: RecallRequest): LeaseResult {
+  const revision = request.revision ?? sharedLeaseRevision;
+  if (revision !== sharedLeaseRevision) {
+    return {
+      state: 'refused',
+      reason: `new shared leases use revision ${sharedLeaseRevision}, not ${revision}`,
+    };
+  }
+  const recalled = recallGroups(core, request, revision);
+  if (recalled.state === 'refused') return recalled;
+  const { groups, context } = recalled;
+  const leaseId = core.db
+    .prepare(recallSql.insertLease)
+    .run(
+      revision,
+      revision,
+      request.owner,
+      request.scope,
+      request.request ?? request.query,
+      JSON.stringify(groups),
+      context.system,
+      context.text,
+      core.now(),
+    ).lastInsertRowid as number;
+  return { state: 'ok', leaseId, revision, policy: revision, context, reproduced: true };
+}
+
+/** A recorded lease exactly as it was rendered; an unknown revision or lease is refused. */
+export function readLease(core: AppraiserCore, leaseId: number): LeaseResult {
+  const row = core.db.prepare(recallSql.lease).get(leaseId) as
+    | {
+        revision: number;
+        policy: number;
+        request: string;
+        groups: string;
+        system: string;
+        text: string;
+      }
+    | undefined;
+  if (!row) return { state: 'refused', reason: `no shared lease #${leaseId}` };
+  if (!(contextRevisions as readonly number[]).includes(row.revision)) {
+    return {
+      state: 'refused',
+      reason: `shared lease #${leaseId} has revision ${row.revision}, unknown to this build (it renders ${contextRevisions.join(' and ')})`,
+    };
+  }
+  const revision = row.revision as ContextRevision;
+  const groups = JSON.parse(row.groups) as ContextGroup[];
+  const again = renderContext(groups, row.request, revision);
+  return {
+    state: 'ok',
+    leaseId,
+    revision,
+    policy: row.policy,
+    // Exactly the recorded bytes, never a new rendering.
+    context: { ...again, system: row.system, text: row.text },
+    reproduced: again.text === row.text && again.system === row.system,
+  };
+}

@@ -1,0 +1,165 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeTinyLlamaGguf } from '@mecha/fixtures';
+import { createDeviceScheduler } from '@mecha/local-model';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { scriptedAppraiserModel } from './__fixtures__/scripted-appraiser.js';
+import { openAppraiser, serveAppraiser } from './appraiser.js';
+
+// `serveAppraiser` in a real child process holding the tiny random-weight GGUF; this test
+// process is the other process: it retains reports and asks for runs through the store, and
+// never has a model of its own. Every wait below waits for a state in the store or a line from
+// the child, never for a length of time.
+
+let root: string;
+let gguf: string;
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'mecha-appraiser-serve-'));
+  gguf = join(root, 'tiny.gguf');
+  await writeTinyLlamaGguf({ path: gguf, seed: 15, contextLength: 4096 });
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+/** The server in a child: its parsed output lines so far, and its exit. */
+function server(directory: string, pages: number) {
+  const child = spawn(
+    process.execPath,
+    [
+      fileURLToPath(new URL('./__fixtures__/serve-child.mjs', import.meta.url)),
+      directory,
+      gguf,
+      String(pages),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  children.push(child);
+  const lines: Record<string, unknown>[] = [];
+  let buffered = '';
+  child.stdout?.on('data', (chunk) => {
+    buffered += chunk;
+    const parts = buffered.split('\n');
+    buffered = parts.pop() ?? '';
+    for (const part of parts) lines.push(JSON.parse(part));
+  });
+  const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { child, lines, exit };
+}
+
+const report = (text: string) => ({ text, owner: 'alice', scope: 'team', subject: 'bob' });
+
+describe('mecha appraiser serve: one process holds the model, others submit work', () => {
+  it("answers another process's run request and runs background ticks", async () => {
+    const directory = join(root, 'served');
+    const here = openAppraiser({ directory });
+    here.setAppraisal('on');
+    const first = here.retainSource(report('Bob fixed the build and will pay the fee.'));
+    // This process has no model: run by itself, it cannot appraise anything.
+    expect((await here.run()).state).toBe('no_model');
+
+    const served = server(directory, 256);
+    await until(() => served.lines.some((line) => 'serving' in line));
+    expect(served.lines[0]).toMatchObject({
+      serving: served.child.pid,
+      reservation: { state: 'reserved', pages: 256, tokens: 4096, contextSize: 4096 },
+    });
+    expect(here.serving()).toBe(served.child.pid);
+
+    // A second server on the same memory is refused, before it touches the device.
+    const scripted = scriptedAppraiserModel(() => ({ quotes: [] }));
+    const second = await serveAppraiser({
+      directory,
+      model: createDeviceScheduler(scripted),
+      signal: new AbortController().signal,
+    });
+    expect(second).toEqual({
+      state: 'refused',
+      reason: `process ${served.child.pid} already serves this memory`,
+    });
+    expect(scripted.requests).toHaveLength(0);
+
+    // A foreground run asked through the store: the server's model does the work.
+    const id = here.requestRun();
+    await until(() => here.runRequest(id)?.state === 'done');
+    expect(here.runRequest(id)?.report).toMatchObject({
+      state: 'done',
+      modelCalls: 2,
+      items: [{ queueId: first.queueId, state: 'complete' }],
+    });
+    expect(here.assessments()).toHaveLength(1);
+
+    // Background on: new work is appraised on the server's ticks, with no request at all.
+    here.setAppraisal({ background: true });
+    const later = here.retainSource(report('Bob broke the build.'));
+    await until(() => here.queueState(later.queueId as number) === 'complete');
+    // The server's own line about it follows the commit through the pipe.
+    await until(() => served.lines.some((line) => line.request === null));
+    expect(served.lines).toContainEqual(
+      expect.objectContaining({
+        request: null,
+        run: expect.objectContaining({ items: [expect.objectContaining({ state: 'complete' })] }),
+      }),
+    );
+
+    served.child.kill('SIGTERM');
+    expect(await served.exit).toBe(0);
+    expect(served.lines.at(-1)).toMatchObject({ result: { state: 'stopped' } });
+    expect(here.serving()).toBeNull();
+    here.close();
+  });
+
+  it('refuses to start serving when the key/value pages cannot be reserved', async () => {
+    const directory = join(root, 'too-many-pages');
+    // 257 pages of 16 tokens is 4,112 tokens: more than the model's 4,096-token context.
+    const served = server(directory, 257);
+    expect(await served.exit).toBe(0);
+    expect(served.lines).toEqual([
+      {
+        reservation: {
+          state: 'refused',
+          reason:
+            'cannot reserve 257 key/value pages (4112 tokens per sequence): the model holds at most 4096 tokens per sequence (trained context 4096); set at most 256 pages (mecha appraiser limits --pages 256)',
+        },
+      },
+    ]);
+    const here = openAppraiser({ directory });
+    expect(here.serving()).toBeNull();
+    here.close();
+  });
+
+  it('answers a request a dead server left running as cancelled, when the next one starts', async () => {
+    const directory = join(root, 'abandoned');
+    const here = openAppraiser({ directory });
+    const id = here.requestRun();
+    expect(here.runRequest(id)).toEqual({ id, state: 'waiting' });
+    // What a server killed mid-run leaves: the request marked running, no report.
+    const db = new Database(join(directory, 'memory.sqlite'));
+    db.prepare("UPDATE run_requests SET state = 'running' WHERE id = ?").run(id);
+    db.close();
+    const controller = new AbortController();
+    const result = await serveAppraiser({
+      directory,
+      model: createDeviceScheduler(scriptedAppraiserModel(() => ({ quotes: [] }))),
+      signal: controller.signal,
+      onServing: () => controller.abort(),
+    });
+    expect(result).toEqual({ state: 'stopped', runs: 0 });
+    expect(here.runRequest(id)).toEqual({
+      id,
+      state: 'done',
+      report: { state: 'cancelled', items: [], modelCalls: 0 },
+    });
+    here.close();
+  });
+});
