@@ -1,5 +1,6 @@
 import { stripControl } from '@mecha/appraisal-core';
 import type { CommandContext } from './cli-io.js';
+import { exitCodes } from './exit-codes.js';
 import { MissingHomeError } from './missing-home.js';
 import { didYouMean, type OptionSpec, type OptionValues, parseCommand } from './parse-command.js';
 
@@ -38,8 +39,7 @@ export interface CommandGroup {
   readonly commands: readonly Command[];
 }
 
-/** Exit codes: 0 ok, 1 failure (the request was understood and could not be done), 2 usage. */
-export const exitCodes = { ok: 0, failure: 1, usage: 2 } as const;
+export { exitCodes } from './exit-codes.js';
 
 const commonOptions: OptionSpec = {
   help: { type: 'boolean', short: 'h' },

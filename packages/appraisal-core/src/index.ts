@@ -152,6 +152,17 @@ export type { FollowUp } from './rules/follow-up.js';
 export type { ProbeFinding } from './rules/grade-probe.js';
 export { gradeProbe } from './rules/grade-probe.js';
 export { labelFactsFor } from './rules/label-facts-for.js';
+export type {
+  ActSources,
+  DraftAct,
+  QuestionAct,
+  RecordedAct,
+  RecordedActKind,
+  TaskClosingAct,
+  TaskReopenAct,
+  WorkflowAct,
+} from './rules/owner-acts.js';
+export { recordedActs } from './rules/owner-acts.js';
 export type { Population } from './rules/population.js';
 export { selectPopulation, wantedBy } from './rules/population.js';
 export type { PopulationOptions } from './rules/population-options.js';
@@ -162,7 +173,7 @@ export { reachability, reachabilityLine } from './rules/reachability.js';
 export { appraisedEventTypes } from './rules/read-transcript.js';
 export type { RecordedRowId, SignedEntry, SignedRowId } from './rules/signed-entry.js';
 export type { Valence } from './rules/valence.js';
-export { valence } from './rules/valence.js';
+export { sumValence, valence } from './rules/valence.js';
 
 // The record schemas of every store the appraisal reads.
 export type { BoardRecord, BoardTask, TaskStatus } from './schemas/board.js';

@@ -16,7 +16,7 @@ import {
 import { demoGraphServer } from '../demo-graph-server.js';
 import { stringOption, wholeNumber } from '../parse-command.js';
 import { styleFor } from '../style.js';
-import { sessionsGroup } from './sessions.js';
+import { sessionsGroup } from './sessions/index.js';
 import { setTask } from './tasks.js';
 
 /** The file that marks a folder as a demo home, so a second demo may empty it again. */

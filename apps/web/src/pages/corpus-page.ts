@@ -1,4 +1,10 @@
-import { type CorpusAppraisal, type SuccessesReadout, stripControl } from '@mecha/appraisal-core';
+import {
+  type CorpusAppraisal,
+  type SuccessesReadout,
+  stripControl,
+  sumValence,
+  type ValenceSums,
+} from '@mecha/appraisal-core';
 import type { ReadProblem } from '@mecha/stores';
 import { html } from 'hono/html';
 import type { RunRow } from '../readout/home-readout.js';
@@ -14,16 +20,12 @@ export interface CorpusDay {
 
 /** Folds the population's rows into days (by when each session began), oldest first. */
 export function corpusDays(rows: readonly RunRow[]): readonly CorpusDay[] {
-  const days = new Map<
-    string,
-    { positive: number; negative: number; labels: Record<string, number> }
-  >();
+  const days = new Map<string, { valences: ValenceSums[]; labels: Record<string, number> }>();
   for (const row of rows) {
     if (row.valence === null || row.label === null) continue;
     const day = row.listing.startedAt.slice(0, 10);
-    const entry = days.get(day) ?? { positive: 0, negative: 0, labels: {} };
-    entry.positive += row.valence.positive;
-    entry.negative += row.valence.negative;
+    const entry = days.get(day) ?? { valences: [], labels: {} };
+    entry.valences.push(row.valence);
     if (row.chip !== undefined && row.label !== 'neutral') {
       entry.labels[row.label] = (entry.labels[row.label] ?? 0) + 1;
     }
@@ -31,7 +33,10 @@ export function corpusDays(rows: readonly RunRow[]): readonly CorpusDay[] {
   }
   return [...days.entries()]
     .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([day, entry]) => ({ day, ...entry }));
+    .map(([day, { valences, labels }]) => {
+      const { positive, negative } = sumValence(valences);
+      return { day, positive, negative, labels };
+    });
 }
 
 /** How many line styles the label chart has (told apart by dash, not colour). */

@@ -8,6 +8,7 @@ import { scanPopulation } from '../rules/population.js';
 import type { PopulationOptions } from '../rules/population-options.js';
 import { appraisedEventTypes } from '../rules/read-transcript.js';
 import type { SignedEntry, SignedRowId } from '../rules/signed-entry.js';
+import { sumValence, type Valence } from '../rules/valence.js';
 import type { CorpusAppraisal, ProbeReadout } from '../schemas/corpus-appraisal.js';
 import type { Label } from '../schemas/goal-error.js';
 import { labelSchema } from '../schemas/goal-error.js';
@@ -133,8 +134,7 @@ export async function appraiseCorpus(
     Label,
     number
   >;
-  let positive = 0;
-  let negative = 0;
+  const valences: Valence[] = [];
   let partial = false;
   let sessionsRead = 0;
   let sessionsUnreadable = 0;
@@ -168,9 +168,7 @@ export async function appraiseCorpus(
     const evidence = index.evidenceFor(sessionId, transcript);
     const reading = readSession(evidence, charter, options.resolved?.get(sessionId));
     labels[reading.label] += 1;
-    positive += reading.valence.positive;
-    negative += reading.valence.negative;
-    if (reading.valence.partial) partial = true;
+    valences.push(reading.valence);
     if (
       transcript.records.some((event) => event.type === 'run_start' && event.goal !== undefined)
     ) {
@@ -265,7 +263,12 @@ export async function appraiseCorpus(
     comparisons,
     predictions,
   ];
-  if (sessionsUnreadable > 0 || allSources.some((source) => source.state !== 'read'))
+  const { positive, negative, partial: readingsPartial } = sumValence(valences);
+  if (
+    readingsPartial ||
+    sessionsUnreadable > 0 ||
+    allSources.some((source) => source.state !== 'read')
+  )
     partial = true;
 
   const whole = (source: SourceRead<unknown>) => source.state === 'read';

@@ -1,6 +1,7 @@
 import type { AppraisalPorts } from '../ports/appraisal-ports.js';
 import { indexSessionStores, readSessionStores } from '../ports/store-index.js';
 import { readTranscripts } from '../ports/transcript-cache.js';
+import { sumValence, type Valence } from '../rules/valence.js';
 import type { BoardRecord } from '../schemas/board.js';
 import type { ClosureRecord } from '../schemas/closures.js';
 import { type Label, labelSchema } from '../schemas/goal-error.js';
@@ -113,8 +114,7 @@ export function projectAppraisal(
     Label,
     number
   >;
-  let positive = 0;
-  let negative = 0;
+  const valences: Valence[] = [];
   let appraised = 0;
   let notAppraisable = 0;
   let partial = evidence.closures.state !== 'read';
@@ -127,10 +127,11 @@ export function projectAppraisal(
     }
     appraised += 1;
     labels[reading.label] += 1;
-    positive += reading.valence.positive;
-    negative += reading.valence.negative;
-    if (reading.valence.partial) partial = true;
+    valences.push(reading.valence);
   }
+  const summed = sumValence(valences);
+  const { positive, negative } = summed;
+  if (summed.partial) partial = true;
   const counted = labelSchema.options
     .filter((label) => labels[label] > 0)
     .map((label) => `${label} ${labels[label]}`);

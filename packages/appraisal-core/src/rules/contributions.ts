@@ -1,5 +1,4 @@
 import type { SessionEvidence } from '../ports/session-evidence.js';
-import type { ClosureRecord } from '../schemas/closures.js';
 import {
   type Channel,
   channelSchema,
@@ -7,7 +6,7 @@ import {
   type GoalRef,
 } from '../schemas/goal-error.js';
 import type { OwnerOutcomeRecord, ReflectionRecord } from '../schemas/learning.js';
-import type { DraftStaged, OutboxRecord } from '../schemas/outbox.js';
+import type { DraftOutcome, DraftStaged, OutboxRecord } from '../schemas/outbox.js';
 import type { QuestionRecord } from '../schemas/questions.js';
 import type { RequestRecord } from '../schemas/requests.js';
 import type { SourceRead } from '../schemas/source-read.js';
@@ -17,16 +16,15 @@ import {
   type ContributionSource,
   contributionTable,
 } from './contribution-table.js';
+import { closureRow, completedAfter, draftVerdictRow } from './owner-act-rows.js';
 import {
-  closureRow,
-  closureWithdrawals,
-  completedAfter,
-  draftVerdictRow,
-  firstSettlements,
   firstVerdicts,
-  isClosing,
-  isReopen,
-} from './owner-act-rows.js';
+  isDraftAct,
+  isWorkflowAct,
+  type RecordedAct,
+  recordedActs,
+  type WorkflowAct,
+} from './owner-acts.js';
 import { readTranscript, type TranscriptReading } from './read-transcript.js';
 import { chronological } from './record-order.js';
 import { errorsOf, type SignedEntry, signEntry } from './signed-entry.js';
@@ -86,6 +84,7 @@ function withTask(taskId: string | undefined, fallback: GoalRef | undefined): Go
 function draftContributions(
   evidence: SessionEvidence,
   goal: GoalRef | undefined,
+  acts: readonly RecordedAct[],
   errors: SignedEntry[],
 ): void {
   const outbox = records<OutboxRecord>(evidence.outbox);
@@ -96,7 +95,10 @@ function draftContributions(
     if (record.session_id !== evidence.sessionId) foreign.add(record.draft_id);
     else if (!staged.has(record.draft_id)) staged.set(record.draft_id, record);
   }
+  // Whether the draft reached its recipient unchanged, whoever sent it (a run's shell too).
   const outcomes = firstVerdicts(outbox);
+  const verdicts = new Map<string, DraftOutcome>();
+  for (const act of acts.filter(isDraftAct)) if (act.deciding) verdicts.set(act.id, act.record);
   const negativeOutcomes = new Map<string, OwnerOutcomeRecord>();
   for (const record of chronological(records(evidence.ownerOutcomes))) {
     if (record.session_id !== evidence.sessionId || record.kind === 'fine') continue;
@@ -124,7 +126,7 @@ function draftContributions(
       );
       continue;
     }
-    const row = draftVerdictRow(outcome);
+    const row = draftVerdictRow(verdicts.get(draftId));
     if (row !== undefined) {
       errors.push(signEntry(row, { kind: 'draft', draft_id: draftId }, draftGoal));
     }
@@ -134,6 +136,7 @@ function draftContributions(
 function questionContributions(
   evidence: SessionEvidence,
   transcript: TranscriptReading,
+  acts: readonly RecordedAct[],
   errors: SignedEntry[],
 ): void {
   const questions = records<QuestionRecord>(evidence.questions);
@@ -144,13 +147,17 @@ function questionContributions(
       parked.set(record.question_id, record.goal ?? transcript.goal);
     }
   }
-  const settled = firstSettlements(questions);
+  const settled = new Map<string, RecordedAct>();
+  for (const act of acts) {
+    if (act.act === 'question_answered' || act.act === 'question_abandoned')
+      settled.set(act.id, act);
+  }
   for (const [questionId, goal] of parked) {
     const settlement = settled.get(questionId);
     const cite = { kind: 'question', question_id: questionId } as const;
-    if (settlement?.type === 'abandoned') {
+    if (settlement?.act === 'question_abandoned') {
       errors.push(signEntry('questionAbandoned', cite, goal));
-    } else if (settlement?.type === 'answered') {
+    } else if (settlement?.act === 'question_answered') {
       const finished =
         evidence.transcript.state === 'unreadable'
           ? undefined
@@ -192,49 +199,35 @@ function requestContributions(evidence: SessionEvidence, errors: SignedEntry[]):
   }
 }
 
-function closureContributions(evidence: SessionEvidence, errors: SignedEntry[]): void {
-  const sessionId = evidence.sessionId;
-  const closures = new Map<string, ClosureRecord>();
-  // The entry of each closure naming this session, until a reopen withdraws it.
-  const standing = new Map<string, SignedEntry>();
+function closureContributions(
+  sessionId: string,
+  acts: readonly RecordedAct[],
+  errors: SignedEntry[],
+): void {
+  // Each closing naming this session that no reopen withdrew, then the reopens after done.
+  const standing: SignedEntry[] = [];
   const reopens: SignedEntry[] = [];
-  const seen = new Set<string>();
-  for (const record of chronological(records(evidence.closures))) {
-    if (seen.has(record.closure_id)) continue;
-    seen.add(record.closure_id);
-    const goal: GoalRef = { kind: 'task', id: record.task_id };
-    if (isReopen(record)) {
-      const target = record.reopens === undefined ? undefined : closures.get(record.reopens);
-      const reopenedFrom = target?.to ?? record.from;
-      const named = target?.session_ids ?? record.session_ids;
-      if (reopenedFrom === 'done' && named.includes(sessionId)) {
-        reopens.push(
-          signEntry(
-            'taskReopenedAfterDone',
-            { kind: 'closure', closure_id: record.closure_id },
-            goal,
-          ),
-        );
+  for (const act of acts) {
+    const cite = { kind: 'closure', closure_id: act.id } as const;
+    if (act.act === 'task_reopened') {
+      if (act.from === 'done' && act.session_ids.includes(sessionId)) {
+        const goal: GoalRef = { kind: 'task', id: act.record.task_id };
+        reopens.push(signEntry('taskReopenedAfterDone', cite, goal));
       }
-    } else if (isClosing(record)) {
-      closures.set(record.closure_id, record);
-      const row = closureRow(record);
-      if (row === undefined || !record.session_ids.includes(sessionId)) continue;
-      standing.set(
-        record.closure_id,
-        signEntry(row, { kind: 'closure', closure_id: record.closure_id }, goal),
-      );
+    } else if (act.act === 'task_closed' || act.act === 'task_dropped') {
+      const row = closureRow(act.record);
+      if (row === undefined || act.withdrawn_by !== undefined) continue;
+      if (!act.session_ids.includes(sessionId)) continue;
+      standing.push(signEntry(row, cite, { kind: 'task', id: act.record.task_id }));
     }
   }
-  for (const closureId of closureWithdrawals(records(evidence.closures)).keys()) {
-    standing.delete(closureId);
-  }
-  errors.push(...standing.values(), ...reopens);
+  errors.push(...standing, ...reopens);
 }
 
 function workflowContributions(
   evidence: SessionEvidence,
   goal: GoalRef | undefined,
+  acts: readonly RecordedAct[],
   errors: SignedEntry[],
 ): void {
   const sessionId = evidence.sessionId;
@@ -247,7 +240,10 @@ function workflowContributions(
       }
     }
   }
-  const state = new Map<string, { status: 'open' | 'closed' | 'cancelled'; entry?: SignedEntry }>();
+  const byRecord = new Map<WorkflowRecord, WorkflowAct>();
+  for (const act of acts.filter(isWorkflowAct)) byRecord.set(act.record, act);
+  // Each tracked workflow's standing close or cancel (none once a reopen took it back).
+  const state = new Map<string, SignedEntry | undefined>();
   const permanent: SignedEntry[] = [];
   const failedChecks = new Set<string>();
   for (const record of lifecycle) {
@@ -267,28 +263,24 @@ function workflowContributions(
       }
       continue;
     }
-    if (!tracked.has(workflowId) || record.type === 'started') continue;
+    const act = byRecord.get(record);
+    if (!tracked.has(workflowId) || act === undefined || !act.effective) continue;
     const workflowGoal = tracked.get(workflowId);
-    const current = state.get(workflowId) ?? { status: 'open' };
-    if (record.type === 'closed' && current.status === 'open') {
-      state.set(workflowId, {
-        status: 'closed',
-        entry: signEntry('workflowClosed', cite, workflowGoal),
-      });
-    } else if (record.type === 'cancelled' && current.status === 'open') {
-      state.set(workflowId, {
-        status: 'cancelled',
-        entry: signEntry('workflowCancelled', cite, workflowGoal),
-      });
-    } else if (record.type === 'reopened' && current.status !== 'open') {
+    if (act.act === 'workflow_reopened') {
       // Reopening takes the close or the cancel back; only a reopened close signs.
-      if (current.status === 'closed') {
+      if (act.reopened_from === 'closed') {
         permanent.push(signEntry('workflowReopenedAfterClose', cite, workflowGoal));
       }
-      state.set(workflowId, { status: 'open' });
+      state.set(workflowId, undefined);
+    } else {
+      const row = act.act === 'workflow_closed' ? 'workflowClosed' : 'workflowCancelled';
+      state.set(
+        workflowId,
+        act.withdrawn_by === undefined ? signEntry(row, cite, workflowGoal) : undefined,
+      );
     }
   }
-  for (const { entry } of state.values()) if (entry !== undefined) errors.push(entry);
+  for (const entry of state.values()) if (entry !== undefined) errors.push(entry);
   errors.push(...permanent);
 }
 
@@ -340,11 +332,17 @@ export function signedEntries(evidence: SessionEvidence): SignedEntries {
       ? emptyTranscript
       : readTranscript(evidence.transcript.records);
   const entries: SignedEntry[] = [...transcript.entries];
-  draftContributions(evidence, transcript.goal, entries);
-  questionContributions(evidence, transcript, entries);
+  const acts = recordedActs({
+    outbox: records(evidence.outbox),
+    closures: records(evidence.closures),
+    workflows: records(evidence.workflows),
+    questions: records(evidence.questions),
+  });
+  draftContributions(evidence, transcript.goal, acts, entries);
+  questionContributions(evidence, transcript, acts, entries);
   requestContributions(evidence, entries);
-  closureContributions(evidence, entries);
-  workflowContributions(evidence, transcript.goal, entries);
+  closureContributions(evidence.sessionId, acts, entries);
+  workflowContributions(evidence, transcript.goal, acts, entries);
   reflectionContributions(evidence, transcript, entries);
 
   const missing = new Set<Channel>();

@@ -2,7 +2,7 @@ import type { ReplayMomentKind } from '../ports/replayer.js';
 import type { ComparisonPoint, ComparisonValidator } from '../schemas/comparisons.js';
 import type { OutboxRecord } from '../schemas/outbox.js';
 import type { TranscriptEvent } from '../schemas/transcript.js';
-import { firstVerdicts } from './owner-act-rows.js';
+import { firstVerdicts } from './owner-acts.js';
 import { chronological } from './record-order.js';
 
 /** What the owner refused at a moment, as a structural check can test it. */

@@ -5,6 +5,7 @@ import type { BoardRecord } from '../schemas/board.js';
 import type { ExpectedAct, TextAppraisalRecord } from '../schemas/learning.js';
 import type { SourceRead } from '../schemas/source-read.js';
 import { endOfLocalDay } from '../support/local-day.js';
+import { type RecordedActKind, recordedActs } from './owner-acts.js';
 
 /** The wait when nothing more specific applies, and the outbox's when no charter line sets it. */
 export const defaultWaitMs = 48 * 3_600_000;
@@ -115,10 +116,24 @@ type ActsRead =
   | { readonly kind: 'acts'; readonly acts: readonly (OwnerAct & { readonly sure: boolean })[] }
   | { readonly kind: 'unknown'; readonly reason: ExpectationUnknownReason };
 
+const expectedActs: Partial<Record<RecordedActKind, Exclude<ExpectedAct, 'no_act'>>> = {
+  draft_sent_unchanged: 'released_unchanged',
+  draft_sent_edited: 'edited',
+  draft_rejected: 'rejected',
+  draft_cancelled: 'rejected',
+  task_closed: 'closed',
+  task_dropped: 'rejected',
+  task_reopened: 'reopened',
+  workflow_closed: 'closed',
+  workflow_cancelled: 'rejected',
+  workflow_reopened: 'reopened',
+};
+
 /**
- * The owner's acts on a session's output: draft verdicts (a cancel reads as rejected), task
- * closures (done is closed, dropped reads as rejected, a reopen is reopened) and workflow
- * moves. A draft moved by a run's shell is no owner act; an unrecorded actor is unsure.
+ * The owner's acts on a session's output, as {@link recordedActs} derives them, in the
+ * vocabulary of an expected act: a draft's verdict (a cancel reads as rejected), a task
+ * closure (done is closed, dropped reads as rejected, a reopen is reopened) and a workflow
+ * move. A draft a run's shell decided is no owner act; an unrecorded actor is unsure.
  */
 export function ownerActs(evidence: SessionEvidence): ActsRead {
   const { outbox, closures, workflows } = evidence;
@@ -126,45 +141,14 @@ export function ownerActs(evidence: SessionEvidence): ActsRead {
   if (closures.state !== 'read') return { kind: 'unknown', reason: 'closures_unreadable' };
   if (workflows.state !== 'read') return { kind: 'unknown', reason: 'workflows_unreadable' };
   const acts: (OwnerAct & { sure: boolean })[] = [];
-  const draftActs = {
-    sent_unchanged: 'released_unchanged',
-    sent_edited: 'edited',
-    rejected: 'rejected',
-    cancelled: 'rejected',
-  } as const;
-  for (const record of outbox.records) {
-    if (record.type !== 'outcome' || record.sender === 'run_shell') continue;
-    acts.push({
-      act: draftActs[record.outcome],
-      at: record.at,
-      cite: record.draft_id,
-      sure: record.sender === 'owner',
-    });
-  }
-  for (const record of closures.records) {
-    const reopen =
-      record.reopens !== undefined || record.from === 'done' || record.from === 'dropped';
-    const act = reopen
-      ? 'reopened'
-      : record.to === 'done'
-        ? 'closed'
-        : record.to === 'dropped'
-          ? 'rejected'
-          : undefined;
-    if (act !== undefined) {
-      acts.push({ act, at: record.at, cite: record.closure_id, sure: record.who !== 'unknown' });
-    }
-  }
-  const workflowActs = { closed: 'closed', cancelled: 'rejected', reopened: 'reopened' } as const;
-  for (const record of workflows.records) {
-    if (record.type === 'closed' || record.type === 'cancelled' || record.type === 'reopened') {
-      acts.push({
-        act: workflowActs[record.type],
-        at: record.at,
-        cite: record.workflow_id,
-        sure: true,
-      });
-    }
+  for (const recorded of recordedActs({
+    outbox: outbox.records,
+    closures: closures.records,
+    workflows: workflows.records,
+  })) {
+    const act = expectedActs[recorded.act];
+    if (act !== undefined)
+      acts.push({ act, at: recorded.at, cite: recorded.id, sure: recorded.sure });
   }
   const times = new Map(acts.map((act) => [act, Date.parse(act.at)]));
   acts.sort(

@@ -10,16 +10,14 @@ import {
   start,
 } from '../__fixtures__/evidence-builders.js';
 import type { DraftOutcome } from '../schemas/outbox.js';
+import { closureRow, completedAfter, draftVerdictRow } from './owner-act-rows.js';
 import {
-  closureRow,
   closureWithdrawals,
-  completedAfter,
-  draftVerdictRow,
   firstSettlements,
   firstVerdicts,
   isClosing,
   isReopen,
-} from './owner-act-rows.js';
+} from './owner-acts.js';
 
 const statuses = ['inbox', 'next', 'waiting', 'done', 'dropped'] as const;
 const senders = ['owner', 'run_shell', 'unrecorded'] as const;

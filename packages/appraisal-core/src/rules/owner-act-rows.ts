@@ -1,27 +1,8 @@
 import type { ClosureRecord } from '../schemas/closures.js';
-import type { DraftOutcome, OutboxRecord } from '../schemas/outbox.js';
-import type { QuestionRecord } from '../schemas/questions.js';
+import type { DraftOutcome } from '../schemas/outbox.js';
 import type { TranscriptEvent } from '../schemas/transcript.js';
-import { chronological, firstPerKey } from './record-order.js';
+import { isClosing } from './owner-acts.js';
 import type { SignedRowId } from './signed-entry.js';
-
-/** Each draft's deciding verdict: its first outcome, same-timestamp ties in store order. */
-export function firstVerdicts(outbox: readonly OutboxRecord[]): Map<string, DraftOutcome> {
-  return firstPerKey(
-    outbox.filter((record): record is DraftOutcome => record.type === 'outcome'),
-    (record) => record.draft_id,
-  );
-}
-
-/** Each question's deciding settlement: its first answer or abandonment, ties in store order. */
-export function firstSettlements(
-  questions: readonly QuestionRecord[],
-): Map<string, QuestionRecord> {
-  return firstPerKey(
-    questions.filter((record) => record.type !== 'parked'),
-    (record) => record.question_id,
-  );
-}
 
 /**
  * The row a draft's deciding verdict (its first outcome) signs, or `undefined` when it signs
@@ -41,38 +22,6 @@ export function draftVerdictRow(verdict: DraftOutcome | undefined): SignedRowId 
     default:
       return undefined;
   }
-}
-
-const closedStatuses: ReadonlySet<string> = new Set(['done', 'dropped']);
-
-/** Whether a closure record reopens a task: it names the closure it undoes, or leaves a closed status. */
-export function isReopen(record: ClosureRecord): boolean {
-  return (
-    record.reopens !== undefined ||
-    (closedStatuses.has(record.from) && !closedStatuses.has(record.to))
-  );
-}
-
-/** Whether a closure record closes a task (done or dropped) rather than reopening it. */
-export function isClosing(record: ClosureRecord): boolean {
-  return !isReopen(record) && closedStatuses.has(record.to);
-}
-
-/**
- * Each closure's withdrawal: the first reopen naming it that comes after it in
- * {@link chronological} order. A reopen recorded before the closure it names (a clock that
- * went back) withdraws nothing; a record repeating an earlier closure id is ignored.
- */
-export function closureWithdrawals(records: readonly ClosureRecord[]): Map<string, ClosureRecord> {
-  const seen = new Set<string>();
-  const found = new Map<string, ClosureRecord>();
-  for (const record of chronological(records)) {
-    if (seen.has(record.closure_id)) continue;
-    seen.add(record.closure_id);
-    const named = record.reopens;
-    if (named !== undefined && seen.has(named) && !found.has(named)) found.set(named, record);
-  }
-  return found;
 }
 
 /**

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { goalErrorArbitrary } from '../__fixtures__/evidence-arbitraries.js';
 import { goalError } from '../__fixtures__/evidence-builders.js';
-import { valence } from './valence.js';
+import { sumValence, valence } from './valence.js';
 
 describe('valence', () => {
   it('sums the two sides apart: a sent draft and two rejections read +1.0 and 2.0 negative', () => {
@@ -107,5 +107,40 @@ describe('valence: properties', () => {
         expect(after.negative).toBeCloseTo(before.negative + size, 9);
       }),
     );
+  });
+});
+
+describe('sumValence: valence summed across sessions', () => {
+  // Magnitudes on the contribution table's grid (whole multiples of 2^-20), where summing
+  // per session and then across sessions is exact.
+  const tableError = fc
+    .tuple(goalErrorArbitrary, fc.integer({ min: -(2 ** 20), max: 2 ** 20 }))
+    .map(([error, units]) => ({ ...error, sign: units / 2 ** 20 }));
+  const sessionErrors = fc.array(
+    fc.record({
+      errors: fc.array(tableError, { maxLength: 6 }),
+      partial: fc.boolean(),
+    }),
+    { maxLength: 8 },
+  );
+
+  it('equals one valence over every session’s errors (on the table’s grid), partial when any was', () => {
+    fc.assert(
+      fc.property(sessionErrors, (sessions) => {
+        const summed = sumValence(sessions.map((each) => valence(each.errors, each)));
+        const whole = valence(
+          sessions.flatMap((each) => each.errors),
+          { partial: sessions.some((each) => each.partial) },
+        );
+        expect(summed).toEqual(whole);
+      }),
+      { numRuns: Number(process.env.MECHA_PROPERTY_RUNS ?? 300) },
+    );
+  });
+
+  it('does not depend on the order of the readings, and reads nothing as zero', () => {
+    const readings = [0.1, 0.2, 0.3].map((positive) => ({ positive, negative: positive / 3 }));
+    expect(sumValence([...readings].reverse())).toEqual(sumValence(readings));
+    expect(sumValence([])).toEqual({ positive: 0, negative: 0, partial: false });
   });
 });

@@ -10,6 +10,7 @@ import type {
   SourceRead,
   StopCause,
 } from '@mecha/appraisal-core';
+import { recordedActs } from '@mecha/appraisal-core';
 import {
   type Attempt,
   type AttemptsInput,
@@ -177,6 +178,8 @@ function whole<T>(source: SourceRead<T>, name: string): Reading<readonly T[]> {
   return readValue(source.records);
 }
 
+// What the owner did with one session's work, as appraisal-core derives the owner's acts:
+// drafts it staged, tasks it did the work of, questions it parked.
 function ownerActs(
   sessionId: string,
   outbox: Reading<readonly OutboxRecord[]>,
@@ -186,50 +189,52 @@ function ownerActs(
   if (!outbox.read) return outbox;
   if (!closures.read) return closures;
   if (!questions.read) return questions;
-  const acts: OwnerAct[] = [];
-  const drafts = new Set(
-    outbox.value.flatMap((row) =>
-      row.type === 'staged' && row.session_id === sessionId ? [row.draft_id] : [],
-    ),
-  );
-  for (const row of outbox.value) {
-    // Only the owner's own decisions: a send a run's shell approved is not the owner's act.
-    if (row.type !== 'outcome' || !drafts.has(row.draft_id) || row.sender !== 'owner') continue;
-    const act = {
-      rejected: 'draft_rejected',
-      sent_unchanged: 'draft_sent_unchanged',
-      sent_edited: 'draft_sent_edited',
-      cancelled: 'draft_cancelled',
-    }[row.outcome] as 'draft_rejected';
-    // A rejection's reason is never carried: the brief does not quote it yet.
-    acts.push({ act, draftId: row.draft_id });
-  }
-  for (const row of closures.value) {
-    if (!row.session_ids.includes(sessionId)) continue;
-    if (row.reopens !== undefined) {
-      acts.push({
-        act: 'task_reopened',
-        closureId: row.closure_id,
-        by: row.who,
-        ...(row.reason === undefined ? {} : { reason: row.reason }),
-      });
-    } else if (row.to === 'done' || row.to === 'dropped') {
-      acts.push({ act: 'task_closed', closureId: row.closure_id, to: row.to });
+  const recorded = recordedActs({
+    outbox: outbox.value,
+    closures: closures.value,
+    questions: questions.value,
+  }).filter((act) => act.session_ids.includes(sessionId));
+  const drafts: OwnerAct[] = [];
+  const tasks: OwnerAct[] = [];
+  const answers: OwnerAct[] = [];
+  for (const act of recorded) {
+    switch (act.act) {
+      case 'draft_rejected':
+      case 'draft_sent_unchanged':
+      case 'draft_sent_edited':
+      case 'draft_cancelled':
+        // Only the owner's own decisions: a verdict with no record of who gave it is left out.
+        // A rejection's reason is never carried: the brief does not quote it yet.
+        if (act.sure) drafts.push({ act: act.act, draftId: act.id });
+        break;
+      case 'task_reopened':
+        tasks.push({
+          act: 'task_reopened',
+          closureId: act.id,
+          by: act.record.who,
+          ...(act.record.reason === undefined ? {} : { reason: act.record.reason }),
+        });
+        break;
+      case 'task_closed':
+      case 'task_dropped':
+        tasks.push({
+          act: 'task_closed',
+          closureId: act.id,
+          to: act.act === 'task_closed' ? 'done' : 'dropped',
+        });
+        break;
+      case 'question_answered':
+      case 'question_abandoned':
+        answers.push({
+          act: act.act === 'question_answered' ? 'question_answered' : 'question_let_go',
+          questionId: act.id,
+        });
+        break;
+      default:
+        break;
     }
   }
-  const parked = new Set(
-    questions.value.flatMap((row) =>
-      row.type === 'parked' && row.session_id === sessionId ? [row.question_id] : [],
-    ),
-  );
-  for (const row of questions.value) {
-    if (row.type === 'parked' || !parked.has(row.question_id)) continue;
-    acts.push({
-      act: row.type === 'answered' ? 'question_answered' : 'question_let_go',
-      questionId: row.question_id,
-    });
-  }
-  return readValue(acts);
+  return readValue([...drafts, ...tasks, ...answers]);
 }
 
 /** The runs in flight, the earlier attempts at the goal's task, from one pass over the sessions. */

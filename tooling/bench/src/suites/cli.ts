@@ -86,6 +86,55 @@ async function samples(args: readonly string[], count: number): Promise<Sample[]
   return taken;
 }
 
+/** Wall-clock milliseconds of one cold `node ARGS`, output discarded; throws unless it exits 0. */
+function timeOnce(args: readonly string[]): number {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, [...args], { stdio: 'ignore' });
+  const took = performance.now() - started;
+  if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}`);
+  return took;
+}
+
+/**
+ * Paired runs, as a benchmark farm does them: `pairs` times, run Node's own start and the
+ * command back to back (alternating which goes first, so neither always meets a warmer
+ * machine) and take the ratio within the pair. Load that drifts over the run falls on both
+ * halves of a pair alike; the median of the ratios is the figure.
+ */
+function pairedWithNode(args: readonly string[], pairs: number) {
+  const node = ['-e', '0'];
+  timeOnce(node);
+  timeOnce(args);
+  const nodeMs: number[] = [];
+  const commandMs: number[] = [];
+  const ratios: number[] = [];
+  for (let pair = 0; pair < pairs; pair += 1) {
+    let nodeTook: number;
+    let commandTook: number;
+    if (pair % 2 === 0) {
+      nodeTook = timeOnce(node);
+      commandTook = timeOnce(args);
+    } else {
+      commandTook = timeOnce(args);
+      nodeTook = timeOnce(node);
+    }
+    nodeMs.push(nodeTook);
+    commandMs.push(commandTook);
+    ratios.push(commandTook / nodeTook);
+  }
+  const sorted = [...ratios].sort((a, b) => a - b);
+  return {
+    node: median(nodeMs),
+    command: median(commandMs),
+    ratio: median(ratios),
+    // The middle half of the ratios: how much one pair can say.
+    low: sorted[Math.floor(pairs / 4)] as number,
+    high: sorted[Math.floor((pairs * 3) / 4)] as number,
+  };
+}
+
+const startupPairs = 101;
+
 const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
 const mb = (value: number) => (Number.isNaN(value) ? '—' : value.toFixed(0));
 const medianMs = (list: readonly Sample[]) => median(list.map((entry) => entry.ms));
@@ -106,6 +155,7 @@ async function run(): Promise<readonly ResultTable[]> {
     const coldCases: readonly [string, readonly string[]][] = [
       ['`node -e 0` (Node itself, for reference)', ['-e', '0']],
       ['`mecha --version`', [cliBin, '--version']],
+      ['`mecha --help`', [cliBin, '--help']],
       [
         '`mecha sessions appraise` on an empty home',
         [cliBin, '--home', empty, 'sessions', 'appraise'],
@@ -123,6 +173,21 @@ async function run(): Promise<readonly ResultTable[]> {
       const taken = coldSamples[index] as Sample[];
       const over = index === 0 ? '—' : ms(medianMs(taken) - nodeMedian);
       return [name, ms(medianMs(taken)), over, mb(peakOf(taken))];
+    });
+
+    const startup = [
+      ['`mecha --version`', [cliBin, '--version']],
+      ['`mecha --help`', [cliBin, '--help']],
+    ] as const;
+    const paired = startup.map(([name, args]) => {
+      const result = pairedWithNode(args, startupPairs);
+      return [
+        name,
+        ms(result.node),
+        ms(result.command),
+        `${result.ratio.toFixed(2)}×`,
+        `${result.low.toFixed(2)}× – ${result.high.toFixed(2)}×`,
+      ];
     });
 
     const scale: string[][] = [];
@@ -176,6 +241,20 @@ async function run(): Promise<readonly ResultTable[]> {
         notes: [
           'Homes from `generateHome` (seed `bench`, 120 days of sessions). Both sides are subprocesses with a cold Node, timed wall-clock after one warm-up run: the floor reads every file of the home and `JSON.parse`s every line of every JSONL file, keeping nothing; `mecha` is the built, bundled command printing the whole corpus readout as JSON. Peak RSS is the largest of the runs (GNU time, else `/proc/<pid>/status` VmHWM). The goal is a ratio within 1.5× and a peak under 300 MB at every size.',
           "Where the time and the memory go: the command's own part (starting, loading the bundle, printing the JSON) is the small constant of the cold-start table below. The rest is in the packages it calls. One scan of the session store opens each transcript once: it lists it from its head and, for a member of the population, decodes and validates every line from the same bytes, handing the readout only the event types it reads; the readout folds each session into running tallies and lets it go. What still grows with the corpus is the session-scoped stores, read whole and indexed by session, and the listing itself.",
+        ],
+      },
+      {
+        title: `Start-up against Node's own, ${startupPairs} paired runs`,
+        columns: [
+          'Command',
+          '`node -e 0` median (ms)',
+          'mecha median (ms)',
+          'Median ratio of the pairs',
+          'Middle half of the ratios',
+        ],
+        rows: paired,
+        notes: [
+          'Each pair runs `node -e 0` and the command back to back as cold subprocesses (output discarded, no GNU time in between), alternating which goes first; the figure is the median of the per-pair ratios, so load that drifts during the run falls on both halves of a pair alike. The goal is a ratio within 1.2×. `bin.js` statically loads only the command registry (names and summaries), the option parser and the version (about 10 KB); every command group, the command runner and the appraisal core are loaded when a command is named, and a usage error loads the appraisal core only to sanitise its message.',
         ],
       },
       {

@@ -20,7 +20,7 @@ const goals: GoalRef[] = [
 function example(overrides: Partial<PlanningExample> = {}): PlanningExample {
   return {
     cite: { kind: 'closure', id: 'c-1' },
-    kind: 'closure',
+    kind: 'task_closed_done',
     session_id: 's-other',
     at: '2026-11-01T10:00:00.000Z',
     goal: { kind: 'task', id: 't-1' },

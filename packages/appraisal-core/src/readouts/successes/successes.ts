@@ -2,10 +2,10 @@ import type { AppraisalPorts, SessionListing } from '../../ports/appraisal-ports
 import { recordsOrNone } from '../../ports/store-index.js';
 import { type TranscriptReader, transcriptCache } from '../../ports/transcript-cache.js';
 import * as rule from '../../rules/owner-act-rows.js';
-import { chronological } from '../../rules/record-order.js';
+import { type RecordedAct, recordedActs } from '../../rules/owner-acts.js';
 import type { ClosureRecord } from '../../schemas/closures.js';
 import type { GoalRef } from '../../schemas/goal-error.js';
-import type { DraftStaged, OutboxRecord } from '../../schemas/outbox.js';
+import type { OutboxRecord } from '../../schemas/outbox.js';
 import type { QuestionRecord } from '../../schemas/questions.js';
 import type { SourceRead } from '../../schemas/source-read.js';
 import type { WorkflowRecord } from '../../schemas/workflows.js';
@@ -64,52 +64,41 @@ export interface SuccessesOptions {
   readonly examples?: boolean;
 }
 
-function push<T>(map: Map<string, T[]>, key: string, value: T): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [value]);
-  else list.push(value);
-}
-
-// Each rule below asks the contribution rules which row a record signs (owner-act-rows.ts) and
-// reads records in the one order they use (record-order.ts): a success is exactly an act whose
-// row is one of the positive rows in `successRows`.
-function draftSuccesses(outbox: SourceRead<OutboxRecord>): Omit<Success, 'status'>[] {
-  const records = recordsOrNone(outbox);
-  const staged = new Map<string, DraftStaged>();
-  for (const record of records) if (record.type === 'staged') staged.set(record.draft_id, record);
+// Each rule below reads the owner's acts as derived once (owner-acts.ts) and asks the
+// contribution rules which row an act signs (owner-act-rows.ts): a success is exactly an act
+// whose row is one of the positive rows in `successRows`.
+function draftSuccesses(acts: readonly RecordedAct[]): Omit<Success, 'status'>[] {
   const found: Omit<Success, 'status'>[] = [];
-  // The draft's first verdict decides; only the owner's own send is a success, so the set
-  // starts from the first stamped send (a run's shell, or no record of who, is none).
-  for (const [draftId, verdict] of rule.firstVerdicts(records)) {
-    if (rule.draftVerdictRow(verdict) !== successRows.draft_sent_unchanged) continue;
-    const draft = staged.get(draftId);
+  // The draft's first verdict decides; only the owner's own send is a success (a run's shell,
+  // or no record of who, is none).
+  for (const act of acts) {
+    if (act.act !== 'draft_sent_unchanged' || !act.deciding) continue;
+    if (rule.draftVerdictRow(act.record) !== successRows.draft_sent_unchanged) continue;
     found.push({
       kind: 'draft_sent_unchanged',
-      session_id: draft?.session_id ?? null,
-      at: verdict.at,
-      cite: { kind: 'draft', id: draftId },
-      ...(draft === undefined ? { unknown_reason: 'draft_unstaged' as const } : {}),
+      session_id: act.staged?.session_id ?? null,
+      at: act.at,
+      cite: { kind: 'draft', id: act.id },
+      ...(act.staged === undefined ? { unknown_reason: 'draft_unstaged' as const } : {}),
     });
   }
   return found;
 }
 
-function taskSuccesses(closures: SourceRead<ClosureRecord>): Omit<Success, 'status'>[] {
-  const records = recordsOrNone(closures);
-  const reopens = rule.closureWithdrawals(records);
+function taskSuccesses(acts: readonly RecordedAct[]): Omit<Success, 'status'>[] {
   const found: Omit<Success, 'status'>[] = [];
-  for (const record of records) {
-    if (!rule.isClosing(record) || record.to !== 'done') continue;
+  for (const act of acts) {
+    if (act.act !== 'task_closed') continue;
     // A done by someone this version cannot identify signs nothing: listed, never counted.
-    const confirmed = rule.closureRow(record) === successRows.task_closed_done;
-    const reopen = reopens.get(record.closure_id);
-    for (const sessionId of new Set(record.session_ids)) {
+    const confirmed = rule.closureRow(act.record) === successRows.task_closed_done;
+    const reopen = act.withdrawn_by;
+    for (const sessionId of new Set(act.session_ids)) {
       found.push({
         kind: 'task_closed_done',
         session_id: sessionId,
-        at: record.at,
-        cite: { kind: 'closure', id: record.closure_id },
-        goal: { kind: 'task', id: record.task_id },
+        at: act.at,
+        cite: { kind: 'closure', id: act.id },
+        goal: { kind: 'task', id: act.record.task_id },
         ...(reopen === undefined
           ? {}
           : { withdrawn_by: { kind: 'closure' as const, id: reopen.closure_id, at: reopen.at } }),
@@ -120,31 +109,23 @@ function taskSuccesses(closures: SourceRead<ClosureRecord>): Omit<Success, 'stat
   return found;
 }
 
-function workflowSuccesses(workflows: SourceRead<WorkflowRecord>): Omit<Success, 'status'>[] {
-  const events = new Map<string, WorkflowRecord[]>();
-  for (const record of recordsOrNone(workflows)) {
-    push(events, record.workflow_id, record);
-  }
+function workflowSuccesses(acts: readonly RecordedAct[]): Omit<Success, 'status'>[] {
   const found: Omit<Success, 'status'>[] = [];
-  for (const [workflowId, list] of events) {
-    const ordered = chronological(list);
-    const started = ordered.find((record) => record.type === 'started');
-    if (started?.type !== 'started') continue;
-    let checkPassed = false;
-    ordered.forEach((record, index) => {
-      if (record.type === 'verified') checkPassed = record.passed;
-      if (record.type !== 'closed' || !checkPassed) return;
-      const reopen = ordered.slice(index + 1).find((later) => later.type === 'reopened');
-      found.push({
-        kind: 'workflow_closed_after_check',
-        session_id: started.session_id,
-        at: record.at,
-        cite: { kind: 'workflow', id: workflowId },
-        ...(started.task_id === undefined ? {} : { goal: { kind: 'task', id: started.task_id } }),
-        ...(reopen === undefined
-          ? {}
-          : { withdrawn_by: { kind: 'workflow' as const, id: workflowId, at: reopen.at } }),
-      });
+  for (const act of acts) {
+    // A close after a passing check, of a workflow that was open, by a run that started it.
+    if (act.act !== 'workflow_closed' || !act.effective || !act.checked) continue;
+    const started = act.started[0];
+    if (started === undefined) continue;
+    const reopen = act.withdrawn_by;
+    found.push({
+      kind: 'workflow_closed_after_check',
+      session_id: started.session_id,
+      at: act.at,
+      cite: { kind: 'workflow', id: act.id },
+      ...(started.task_id === undefined ? {} : { goal: { kind: 'task', id: started.task_id } }),
+      ...(reopen === undefined
+        ? {}
+        : { withdrawn_by: { kind: 'workflow' as const, id: act.id, at: reopen.at } }),
     });
   }
   return found;
@@ -157,21 +138,15 @@ interface AnsweredQuestion {
   readonly goal: GoalRef | undefined;
 }
 
-function answeredQuestions(questions: SourceRead<QuestionRecord>): AnsweredQuestion[] {
-  const records = recordsOrNone(questions);
-  const parked = new Map<string, QuestionRecord & { type: 'parked' }>();
-  for (const record of records)
-    if (record.type === 'parked') parked.set(record.question_id, record);
-  const ends = rule.firstSettlements(records);
+function answeredQuestions(acts: readonly RecordedAct[]): AnsweredQuestion[] {
   const answered: AnsweredQuestion[] = [];
-  for (const [questionId, question] of parked) {
-    const end = ends.get(questionId);
-    if (end?.type !== 'answered') continue;
+  for (const act of acts) {
+    if (act.act !== 'question_answered' || act.parked === undefined) continue;
     answered.push({
-      questionId,
-      sessionId: question.session_id,
-      answeredAt: Date.parse(end.at),
-      goal: question.goal,
+      questionId: act.id,
+      sessionId: act.parked.session_id,
+      answeredAt: Date.parse(act.at),
+      goal: act.parked.goal,
     });
   }
   return answered;
@@ -220,10 +195,16 @@ export async function collectSuccesses(
       ),
     );
 
-  draftSuccesses(sources.outbox).forEach(place);
-  taskSuccesses(sources.closures).forEach(place);
-  workflowSuccesses(sources.workflows).forEach(place);
-  const answered = answeredQuestions(sources.questions);
+  const acts = recordedActs({
+    outbox: recordsOrNone(sources.outbox),
+    closures: recordsOrNone(sources.closures),
+    workflows: recordsOrNone(sources.workflows),
+    questions: recordsOrNone(sources.questions),
+  });
+  draftSuccesses(acts).forEach(place);
+  taskSuccesses(acts).forEach(place);
+  workflowSuccesses(acts).forEach(place);
+  const answered = answeredQuestions(acts);
   await Promise.all(
     answered.map(async (question) => {
       const cite = { kind: 'question', id: question.questionId } as const;

@@ -1,0 +1,42 @@
+import type { Command } from '../../command.js';
+import { flag } from '../../parse-command.js';
+import { renderDrift } from './render.js';
+import { bankDir, bankOption, guarded, json, verdictsModule } from './shared.js';
+
+export const check: Command = {
+  path: 'verdicts check',
+  summary: 're-grade the frozen bank twice and report drift',
+  help: [
+    'Usage: mecha verdicts check [--bank DIR] [--json]',
+    '',
+    'Verifies the seal of <bank>/frozen.json (and its HMAC when MECHA_VERDICTS_SEAL_KEY is',
+    'set), then re-grades every frozen case twice and compares verdicts and grader hashes.',
+    '',
+    'Options:',
+    bankOption,
+    '  --json          the report as JSON',
+    '',
+    'Exit codes: 0 no drift; 3 a verdict flipped (behavioural drift when the grader did not',
+    'change); 4 a grader changed (re-freeze to re-vouch); 5 the seal is broken (an edited',
+    'bank: nothing is trusted, nothing is graded); 1 nothing frozen; 2 usage.',
+    '',
+  ].join('\n'),
+  options: { bank: { type: 'string' }, json: { type: 'boolean' } },
+  // Grading reads task folders and banks, never a mecha home.
+  homeMayBeMissing: true,
+  takesNoArguments: true,
+  async run({ values, context }) {
+    return guarded(context, this.path, async () => {
+      const { checkBank, bundledBankDir } = await verdictsModule();
+      const report = await checkBank(bankDir(context, values) ?? bundledBankDir(), {
+        env: context.env,
+      });
+      if (flag(values, 'json')) json(context, report);
+      else
+        (report.code === 0 ? context.stdout : context.stderr)(
+          `${renderDrift(report).join('\n')}\n`,
+        );
+      return report.code;
+    });
+  },
+};

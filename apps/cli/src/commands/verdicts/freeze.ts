@@ -1,0 +1,47 @@
+import { type Command, exitCodes } from '../../command.js';
+import { flag } from '../../parse-command.js';
+import { renderMeta } from './render.js';
+import { bankDir, bankOption, guarded, json, verdictsModule } from './shared.js';
+
+export const freeze: Command = {
+  path: 'verdicts freeze',
+  summary: 'seal the bank: golden verdicts, grader hashes, toolchain',
+  help: [
+    'Usage: mecha verdicts freeze [--bank DIR] [--json]',
+    '',
+    'Grades every case and, only if every fixture holds, writes <bank>/frozen.json: each',
+    "case's verdict and content hash, the sha256 of every grader, the toolchain versions and a",
+    'seal (sha256 of the canonical JSON, plus an HMAC when MECHA_VERDICTS_SEAL_KEY is set).',
+    'Re-freezing after a grader change is a conscious act: it re-vouches for the grader.',
+    '',
+    'Options:',
+    bankOption,
+    '  --json          the frozen bank as JSON',
+    '',
+    'Exit codes: 0 frozen, 1 not frozen (a fixture does not hold), 2 usage.',
+    '',
+  ].join('\n'),
+  options: { bank: { type: 'string' }, json: { type: 'boolean' } },
+  // Grading reads task folders and banks, never a mecha home.
+  homeMayBeMissing: true,
+  takesNoArguments: true,
+  async run({ values, context }) {
+    return guarded(context, this.path, async () => {
+      const { freezeBank, bundledBankDir, formatExpectation } = await verdictsModule();
+      const result = await freezeBank(bankDir(context, values) ?? bundledBankDir(), {
+        env: context.env,
+      });
+      if (flag(values, 'json')) json(context, result);
+      else if (result.ok) {
+        context.stdout(
+          `frozen ${result.frozen.cases.length} cases into ${result.path}${result.frozen.seal.hmac === undefined ? '' : ' (HMAC-sealed)'}\n`,
+        );
+      } else {
+        context.stderr(
+          `${renderMeta(result.meta, formatExpectation).join('\n')}\nnot frozen: a fixture does not hold\n`,
+        );
+      }
+      return result.ok ? exitCodes.ok : exitCodes.failure;
+    });
+  },
+};
