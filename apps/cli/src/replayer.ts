@@ -30,7 +30,7 @@ export async function configuredReplayer(context: CommandContext): Promise<Confi
     configFile: join(home.path, 'config.toml'),
     model: config.right.model,
   });
-  return opened.ok
-    ? { state: 'open', replayer: opened.replayer }
-    : { state: 'refused', message: stripControl(opened.message) };
+  return opened._tag === 'Right'
+    ? { state: 'open', replayer: opened.right }
+    : { state: 'refused', message: stripControl(opened.left.message) };
 }

@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectGraph } from '@mecha/distill';
+import { rightOrThrow } from '@mecha/errors';
 import { generateHome } from '@mecha/stores/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,8 +61,8 @@ beforeAll(async () => {
     },
     { env: { T: token } },
   );
-  if (!placer.ok) throw new Error(placer.reason);
-  const placed = await placer.connection.call('kg_upsert', {
+  const placing = rightOrThrow(placer, 'the placer’s connection');
+  const placed = await placing.call('kg_upsert', {
     kind: 'episode',
     source: 'agent:mecha',
     source_id: 'session-remote-1',
@@ -69,8 +70,8 @@ beforeAll(async () => {
     body: 'Ana confirmed the venue.',
     meta: { relations: [{ subject: 'Ana', predicate: 'works at', object: 'Northwind' }] },
   });
-  await placer.connection.close();
-  expect(placed.ok).toBe(true);
+  await placing.close();
+  expect(placed._tag).toBe('Right');
 
   ({ server: board, base, exited } = await startWeb(env(token)));
   browser = await launchChromium();

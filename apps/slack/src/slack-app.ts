@@ -1,10 +1,10 @@
 import { stripControl } from '@mecha/appraisal-core';
 import {
-  closeTaskFromSurface,
   type DraftChoice,
   decideDraft,
   listTasks,
   type MechaHome,
+  moveTask,
   registrationVariables,
 } from '@mecha/stores';
 import {
@@ -226,12 +226,8 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
       await ack();
       if (!isOwner(body.user.id)) return refuseStranger(client, body);
       const taskId = action.value ?? '';
-      const closed = await closeTaskFromSurface(home, {
-        taskId,
-        to,
-        surface: 'slack',
-        env: ownerEnv,
-      });
+      // The owner's operation every surface takes (the CLI's `tasks set`, the board's Done).
+      const closed = await moveTask(home, { query: taskId, to, surface: 'slack', env: ownerEnv });
       const titles = await readHomeTitles(home);
       const task = titles.tasks.get(taskId);
       const view = task === undefined ? undefined : taskViewOf(task, titles);
@@ -239,7 +235,7 @@ export async function startSlackApp(options: SlackAppOptions): Promise<RunningSl
         await tellPrivately(client, body, taskUnchangedReply(closed, task));
         return;
       }
-      if (view === undefined) return;
+      if (view === undefined || closed.state !== 'closed') return;
       const from = origin(body);
       const at = new Date(closed.closure.at);
       if (from.ts !== undefined) {

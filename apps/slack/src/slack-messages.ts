@@ -10,7 +10,6 @@ import {
   type DraftVerdict,
   draftAsShown,
   type OwnerRefusal,
-  type SurfaceRefusal,
 } from '@mecha/stores';
 
 /** The action ids of the buttons this app posts. */
@@ -454,7 +453,10 @@ export function verdictWhat(verdict: DraftVerdict, reason?: string): string {
  * The private reply to a Done or Drop that changed nothing, in words: a task already closed
  * says so by its title; any other refusal says why (a hook, a board that cannot be read).
  */
-export function taskUnchangedReply(refusal: SurfaceRefusal, task: BoardTask | undefined): string {
+export function taskUnchangedReply(
+  refusal: { readonly message: string },
+  task: BoardTask | undefined,
+): string {
   if (task !== undefined && (task.status === 'done' || task.status === 'dropped')) {
     return slackText(
       `“${task.title}” was already ${task.status} before this tap, so nothing changed.`,

@@ -1,19 +1,10 @@
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import type { TranscriptEvent } from '@mecha/appraisal-core';
-import { homeLayout, type MechaHome } from '@mecha/stores';
+import type { OutboxRecord, TranscriptEvent } from '@mecha/appraisal-core';
+import { HomeReadout, homeLayout, type MechaHome, runsOfTranscript } from '@mecha/stores';
 import type { webApi } from '@slack/bolt';
 import * as E from 'fp-ts/lib/Either.js';
-import { goalTitle, readHomeTitles } from './goal-title.js';
-import { runAbout, runEndMessage } from './post-run-end.js';
-import {
-  retryDelayMs,
-  type StandingSlackError,
-  standingErrorLine,
-  standingSlackError,
-} from './retry-policy.js';
-import { runKey, type SlackLedgerEntry, updateSlackLedger } from './slack-ledger.js';
-import { draftMessage, idFooter, type StagedDraft, slackText } from './slack-messages.js';
+import type { StandingSlackError } from './retry-policy.js';
+import { updateSlackLedger } from './slack-ledger.js';
+import { type Candidate, errorText, type SlackPoster, slackPoster } from './slack-poster.js';
 
 /** What one look at the home did. */
 export interface WatchTick {
@@ -53,12 +44,8 @@ export interface WatchOptions {
   readonly onHalt?: (line: string, failure: StandingSlackError) => Promise<void>;
   /** Runs `run` after `ms` (a timer by default; tests run each look by hand). */
   readonly schedule?: (run: () => void, ms: number) => { cancel(): void };
-}
-
-interface Candidate {
-  readonly sessionId: string;
-  readonly runId: string;
-  readonly events: readonly TranscriptEvent[];
+  /** The home's live readout (`@mecha/stores`), when the app already holds one. */
+  readonly readout?: HomeReadout;
 }
 
 /** Runs started from Slack that ended at or after `since`, with their own events. */
@@ -67,25 +54,63 @@ function finishedSlackRuns(
   events: readonly TranscriptEvent[],
   since: number,
 ): Candidate[] {
-  const byRun = new Map<string, TranscriptEvent[]>();
-  for (const event of events) {
-    const run = byRun.get(event.run_id) ?? [];
-    run.push(event);
-    byRun.set(event.run_id, run);
-  }
-  const out: Candidate[] = [];
-  for (const [runId, run] of byRun) {
+  return runsOfTranscript(events).flatMap(({ runId, events: run }) => {
     const start = run.find((event) => event.type === 'run_start');
     const end = run.find((event) => event.type === 'run_end');
-    if (start?.type !== 'run_start' || start.surface !== 'slack' || end === undefined) continue;
-    if (Date.parse(end.at) < since) continue;
-    out.push({ sessionId, runId, events: run });
-  }
-  return out;
+    if (start?.type !== 'run_start' || start.surface !== 'slack' || end === undefined) return [];
+    return Date.parse(end.at) < since ? [] : [{ sessionId, runId, events: run }];
+  });
 }
 
-const errorText = (error: unknown): string =>
-  (error instanceof Error ? error.message : String(error)).slice(0, 400);
+/** Runs `run` after `ms` on a timer that does not keep the process alive. */
+function onTimer(run: () => void, ms: number): { cancel(): void } {
+  const handle = setTimeout(run, ms);
+  handle.unref?.();
+  return { cancel: () => clearTimeout(handle) };
+}
+
+/** What a look counted, by outcome. */
+type Counts = Record<'posted' | 'silent' | 'drafts' | 'failed' | 'waiting', number>;
+
+/** Posts a session's finished runs; whether each was settled (none left to try again). */
+async function postRuns(
+  poster: SlackPoster,
+  candidates: readonly Candidate[],
+  counts: Counts,
+): Promise<boolean> {
+  let settled = true;
+  for (const candidate of candidates) {
+    if (poster.halted() !== undefined) break;
+    const outcome = await poster.postRun(candidate);
+    if (outcome !== 'skipped') counts[outcome] += 1;
+    if (outcome === 'failed' || outcome === 'waiting') settled = false;
+  }
+  return settled;
+}
+
+/** Posts the drafts staged since the watch began and not yet decided; whether all settled. */
+async function postDrafts(
+  poster: SlackPoster,
+  records: readonly OutboxRecord[],
+  since: number,
+  counts: Counts,
+): Promise<boolean> {
+  let settled = true;
+  const decided = new Set(
+    records.flatMap((record) => (record.type === 'outcome' ? [record.draft_id] : [])),
+  );
+  for (const record of records) {
+    if (record.type !== 'staged' || decided.has(record.draft_id)) continue;
+    if (Date.parse(record.at) < since || poster.halted() !== undefined) continue;
+    const outcome = await poster.postDraft(record);
+    if (outcome === 'posted') counts.drafts += 1;
+    if (outcome === 'failed' || outcome === 'waiting') {
+      counts[outcome] += 1;
+      settled = false;
+    }
+  }
+  return settled;
+}
 
 /**
  * Watches the home for runs the harness recorded from Slack and drafts staged for the owner,
@@ -95,212 +120,33 @@ const errorText = (error: unknown): string =>
  * in this home is posted.
  */
 export function watchHome(options: WatchOptions): HomeWatcher {
-  const { home, client, channel, log } = options;
+  const { home, log } = options;
   const clock = options.clock ?? (() => new Date());
   const now = () => clock().toISOString();
-  const schedule =
-    options.schedule ??
-    ((run: () => void, ms: number) => {
-      const handle = setTimeout(run, ms);
-      handle.unref?.();
-      return { cancel: () => clearTimeout(handle) };
-    });
+  const schedule = options.schedule ?? onTimer;
   let timer: { cancel(): void } | undefined;
   let running: Promise<WatchTick> | undefined;
-  // Each transcript's time and size when it was last read with nothing left to post.
-  const looked = new Map<string, string>();
-  let lookedOutbox: string | undefined;
+  // The home as the live readout of `@mecha/stores` keeps it: each look takes in what changed
+  // since the last (one stat per file), and only the sessions it names are read whole here.
+  const readout = options.readout ?? new HomeReadout(home);
+  let readoutStarted = false;
+  // Sessions and the outbox still to look at: changed since their last look, or left with a
+  // post to try again.
+  const dirty = new Set<string>();
+  let outboxDirty = true;
+  readout.subscribe((change) => {
+    for (const sessionId of change.changed) dirty.add(sessionId);
+    if (change.files.includes(homeLayout.outbox)) outboxDirty = true;
+  });
   let watchFrom: string | undefined;
-  // Each post that failed: how many times, and the earliest time to try it again.
-  const backoff = new Map<string, { failures: number; nextAt: number }>();
-  let halted: StandingSlackError | undefined;
-  /** Whether a post is still waiting out its wait after a failure. */
-  const waitingOut = (key: string) => {
-    const held = backoff.get(key);
-    return held !== undefined && clock().getTime() < held.nextAt;
-  };
-  /** Records a failure: the next try waits twice as long; a standing error halts posting. */
-  const failedAt = async (key: string, error: unknown) => {
-    const failures = (backoff.get(key)?.failures ?? 0) + 1;
-    backoff.set(key, { failures, nextAt: clock().getTime() + retryDelayMs(failures) });
-    const standing = standingSlackError(error);
-    if (standing === undefined || halted !== undefined) return;
-    halted = standing;
-    const line = standingErrorLine(standing, channel);
-    log(`slack: ${line}`);
-    try {
-      await options.onHalt?.(line, standing);
-    } catch (dmError) {
-      log(`slack: the owner could not be told by DM either: ${errorText(dmError)}`);
-    }
-  };
-
-  const record = (entries: readonly SlackLedgerEntry[]) =>
-    updateSlackLedger(home.path, () => ({ append: entries, result: undefined }));
-
-  async function threadFor(sessionId: string, about: string): Promise<string | undefined> {
-    const known = await updateSlackLedger(home.path, (ledger) => ({
-      append: [],
-      result: ledger.threads.get(sessionId)?.ts,
-    }));
-    if (E.isLeft(known)) throw new Error(known.left);
-    if (known.right !== undefined) return known.right;
-    const parent = await client.chat.postMessage({
-      channel,
-      text: slackText(`mecha · ${about}`),
-      blocks: [
-        { type: 'section', text: { type: 'mrkdwn', text: `*${slackText(about)}*` } },
-        idFooter([`mecha · session ${sessionId}`]),
-      ] as never,
-    });
-    if (parent.ts === undefined) return undefined;
-    const written = await record([
-      { v: 1, kind: 'thread', at: now(), session_id: sessionId, channel, ts: parent.ts },
-    ]);
-    if (E.isLeft(written))
-      log(`slack: the thread of ${sessionId} was not recorded: ${written.left}`);
-    return parent.ts;
-  }
-
-  async function postRun(
-    candidate: Candidate,
-  ): Promise<'posted' | 'silent' | 'failed' | 'skipped' | 'waiting'> {
-    const { sessionId, runId } = candidate;
-    const key = `run:${runKey(sessionId, runId)}`;
-    if (waitingOut(key)) return 'waiting';
-    const start = candidate.events.find((event) => event.type === 'run_start');
-    const title = goalTitle(
-      start?.type === 'run_start' ? start.goal : undefined,
-      await readHomeTitles(home),
-    );
-    const message = runEndMessage(candidate.events, title);
-    const text = message?.line;
-    const claim = await updateSlackLedger(home.path, (ledger) => {
-      const earlier = ledger.runs.get(runKey(sessionId, runId));
-      if (earlier !== undefined && earlier.state !== 'failed') return { append: [], result: false };
-      return {
-        append: [
-          {
-            v: 1,
-            kind: 'run_end',
-            at: now(),
-            session_id: sessionId,
-            run_id: runId,
-            state: text === undefined ? 'silent' : 'posting',
-          },
-        ],
-        result: true,
-      };
-    });
-    if (E.isLeft(claim)) throw new Error(claim.left);
-    if (!claim.right) return 'skipped';
-    if (message === undefined || text === undefined) return 'silent';
-    try {
-      const threadTs = await threadFor(sessionId, runAbout(candidate.events, title));
-      const posted = await client.chat.postMessage({
-        channel,
-        ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
-        text: message.text,
-        blocks: message.blocks as never,
-      });
-      await record([
-        {
-          v: 1,
-          kind: 'run_end',
-          at: now(),
-          session_id: sessionId,
-          run_id: runId,
-          state: 'posted',
-          channel,
-          text,
-          ...(posted.ts === undefined ? {} : { ts: posted.ts }),
-        },
-      ]);
-      backoff.delete(key);
-      return 'posted';
-    } catch (error) {
-      if (standingSlackError(error) === undefined) {
-        log(`slack: the line for run ${runId} was not posted: ${errorText(error)}`);
-      }
-      await failedAt(key, error);
-      await record([
-        {
-          v: 1,
-          kind: 'run_end',
-          at: now(),
-          session_id: sessionId,
-          run_id: runId,
-          state: 'failed',
-          error: errorText(error),
-        },
-      ]);
-      return 'failed';
-    }
-  }
-
-  async function postDraft(
-    draft: StagedDraft,
-  ): Promise<'posted' | 'failed' | 'skipped' | 'waiting'> {
-    const key = `draft:${draft.draft_id}`;
-    if (waitingOut(key)) return 'waiting';
-    const claim = await updateSlackLedger(home.path, (ledger) => {
-      const earlier = ledger.drafts.get(draft.draft_id);
-      if (earlier !== undefined && earlier.state !== 'failed') return { append: [], result: false };
-      return {
-        append: [{ v: 1, kind: 'draft', at: now(), draft_id: draft.draft_id, state: 'posting' }],
-        result: true,
-      };
-    });
-    if (E.isLeft(claim)) throw new Error(claim.left);
-    if (!claim.right) return 'skipped';
-    try {
-      const message = draftMessage({
-        draft,
-        goalTitle: goalTitle(draft.goal, await readHomeTitles(home)),
-        boardUrl: options.boardUrl,
-      });
-      const posted = await client.chat.postMessage({
-        channel,
-        text: message.text,
-        blocks: message.blocks as never,
-      });
-      await record([
-        {
-          v: 1,
-          kind: 'draft',
-          at: now(),
-          draft_id: draft.draft_id,
-          state: 'posted',
-          channel,
-          ...(posted.ts === undefined ? {} : { ts: posted.ts }),
-        },
-      ]);
-      backoff.delete(key);
-      return 'posted';
-    } catch (error) {
-      if (standingSlackError(error) === undefined) {
-        log(`slack: draft ${draft.draft_id} was not posted: ${errorText(error)}`);
-      }
-      await failedAt(key, error);
-      await record([
-        {
-          v: 1,
-          kind: 'draft',
-          at: now(),
-          draft_id: draft.draft_id,
-          state: 'failed',
-          error: errorText(error),
-        },
-      ]);
-      return 'failed';
-    }
-  }
+  const poster = slackPoster(options);
 
   async function look(): Promise<WatchTick> {
-    const counts = { posted: 0, silent: 0, drafts: 0, failed: 0, waiting: 0 };
+    const counts: Counts = { posted: 0, silent: 0, drafts: 0, failed: 0, waiting: 0 };
     const problems: string[] = [];
     // After an error that will not fix itself, nothing is tried again: not one more call.
-    if (halted !== undefined) return { ...counts, problems, halted };
+    const stopped = poster.halted();
+    if (stopped !== undefined) return { ...counts, problems, halted: stopped };
     if (watchFrom === undefined) {
       const started = await updateSlackLedger(home.path, (ledger) =>
         ledger.watchFrom === undefined
@@ -312,75 +158,43 @@ export function watchHome(options: WatchOptions): HomeWatcher {
     }
     const since = Date.parse(watchFrom);
 
-    let names: string[] = [];
-    try {
-      names = readdirSync(join(home.path, homeLayout.sessions));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-        problems.push(`sessions: ${errorText(error)}`);
+    if (!readoutStarted) {
+      await readout.start();
+      readoutStarted = true;
+      // The first look: every session that recorded anything since the watch began.
+      for (const row of readout.rows()) {
+        if (row.state === 'unreadable' || Date.parse(row.lastAt ?? '') >= since) {
+          dirty.add(row.sessionId);
+        }
       }
+    } else {
+      await readout.refresh();
     }
-    for (const name of names.sort()) {
-      if (!name.endsWith('.jsonl')) continue;
-      const sessionId = name.slice(0, -'.jsonl'.length);
-      let modified: number;
-      let seen: string;
-      try {
-        const stat = statSync(join(home.path, home.sessions.file(sessionId)));
-        modified = stat.mtimeMs;
-        seen = `${stat.mtimeMs}:${stat.size}`;
-      } catch {
-        continue;
-      }
-      // Only a transcript written since the watcher started, and since this process last read
-      // it, can hold a run still to post: the rest are not opened.
-      if (modified < since || looked.get(sessionId) === seen) continue;
+    const listing = readout.listing();
+    if (typeof listing === 'object') problems.push(`sessions: ${listing.unreadable}`);
+    for (const sessionId of [...dirty].sort()) {
       const transcript = await home.sessions.transcript(sessionId);
       if (transcript.state === 'unreadable') {
         problems.push(`session ${sessionId}: ${transcript.reason}`);
         continue;
       }
-      let settled = true;
-      for (const candidate of finishedSlackRuns(sessionId, transcript.records, since)) {
-        if (halted !== undefined) break;
-        const outcome = await postRun(candidate);
-        if (outcome !== 'skipped') counts[outcome] += 1;
-        if (outcome === 'failed' || outcome === 'waiting') settled = false;
-      }
-      if (settled) looked.set(sessionId, seen);
+      const settled = await postRuns(
+        poster,
+        finishedSlackRuns(sessionId, transcript.records, since),
+        counts,
+      );
+      if (settled) dirty.delete(sessionId);
     }
 
-    let outboxSeen: string | undefined;
-    try {
-      const stat = statSync(join(home.path, homeLayout.outbox));
-      outboxSeen = `${stat.mtimeMs}:${stat.size}`;
-    } catch {
-      outboxSeen = undefined;
-    }
-    const outbox =
-      outboxSeen !== undefined && outboxSeen === lookedOutbox
-        ? undefined
-        : await home.outbox.read();
-    if (outbox === undefined) {
-      // Unchanged since a look that left nothing to post.
-    } else if (outbox.state === 'unreadable') problems.push(`outbox: ${outbox.reason}`);
-    else {
-      let settled = true;
-      const decided = new Set(
-        outbox.records.flatMap((record) => (record.type === 'outcome' ? [record.draft_id] : [])),
-      );
-      for (const record of outbox.records) {
-        if (record.type !== 'staged' || decided.has(record.draft_id)) continue;
-        if (Date.parse(record.at) < since || halted !== undefined) continue;
-        const outcome = await postDraft(record);
-        if (outcome === 'posted') counts.drafts += 1;
-        if (outcome === 'failed' || outcome === 'waiting') {
-          counts[outcome] += 1;
-          settled = false;
-        }
+    if (outboxDirty) {
+      const outbox = await readout.ports().outbox.read();
+      if (outbox.state === 'unreadable') problems.push(`outbox: ${outbox.reason}`);
+      else {
+        const settled = await postDrafts(poster, outbox.records, since, counts);
+        outboxDirty = !settled;
       }
-      lookedOutbox = settled ? outboxSeen : undefined;
     }
+    const halted = poster.halted();
     return { ...counts, problems, ...(halted === undefined ? {} : { halted }) };
   }
 

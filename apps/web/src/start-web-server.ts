@@ -1,9 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import type { GraphOwnerSession } from '@mecha/distill';
-import { type MechaHome, openHome } from '@mecha/stores';
+import { HomeReadout, type MechaHome, openHome } from '@mecha/stores';
 import { createApp } from './create-app.js';
-import { HomeReadout } from './readout/home-readout.js';
 import { isLoopback, newToken } from './security/guard.js';
 
 /** How to start the board. */

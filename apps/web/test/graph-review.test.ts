@@ -7,6 +7,7 @@ import {
   type GraphOwnerSession,
   openGraphOwner,
 } from '@mecha/distill';
+import { rightOrThrow } from '@mecha/errors';
 import { type McpServerConfig, openHome } from '@mecha/stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphBin, type HttpGraph, startHttpGraph } from './graph-server.js';
@@ -47,8 +48,7 @@ describe.each(['stdio', 'http'] as const)('the graph review queue over %s', (kin
     home = emptyHome();
     review = openGraphOwner(openHome(home), { server, env });
     const connected = await connectGraph(server, { env });
-    if (!connected.ok) throw new Error(connected.reason);
-    placer = connected.connection;
+    placer = rightOrThrow(connected, 'the placer’s connection');
     const placed = await placer.call('kg_upsert', {
       kind: 'episode',
       source: 'agent:mecha',
@@ -63,7 +63,7 @@ describe.each(['stdio', 'http'] as const)('the graph review queue over %s', (kin
         ],
       },
     });
-    expect(placed.ok).toBe(true);
+    expect(placed._tag).toBe('Right');
     ({ app } = await boardApp(home, { graph: review }));
   });
 
@@ -127,7 +127,7 @@ describe.each(['stdio', 'http'] as const)('the graph review queue over %s', (kin
         ],
       },
     });
-    expect(again.ok).toBe(true);
+    expect(again._tag).toBe('Right');
     expect([...(await factIds()).keys()].some((fact) => fact.startsWith('Mallory'))).toBe(false);
     // Deciding it twice is the graph's refusal, shown as such.
     const twice = await post(app, `/review/facts/${deny}`, { decision: 'accept', csrf: csrfToken });
@@ -140,7 +140,7 @@ describe.each(['stdio', 'http'] as const)('the graph review queue over %s', (kin
       source_id: 'session-3',
       corrections: [{ wrong: 'Bob is at <b>Brown</b>', right: 'Bob is at Yale' }],
     });
-    expect(reported.ok).toBe(true);
+    expect(reported._tag).toBe('Right');
     const page = await (await app.request(`${origin}/review`)).text();
     const id = /<li id="correction-(\d+)"/.exec(page)?.[1];
     expect(id).toBeDefined();

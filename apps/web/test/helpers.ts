@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { initHome, openHome, rightOrThrow } from '@mecha/stores';
+import { HomeReadout, initHome, openHome, rightOrThrow } from '@mecha/stores';
 import { generateHome } from '@mecha/stores/testing';
 import { afterAll } from 'vitest';
 import { createApp } from '../src/create-app.js';
-import { HomeReadout } from '../src/readout/home-readout.js';
 
 const made: string[] = [];
 afterAll(() => {

@@ -60,11 +60,13 @@ describe('distill’s grammars on a real model', () => {
       lengths.push(result.tokens.completion);
       expect(result.stopReason, result.text).toBe('grammar');
       const parsed = parseDistillReply(result.text);
-      expect(parsed.ok, `${result.text}\n${parsed.ok ? '' : parsed.reason}`).toBe(true);
-      if (parsed.ok) {
-        kinds.add(parsed.reply.skip ? 'skip' : 'episode');
-        if (parsed.reply.corrections.length > 0) kinds.add('corrections');
-        if (parsed.reply.surprises.length > 0) kinds.add('surprises');
+      expect(parsed.state, `${result.text}\n${parsed.state === 'read' ? '' : parsed.reason}`).toBe(
+        'read',
+      );
+      if (parsed.state === 'read') {
+        kinds.add(parsed.value.skip ? 'skip' : 'episode');
+        if (parsed.value.corrections.length > 0) kinds.add('corrections');
+        if (parsed.value.surprises.length > 0) kinds.add('surprises');
       }
     }
     // The grammar's branches were all taken, not one path over and over.
@@ -82,7 +84,7 @@ describe('distill’s grammars on a real model', () => {
         seed: i,
       });
       expect(result.stopReason, result.text).toBe('grammar');
-      expect(parseAppraisalAnswer(result.text).ok, result.text).toBe(true);
+      expect(parseAppraisalAnswer(result.text).state, result.text).toBe('read');
     }
   });
 
@@ -102,13 +104,13 @@ describe('distill’s grammars on a real model', () => {
       });
       expect(result.stopReason, result.text).toBe('grammar');
       const parsed = parseFactsAnswer(result.text);
-      expect(parsed.ok, result.text).toBe(true);
+      expect(parsed.state, result.text).toBe('read');
       // Random weights name nothing the episode says: grounding leaves out what they invent.
-      if (parsed.ok) {
-        const grounded = groundFacts(parsed.answer, episode);
+      if (parsed.state === 'read') {
+        const grounded = groundFacts(parsed.value, episode);
         const dropped = Object.values(grounded.dropped).reduce((sum, count) => sum + count, 0);
         expect(grounded.entities.length + grounded.relations.length + dropped).toBe(
-          parsed.answer.entities.length + parsed.answer.relations.length,
+          parsed.value.entities.length + parsed.value.relations.length,
         );
       }
     }

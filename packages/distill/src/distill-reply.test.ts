@@ -6,8 +6,8 @@ import { parseDistillReply } from './distill-reply.js';
 describe('parseDistillReply', () => {
   it('reads a skip', () => {
     expect(parseDistillReply('{"skip":true}')).toEqual({
-      ok: true,
-      reply: { skip: true, corrections: [], surprises: [] },
+      state: 'read',
+      value: { skip: true, corrections: [], surprises: [] },
     });
   });
 
@@ -21,8 +21,8 @@ describe('parseDistillReply', () => {
       surprises: [{ about: 'grant deadline', graph_said: 'the 14th', found: 'the 9th' }],
     });
     expect(parseDistillReply(text)).toEqual({
-      ok: true,
-      reply: {
+      state: 'read',
+      value: {
         skip: false,
         episode: 'Drafted the grant reply to Priya Nair at Yale.',
         corrections: [
@@ -38,32 +38,35 @@ describe('parseDistillReply', () => {
       '{"skip":true,"corrections":[{"wrong":"the deadline is the 14th"}]}',
     );
     expect(parsed).toEqual({
-      ok: true,
-      reply: { skip: true, corrections: [{ wrong: 'the deadline is the 14th' }], surprises: [] },
+      state: 'read',
+      value: { skip: true, corrections: [{ wrong: 'the deadline is the 14th' }], surprises: [] },
     });
   });
 
   it('reads an episode of only whitespace as a skip', () => {
     expect(parseDistillReply('{"skip":false,"episode":"   "}')).toMatchObject({
-      ok: true,
-      reply: { skip: true },
+      state: 'read',
+      value: { skip: true },
     });
   });
 
   it('refuses text that is not JSON, extra keys, and strings past their bound', () => {
-    expect(parseDistillReply('{"skip":')).toEqual({ ok: false, reason: 'the reply is not JSON' });
-    expect(parseDistillReply('{"skip":true,"tools":[]}').ok).toBe(false);
-    expect(parseDistillReply('{"skip":false}').ok).toBe(false);
+    expect(parseDistillReply('{"skip":')).toEqual({
+      state: 'unreadable',
+      reason: 'the reply is not JSON',
+    });
+    expect(parseDistillReply('{"skip":true,"tools":[]}').state).toBe('unreadable');
+    expect(parseDistillReply('{"skip":false}').state).toBe('unreadable');
     const long = JSON.stringify({
       skip: false,
       episode: 'x'.repeat(defaultDistillBounds.episode + 1),
     });
-    expect(parseDistillReply(long).ok).toBe(false);
+    expect(parseDistillReply(long).state).toBe('unreadable');
     const many = JSON.stringify({
       skip: true,
       surprises: Array(4).fill({ about: 'a', graph_said: 'b', found: 'c' }),
     });
-    expect(parseDistillReply(many).ok).toBe(false);
+    expect(parseDistillReply(many).state).toBe('unreadable');
   });
 
   it('counts bounds in characters, not UTF-16 units', () => {
@@ -71,19 +74,19 @@ describe('parseDistillReply', () => {
       skip: false,
       episode: '😀'.repeat(defaultDistillBounds.episode),
     });
-    expect(parseDistillReply(emoji).ok).toBe(true);
+    expect(parseDistillReply(emoji).state).toBe('read');
   });
 
   it('counts a run of replacement characters (bytes that were not UTF-8) once, as the grammar did', () => {
     const about = `${'a'.repeat(defaultDistillBounds.about - 1)}\uFFFD\uFFFD\uFFFD\uFFFD`;
     expect(
-      parseDistillReply(JSON.stringify({ skip: true, corrections: [{ wrong: 'w', about }] })).ok,
-    ).toBe(true);
+      parseDistillReply(JSON.stringify({ skip: true, corrections: [{ wrong: 'w', about }] })).state,
+    ).toBe('read');
     const over = `${'a'.repeat(defaultDistillBounds.about)}\uFFFD`;
     expect(
       parseDistillReply(JSON.stringify({ skip: true, corrections: [{ wrong: 'w', about: over }] }))
-        .ok,
-    ).toBe(false);
+        .state,
+    ).toBe('unreadable');
   });
 
   it('reads back every reply within the bounds', () => {
@@ -106,11 +109,11 @@ describe('parseDistillReply', () => {
       fc.property(reply, (value) => {
         const sent = value.skip ? { ...value, episode: undefined } : value;
         const parsed = parseDistillReply(JSON.stringify(sent));
-        expect(parsed.ok).toBe(true);
-        if (parsed.ok) {
-          expect(parsed.reply.skip).toBe(value.skip);
-          expect(parsed.reply.corrections).toEqual(value.corrections ?? []);
-          expect(parsed.reply.surprises).toEqual(value.surprises ?? []);
+        expect(parsed.state).toBe('read');
+        if (parsed.state === 'read') {
+          expect(parsed.value.skip).toBe(value.skip);
+          expect(parsed.value.corrections).toEqual(value.corrections ?? []);
+          expect(parsed.value.surprises).toEqual(value.surprises ?? []);
         }
       }),
     );

@@ -1,3 +1,4 @@
+import { couldNotRead, readValue, type ValueRead } from '@mecha/errors';
 import { z } from 'zod';
 import { type DistillBounds, defaultDistillBounds } from './distill-grammar.js';
 
@@ -72,9 +73,7 @@ export function distillReplySchema(bounds: DistillBounds = defaultDistillBounds)
 }
 
 /** A reply parsed, or why it could not be. */
-export type ParsedReply =
-  | { readonly ok: true; readonly reply: DistillReply }
-  | { readonly ok: false; readonly reason: string };
+export type ParsedReply = ValueRead<DistillReply>;
 
 /**
  * Parses a distiller's text. An episode of only whitespace reads as a skip: there is nothing in
@@ -88,16 +87,15 @@ export function parseDistillReply(
   try {
     value = JSON.parse(text);
   } catch {
-    return { ok: false, reason: 'the reply is not JSON' };
+    return couldNotRead('the reply is not JSON');
   }
   const parsed = distillReplySchema(bounds).safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.map(String).join('.') ?? '';
-    return {
-      ok: false,
-      reason: `the reply does not match the grammar: ${where === '' ? '' : `${where}: `}${issue?.message ?? 'invalid'}`,
-    };
+    return couldNotRead(
+      `the reply does not match the grammar: ${where === '' ? '' : `${where}: `}${issue?.message ?? 'invalid'}`,
+    );
   }
   const data = parsed.data;
   const corrections: ReportedCorrection[] = (data.corrections ?? []).map((item) => ({
@@ -108,7 +106,7 @@ export function parseDistillReply(
   }));
   const surprises: ReportedSurprise[] = (data.surprises ?? []).map((item) => ({ ...item }));
   if (data.skip || data.episode.trim() === '') {
-    return { ok: true, reply: { skip: true, corrections, surprises } };
+    return readValue({ skip: true, corrections, surprises });
   }
-  return { ok: true, reply: { skip: false, episode: data.episode, corrections, surprises } };
+  return readValue({ skip: false, episode: data.episode, corrections, surprises });
 }

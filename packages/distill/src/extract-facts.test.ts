@@ -124,14 +124,17 @@ describe('groundFacts', () => {
 describe('parseFactsAnswer', () => {
   it('reads an answer in the grammar’s shape and names what is wrong with any other', () => {
     expect(parseFactsAnswer('{"entities": [], "relations": []}')).toEqual({
-      ok: true,
-      answer: { entities: [], relations: [] },
+      state: 'read',
+      value: { entities: [], relations: [] },
     });
-    expect(parseFactsAnswer('{"skip": false}')).toMatchObject({ ok: false });
+    expect(parseFactsAnswer('{"skip": false}')).toMatchObject({ state: 'unreadable' });
     expect(
       parseFactsAnswer('{"entities": [{"name": "A", "type": "alien"}], "relations": []}'),
-    ).toMatchObject({ ok: false, reason: expect.stringContaining('entities.0.type') });
-    expect(parseFactsAnswer('not json')).toEqual({ ok: false, reason: 'the answer is not JSON' });
+    ).toMatchObject({ state: 'unreadable', reason: expect.stringContaining('entities.0.type') });
+    expect(parseFactsAnswer('not json')).toEqual({
+      state: 'unreadable',
+      reason: 'the answer is not JSON',
+    });
   });
 });
 

@@ -1,3 +1,4 @@
+import { type Either, left, type Refusal, refusal, right } from '@mecha/errors';
 import type { McpServerConfig } from '@mecha/stores';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { z } from 'zod';
@@ -30,10 +31,11 @@ const upsertReply = z.object({
 /** What `kg_upsert` reported for one episode. */
 export type UpsertReply = z.infer<typeof upsertReply>;
 
-/** A call's answer, or why there is none; `connectionLost` when the server is gone. */
-export type GraphCall<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly reason: string; readonly connectionLost: boolean };
+/** Why a graph call has no answer: `connection_lost` when the server is gone. */
+export type GraphRefusal = Refusal<'call_failed' | 'connection_lost'>;
+
+/** A call's answer, or why there is none (the act shape: `Either<Refusal, T>`). */
+export type GraphCall<T> = Either<GraphRefusal, T>;
 
 /** A live MCP connection to the graph server, with the two tools distillation uses. */
 export interface GraphConnection {
@@ -85,17 +87,14 @@ export interface ConnectOptions {
 export async function connectGraph(
   server: McpServerConfig,
   options: ConnectOptions = {},
-): Promise<
-  | { readonly ok: true; readonly connection: GraphConnection }
-  | { readonly ok: false; readonly reason: string }
-> {
+): Promise<Either<Refusal<'unreachable'>, GraphConnection>> {
   const timeout = options.timeoutMs ?? 30_000;
   const built = graphTransport(server, {
     ...(options.extraArgs === undefined ? {} : { extraArgs: options.extraArgs }),
     ...(options.env === undefined ? {} : { env: options.env }),
   });
-  if (!built.ok) return built;
-  const { graph } = built;
+  if (built._tag === 'Left') return built;
+  const graph = built.right;
   const client = new Client({ name: 'mecha-distill', version: options.clientVersion ?? '0.0.0' });
   let lost = false;
   let expired = false;
@@ -109,14 +108,16 @@ export async function connectGraph(
     tools = new Set(listed.tools.map((tool) => tool.name));
     if (!tools.has('kg_upsert')) {
       await client.close();
-      return {
-        ok: false,
-        reason: `the [[mcp]] server '${server.name}' offers no kg_upsert tool: point it at mecha-graph-mcp`,
-      };
+      return left(
+        refusal(
+          'unreachable',
+          `the [[mcp]] server '${server.name}' offers no kg_upsert tool: point it at mecha-graph-mcp`,
+        ),
+      );
     }
   } catch (error) {
     await client.close().catch(() => undefined);
-    return { ok: false, reason: graph.explain(error, 'connect').reason };
+    return left(refusal('unreachable', graph.explain(error, 'connect').reason));
   }
 
   async function call<T>(
@@ -124,7 +125,7 @@ export async function connectGraph(
     input: Record<string, unknown>,
     shape: z.ZodType<T>,
   ): Promise<GraphCall<T>> {
-    if (lost) return { ok: false, reason: graph.gone(), connectionLost: true };
+    if (lost) return left(refusal('connection_lost', graph.gone()));
     let result: Awaited<ReturnType<typeof client.callTool>>;
     try {
       result = await client.callTool({ name, arguments: input }, undefined, { timeout });
@@ -132,7 +133,7 @@ export async function connectGraph(
       const explained = graph.explain(error, name);
       if (explained.lost) lost = true;
       if (explained.expired === true) expired = true;
-      return { ok: false, reason: explained.reason, connectionLost: lost };
+      return left(refusal(lost ? 'connection_lost' : 'call_failed', explained.reason));
     }
     if (result.isError === true) {
       const content = Array.isArray(result.content) ? result.content : [];
@@ -142,21 +143,15 @@ export async function connectGraph(
         )
         .join(' ')
         .trim();
-      return {
-        ok: false,
-        reason: `${name} refused: ${text === '' ? 'no reason given' : text}`,
-        connectionLost: false,
-      };
+      return left(
+        refusal('call_failed', `${name} refused: ${text === '' ? 'no reason given' : text}`),
+      );
     }
     const parsed = shape.safeParse(result.structuredContent);
     if (!parsed.success) {
-      return {
-        ok: false,
-        reason: `${name} answered in a shape distill does not know`,
-        connectionLost: false,
-      };
+      return left(refusal('call_failed', `${name} answered in a shape distill does not know`));
     }
-    return { ok: true, value: parsed.data };
+    return right(parsed.data);
   }
 
   const connection: GraphConnection = {
@@ -187,5 +182,5 @@ export async function connectGraph(
       await client.close().catch(() => undefined);
     },
   };
-  return { ok: true, connection };
+  return right(connection);
 }

@@ -1,3 +1,4 @@
+import { rightOrThrow } from '@mecha/errors';
 import { type McpServerConfig, openHome } from '@mecha/stores';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type HttpGraph, startHttpGraph } from './__fixtures__/http-graph.js';
@@ -35,8 +36,8 @@ describe('openGraphOwner over Streamable HTTP', () => {
       capabilities: {},
     };
     const placer = await connectGraph(server, { env });
-    if (!placer.ok) throw new Error(placer.reason);
-    const placed = await placer.connection.call('kg_upsert', {
+    const placing = rightOrThrow(placer, 'the placer’s connection');
+    const placed = await placing.call('kg_upsert', {
       kind: 'episode',
       source: 'agent:mecha',
       source_id: 'session-1',
@@ -44,8 +45,8 @@ describe('openGraphOwner over Streamable HTTP', () => {
       body: 'Ana confirmed the venue.',
       meta: { relations: [{ subject: 'Ana', predicate: 'works at', object: 'Northwind' }] },
     });
-    expect(placed.ok).toBe(true);
-    await placer.connection.close();
+    expect(placed._tag).toBe('Right');
+    await placing.close();
 
     const owner = openGraphOwner(openHome(made.path), { server, env });
     cleanups.push(() => owner.close());

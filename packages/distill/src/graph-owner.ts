@@ -138,8 +138,11 @@ async function call(
   input: Record<string, unknown>,
 ): Promise<Item | Extract<GraphOwnerResult, { state: 'refused' }>> {
   const answer = await graph.call(name, input);
-  if (answer.ok) return answer.value;
-  return refused(answer.connectionLost ? 'graph_unavailable' : 'refused', answer.reason);
+  if (answer._tag === 'Right') return answer.right;
+  return refused(
+    answer.left.kind === 'connection_lost' ? 'graph_unavailable' : 'refused',
+    answer.left.message,
+  );
 }
 
 const isRefusal = (value: unknown): value is Extract<GraphOwnerResult, { state: 'refused' }> =>
@@ -381,8 +384,8 @@ export function openGraphOwner(
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(options.env === undefined ? {} : { env: options.env }),
     });
-    if (!connected.ok) return refused('graph_unavailable', connected.reason);
-    return connected.connection;
+    if (connected._tag === 'Left') return refused('graph_unavailable', connected.left.message);
+    return connected.right;
   };
 
   const connection = async (): Promise<

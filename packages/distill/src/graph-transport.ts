@@ -1,3 +1,4 @@
+import { type Either, left, type Refusal, refusal, right } from '@mecha/errors';
 import type { McpServerConfig } from '@mecha/stores';
 import {
   getDefaultEnvironment,
@@ -116,9 +117,7 @@ function explainHttp(
 export function graphTransport(
   server: McpServerConfig,
   options: GraphTransportOptions = {},
-):
-  | { readonly ok: true; readonly graph: GraphTransport }
-  | { readonly ok: false; readonly reason: string } {
+): Either<Refusal<'unreachable'>, GraphTransport> {
   const env = options.env ?? process.env;
   if (server.url !== undefined) {
     const remote = server as McpServerConfig & { readonly url: string };
@@ -126,34 +125,35 @@ export function graphTransport(
     if (server.token_env !== undefined) {
       const token = env[server.token_env];
       if (token === undefined || token.trim() === '') {
-        return {
-          ok: false,
-          reason: `the [[mcp]] server '${server.name}' takes its bearer token from $${server.token_env}, which is ${token === undefined ? 'not set' : 'empty'}: export it with the token the graph at ${server.url} was started with`,
-        };
+        return left(
+          refusal(
+            'unreachable',
+            `the [[mcp]] server '${server.name}' takes its bearer token from $${server.token_env}, which is ${token === undefined ? 'not set' : 'empty'}: export it with the token the graph at ${server.url} was started with`,
+          ),
+        );
       }
       // Checked here, by name: a header the fetch layer refuses would print the whole value.
       if (/[^\x21-\x7e]/.test(token.trim())) {
-        return {
-          ok: false,
-          reason: `the [[mcp]] server '${server.name}' takes its bearer token from $${server.token_env}, which holds a character a token cannot (a space, a line break or a non-ASCII character): export it with the token alone, on one line`,
-        };
+        return left(
+          refusal(
+            'unreachable',
+            `the [[mcp]] server '${server.name}' takes its bearer token from $${server.token_env}, which holds a character a token cannot (a space, a line break or a non-ASCII character): export it with the token alone, on one line`,
+          ),
+        );
       }
       headers.authorization = `Bearer ${token.trim()}`;
     }
     const transport = new StreamableHTTPClientTransport(new URL(server.url), {
       requestInit: { headers },
     });
-    return {
-      ok: true,
-      graph: {
-        transport,
-        kind: 'http',
-        where: server.url,
-        explain: (error, doing) => explainHttp(remote, error, doing),
-        gone: () =>
-          `the connection to the graph at ${server.url} was closed: start it there with 'mecha-graph-mcp --http', or fix the [[mcp]] url in config.toml`,
-      },
-    };
+    return right({
+      transport,
+      kind: 'http',
+      where: server.url,
+      explain: (error, doing) => explainHttp(remote, error, doing),
+      gone: () =>
+        `the connection to the graph at ${server.url} was closed: start it there with 'mecha-graph-mcp --http', or fix the [[mcp]] url in config.toml`,
+    });
   }
   const command = server.command ?? '';
   const transport = new StdioClientTransport({
@@ -170,21 +170,18 @@ export function graphTransport(
     const tail = stderr.trim().split('\n').slice(-3).join(' | ');
     return tail === '' ? reason : `${reason} (server said: ${tail})`;
   };
-  return {
-    ok: true,
-    graph: {
-      transport,
-      kind: 'stdio',
-      where: command,
-      gone: () => withStderr('the graph server is gone'),
-      explain: (error, doing) => ({
-        reason: withStderr(
-          doing === 'connect'
-            ? `cannot start the [[mcp]] server '${server.name}' (${command}): ${messageOf(error)}${notFoundFix(error, command)}`
-            : `${doing} failed: ${messageOf(error)}`,
-        ),
-        lost: false,
-      }),
-    },
-  };
+  return right({
+    transport,
+    kind: 'stdio',
+    where: command,
+    gone: () => withStderr('the graph server is gone'),
+    explain: (error, doing) => ({
+      reason: withStderr(
+        doing === 'connect'
+          ? `cannot start the [[mcp]] server '${server.name}' (${command}): ${messageOf(error)}${notFoundFix(error, command)}`
+          : `${doing} failed: ${messageOf(error)}`,
+      ),
+      lost: false,
+    }),
+  });
 }

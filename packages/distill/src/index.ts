@@ -44,6 +44,7 @@ export type {
   CorrectionCounts,
   GraphCall,
   GraphConnection,
+  GraphRefusal,
   UpsertReply,
 } from './graph-client.js';
 export { connectGraph } from './graph-client.js';

@@ -1,9 +1,8 @@
+import { couldNotRead, readValue, type ValueRead } from '@mecha/errors';
 import type { z } from 'zod';
 
-/** A model's JSON answer parsed against its schema, or why it could not be. */
-export type ParsedModelJson<T> =
-  | { readonly ok: true; readonly answer: T }
-  | { readonly ok: false; readonly reason: string };
+/** A model's JSON answer parsed against its schema, or why it could not be (the read shape). */
+export type ParsedModelJson<T> = ValueRead<T>;
 
 /**
  * Parses a model's answer that a grammar constrained to JSON: not JSON, or JSON that misses the
@@ -15,16 +14,14 @@ export function parseModelJson<T>(text: string, schema: z.ZodType<T>): ParsedMod
   try {
     value = JSON.parse(text);
   } catch {
-    return { ok: false, reason: 'the answer is not JSON' };
+    return couldNotRead('the answer is not JSON');
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return {
-      ok: false,
-      reason:
-        `the answer does not match the schema: ${issue?.path.map(String).join('.') ?? ''} ${issue?.message ?? ''}`.trim(),
-    };
+    return couldNotRead(
+      `the answer does not match the schema: ${issue?.path.map(String).join('.') ?? ''} ${issue?.message ?? ''}`.trim(),
+    );
   }
-  return { ok: true, answer: parsed.data };
+  return readValue(parsed.data);
 }

@@ -194,21 +194,21 @@ describe('the follow-up question', () => {
   });
 
   it('parses an answer, and refuses one of another shape', () => {
-    expect(parseAppraisalAnswer(JSON.stringify(answer())).ok).toBe(true);
-    expect(parseAppraisalAnswer('{"interpretation":"x"}').ok).toBe(false);
+    expect(parseAppraisalAnswer(JSON.stringify(answer())).state).toBe('read');
+    expect(parseAppraisalAnswer('{"interpretation":"x"}').state).toBe('unreadable');
     // An answer without the newer parts (an older script) still reads, with none of them.
     const { judgments, owner_wants, lessons, ...older } = answer();
     expect(parseAppraisalAnswer(JSON.stringify(older))).toMatchObject({
-      ok: true,
-      answer: { judgments: [], owner_wants: '', lessons: [] },
+      state: 'read',
+      value: { judgments: [], owner_wants: '', lessons: [] },
     });
     expect(
       parseAppraisalAnswer(
         JSON.stringify(
           answer({ judgments: [{ goal: null, outcome: 'fine' as never, text: 't' }] }),
         ),
-      ).ok,
-    ).toBe(false);
-    expect(parseAppraisalAnswer('nope').ok).toBe(false);
+      ).state,
+    ).toBe('unreadable');
+    expect(parseAppraisalAnswer('nope').state).toBe('unreadable');
   });
 });

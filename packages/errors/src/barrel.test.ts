@@ -10,10 +10,17 @@ describe('the built @mecha/errors', () => {
     expect(Object.keys(api).sort()).toEqual([
       'MechaError',
       'UnexpectedLeftError',
+      'couldNotRead',
       'errorBrand',
       'errorGuard',
+      'isComplete',
       'isLeft',
+      'left',
       'leftOrThrow',
+      'readValue',
+      'recordsOf',
+      'refusal',
+      'right',
       'rightOrThrow',
     ]);
   });

@@ -44,7 +44,6 @@ export {
 export type {
   AppraisalHome,
   AppraisalRecords,
-  RecordsRead,
   SkillEvidenceReadout,
 } from './claims/skill-evidence-from-records.js';
 export {

@@ -62,6 +62,6 @@ describe('the built @mecha/homeostat/node', () => {
   it('gives live readings through the built entry', async () => {
     const { machineSensors } = await import(nodeEntry);
     const sensors = machineSensors();
-    expect((await sensors.memAvailableKb()).read).toBe(true);
+    expect((await sensors.memAvailableKb()).state).toBe('read');
   });
 });

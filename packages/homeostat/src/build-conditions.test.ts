@@ -137,9 +137,9 @@ describe('buildConditions', () => {
             pending: { outbox, questions, requests },
           });
           // A sensor that read 0 records 0; one that failed records nothing and says why.
-          expect(snapshot.load_avg_1m).toBe(load.read ? 0 : undefined);
-          expect(snapshot.mem_available_kb).toBe(memory.read ? 0 : undefined);
-          if (!load.read) expect(snapshot.unread?.load_avg_1m).toBe('not read');
+          expect(snapshot.load_avg_1m).toBe(load.state === 'read' ? 0 : undefined);
+          expect(snapshot.mem_available_kb).toBe(memory.state === 'read' ? 0 : undefined);
+          if (load.state !== 'read') expect(snapshot.unread?.load_avg_1m).toBe('not read');
           for (const [name, source] of Object.entries({ outbox, questions, requests })) {
             const key = name as 'outbox' | 'questions' | 'requests';
             if (source.state === 'unreadable') {

@@ -165,17 +165,18 @@ export function buildConditions(input: ConditionsInput): ConditionsSnapshot {
   const unread: Record<string, string> = {};
 
   const load = input.loadAverage1m;
-  if (load.read && Number.isFinite(load.value) && load.value >= 0)
+  if (load.state === 'read' && Number.isFinite(load.value) && load.value >= 0)
     snapshot.load_avg_1m = load.value;
-  else unread.load_avg_1m = load.read ? `the sensor gave ${String(load.value)}` : load.reason;
+  else
+    unread.load_avg_1m =
+      load.state === 'read' ? `the sensor gave ${String(load.value)}` : load.reason;
 
   const memory = input.memAvailableKb;
-  if (memory.read && Number.isSafeInteger(memory.value) && memory.value >= 0) {
+  if (memory.state === 'read' && Number.isSafeInteger(memory.value) && memory.value >= 0) {
     snapshot.mem_available_kb = memory.value;
   } else {
-    unread.mem_available_kb = memory.read
-      ? `the sensor gave ${String(memory.value)}`
-      : memory.reason;
+    unread.mem_available_kb =
+      memory.state === 'read' ? `the sensor gave ${String(memory.value)}` : memory.reason;
   }
 
   const backlog: Mutable<NonNullable<ConditionsSnapshot['backlog']>> = {};
@@ -191,7 +192,7 @@ export function buildConditions(input: ConditionsInput): ConditionsSnapshot {
   }
   if (Object.keys(backlog).length > 0) snapshot.backlog = backlog;
 
-  if (input.charter.read) {
+  if (input.charter.state === 'read') {
     const charter = input.charter.value;
     const commitments: Mutable<NonNullable<ConditionsSnapshot['commitments']>> = {};
     const all: CommitmentReading[] = [];

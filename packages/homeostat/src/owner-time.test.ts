@@ -8,7 +8,7 @@ const now = Date.parse('2026-09-25T13:30:00Z');
 describe('ownerTime', () => {
   it('gives the weekday and part of day in the owner’s time zone', () => {
     expect(ownerTime(now, 'UTC', readValue(undefined))).toEqual({
-      read: true,
+      state: 'read',
       value: { weekday: 'Friday', partOfDay: 'afternoon', quietHours: readValue('none_recorded') },
     });
     expect(ownerTime(now, 'Pacific/Auckland', readValue(undefined))).toMatchObject({
@@ -33,12 +33,12 @@ describe('ownerTime', () => {
   });
 
   it('reads an unknown time zone or malformed hours as unread, not as a guess', () => {
-    expect(ownerTime(now, 'Mars/Olympus', readValue(undefined)).read).toBe(false);
+    expect(ownerTime(now, 'Mars/Olympus', readValue(undefined)).state).toBe('unreadable');
     expect(ownerTime(now, 'UTC', readValue({ start: '10pm', end: '8am' }))).toMatchObject({
-      value: { quietHours: { read: false } },
+      value: { quietHours: { state: 'unreadable' } },
     });
     expect(ownerTime(now, 'UTC', couldNotRead('attention.toml is torn'))).toMatchObject({
-      value: { quietHours: { read: false, reason: 'attention.toml is torn' } },
+      value: { quietHours: { state: 'unreadable', reason: 'attention.toml is torn' } },
     });
   });
 });

@@ -61,7 +61,7 @@ export function ownerTime(
     return couldNotRead('the local time could not be worked out');
   }
   let quiet: Reading<'inside' | 'outside' | 'none_recorded'>;
-  if (!quietHours.read) quiet = quietHours;
+  if (quietHours.state !== 'read') quiet = quietHours;
   else if (quietHours.value === undefined) quiet = readValue('none_recorded');
   else {
     const start = minutes(quietHours.value.start);

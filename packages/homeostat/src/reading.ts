@@ -1,17 +1,10 @@
+import type { ValueRead } from '@mecha/errors';
+
 /**
- * A value a sensor or a reader produced, or why it could not: absent is carried as a reason,
+ * A value a sensor or a reader produced, or why it could not: `ValueRead` from
+ * `@mecha/errors`, the single-value form of the read shape. Absent is carried as a reason,
  * never as an empty value or a zero.
  */
-export type Reading<T> =
-  | { readonly read: true; readonly value: T }
-  | { readonly read: false; readonly reason: string };
+export type Reading<T> = ValueRead<T>;
 
-/** A reading that succeeded. */
-export function readValue<T>(value: T): Reading<T> {
-  return { read: true, value };
-}
-
-/** A reading that failed, with the reason a person will be shown. */
-export function couldNotRead(reason: string): Reading<never> {
-  return { read: false, reason };
-}
+export { couldNotRead, readValue } from '@mecha/errors';

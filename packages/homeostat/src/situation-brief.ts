@@ -159,7 +159,7 @@ function unreadLine(label: string, reading: { reason: string }): Line {
 }
 
 function served(serves: Reading<readonly ServedLine[]>): string {
-  if (!serves.read) {
+  if (serves.state !== 'read') {
     return `Which charter lines it serves could not be read (${reasonText(serves.reason)}).`;
   }
   if (serves.value.length === 0) return 'No store links it to a charter line.';
@@ -170,18 +170,18 @@ function served(serves: Reading<readonly ServedLine[]>): string {
 }
 
 function goalLine(goal: Reading<GoalInput>): Line {
-  if (!goal.read) return unreadLine('Goal', goal);
+  if (goal.state !== 'read') return unreadLine('Goal', goal);
   const value = goal.value;
   if (value.anchor === 'no_anchor') {
     return { text: 'Goal: this run names none.', field: { state: 'no_anchor' } };
   }
   const problems: string[] = [];
-  if (!value.serves.read) problems.push(value.serves.reason);
+  if (value.serves.state !== 'read') problems.push(value.serves.reason);
   let head: string;
   if (value.anchor === 'task') {
     head = `Goal: task ${idText(value.taskId)}`;
     const project = value.project;
-    if (!project.read) {
+    if (project.state !== 'read') {
       problems.push(project.reason);
       head += `; its project could not be read (${reasonText(project.reason)}).`;
     } else if (project.value === 'none') {
@@ -258,12 +258,13 @@ function actText(act: OwnerAct): string {
 
 function attemptLines(attempt: Attempt): { lines: string[]; problem?: string } {
   const problems: string[] = [];
-  const started = attempt.startedAgo.read
-    ? `started ${ageBand(attempt.startedAgo.value)} ago`
-    : `when it started could not be read: ${reasonText(attempt.startedAgo.reason)}`;
-  if (!attempt.startedAgo.read) problems.push(attempt.startedAgo.reason);
+  const started =
+    attempt.startedAgo.state === 'read'
+      ? `started ${ageBand(attempt.startedAgo.value)} ago`
+      : `when it started could not be read: ${reasonText(attempt.startedAgo.reason)}`;
+  if (attempt.startedAgo.state !== 'read') problems.push(attempt.startedAgo.reason);
   let acts: string;
-  if (!attempt.ownerActs.read) {
+  if (attempt.ownerActs.state !== 'read') {
     problems.push(attempt.ownerActs.reason);
     acts = `What the owner did with its work could not be read (${reasonText(attempt.ownerActs.reason)}).`;
   } else if (attempt.ownerActs.value.length === 0) {
@@ -272,7 +273,7 @@ function attemptLines(attempt: Attempt): { lines: string[]; problem?: string } {
     acts = `The owner: ${attempt.ownerActs.value.map(actText).join('; ')}.`;
   }
   let ended: string;
-  if (attempt.ended.read) {
+  if (attempt.ended.state === 'read') {
     ended = `How it ended, as the harness recorded it (not a verdict): ${endings[attempt.ended.value]}.`;
   } else {
     problems.push(attempt.ended.reason);
@@ -286,7 +287,7 @@ function attemptLines(attempt: Attempt): { lines: string[]; problem?: string } {
 }
 
 function attemptsLine(attempts: Reading<AttemptsInput>): Line {
-  if (!attempts.read) return unreadLine('Previous attempts at this task', attempts);
+  if (attempts.state !== 'read') return unreadLine('Previous attempts at this task', attempts);
   const value = attempts.value;
   if (value.kind === 'not_a_task') return { text: undefined, field: { state: 'not_a_task' } };
   const shown = value.sessions.slice(0, 3);
@@ -311,7 +312,7 @@ function attemptsLine(attempts: Reading<AttemptsInput>): Line {
 }
 
 function boardLine(board: Reading<BoardSummary>): Line {
-  if (!board.read) return unreadLine('Board', board);
+  if (board.state !== 'read') return unreadLine('Board', board);
   const value = board.value;
   const whole = value.complete;
   const at = (count: number) => (whole ? `${count}` : `at least ${count}`);
@@ -357,15 +358,16 @@ function boardLine(board: Reading<BoardSummary>): Line {
 }
 
 function timeLine(time: Reading<OwnerTime>): Line {
-  if (!time.read) return unreadLine('Time', time);
+  if (time.state !== 'read') return unreadLine('Time', time);
   const { weekday, partOfDay, quietHours } = time.value;
-  const quiet = !quietHours.read
-    ? `whether it is inside their quiet hours could not be read (${reasonText(quietHours.reason)})`
-    : quietHours.value === 'none_recorded'
-      ? 'no quiet hours are recorded'
-      : `${quietHours.value} their quiet hours`;
+  const quiet =
+    quietHours.state !== 'read'
+      ? `whether it is inside their quiet hours could not be read (${reasonText(quietHours.reason)})`
+      : quietHours.value === 'none_recorded'
+        ? 'no quiet hours are recorded'
+        : `${quietHours.value} their quiet hours`;
   const text = `Time: ${weekday.replace(/[^\p{L} ]/gu, '')} ${partOfDay} for the owner; ${quiet}.`;
-  return quietHours.read ? read(text) : partial(text, quietHours.reason);
+  return quietHours.state === 'read' ? read(text) : partial(text, quietHours.reason);
 }
 
 /** A count the brief may print as a number, or undefined when it is not one. */
@@ -374,7 +376,7 @@ function whole(value: number): string | undefined {
 }
 
 function seatsLine(seats: Reading<SeatsInput>): Line {
-  if (!seats.read) return unreadLine('Background seats', seats);
+  if (seats.state !== 'read') return unreadLine('Background seats', seats);
   const total = whole(seats.value.total);
   if (total === undefined)
     return unreadLine('Background seats', { reason: 'the seat count is not a number' });
@@ -385,7 +387,7 @@ function seatsLine(seats: Reading<SeatsInput>): Line {
 }
 
 function runsLine(runs: Reading<RunsInput>): Line {
-  if (!runs.read) return unreadLine('Other runs in flight', runs);
+  if (runs.state !== 'read') return unreadLine('Other runs in flight', runs);
   const { delegatedTasks, triggers } = runs.value;
   const tasks =
     delegatedTasks.length === 0
@@ -399,7 +401,7 @@ function runsLine(runs: Reading<RunsInput>): Line {
 }
 
 function slotsLine(slots: Reading<SlotsInput>): Line {
-  if (!slots.read) return unreadLine('Model server', slots);
+  if (slots.state !== 'read') return unreadLine('Model server', slots);
   const value = slots.value;
   if (value.kind === 'not_local') {
     return {
@@ -420,7 +422,7 @@ function slotsLine(slots: Reading<SlotsInput>): Line {
 }
 
 function voiceLine(voice: Reading<VoiceInput>): Line {
-  if (!voice.read) return unreadLine('Voice', voice);
+  if (voice.state !== 'read') return unreadLine('Voice', voice);
   return read(
     voice.value.inCall
       ? 'Voice: the owner spoke to you within the last few minutes; a call may be in progress.'
@@ -429,7 +431,7 @@ function voiceLine(voice: Reading<VoiceInput>): Line {
 }
 
 function budgetLine(budget: Reading<BudgetInput>): Line {
-  if (!budget.read) return unreadLine('Budget', budget);
+  if (budget.state !== 'read') return unreadLine('Budget', budget);
   const value = budget.value;
   const part = (
     ceiling: number | 'none',

@@ -25,7 +25,7 @@ describe('summarizeBoard', () => {
       { today: '2026-09-25', ownTaskId: 'task-1' },
     );
     expect(summary).toEqual({
-      read: true,
+      state: 'read',
       value: {
         complete: true,
         open: { inbox: 1, next: 2, waiting: 2 },
@@ -60,7 +60,7 @@ describe('summarizeBoard', () => {
       { today: '2026-09-25', ownTaskId: 'task-9' },
     );
     expect(summary).toMatchObject({
-      read: true,
+      state: 'read',
       value: { complete: false, ownTask: 'not_on_board' },
     });
   });
@@ -72,9 +72,11 @@ describe('summarizeBoard', () => {
         { today: '2026-09-25' },
       ),
     ).toEqual({
-      read: false,
+      state: 'unreadable',
       reason: 'the board server did not answer',
     });
-    expect(summarizeBoard({ state: 'read', records: [] }, { today: 'Friday' }).read).toBe(false);
+    expect(summarizeBoard({ state: 'read', records: [] }, { today: 'Friday' }).state).toBe(
+      'unreadable',
+    );
   });
 });

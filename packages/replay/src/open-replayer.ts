@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { Replayer } from '@mecha/appraisal-core';
+import { type Either, left, type Refusal, refusal, right } from '@mecha/errors';
 import { createLocalModel, resolveModelPath, resolveModelSettings } from '@mecha/local-model';
 import { createLocalModelReplayer } from './local-model-replayer.js';
 import { readReplayScript } from './read-replay-script.js';
@@ -28,40 +29,40 @@ export interface OpenReplayerOptions {
 export async function openReplayer(
   spec: string,
   options: OpenReplayerOptions,
-): Promise<
-  | { readonly ok: true; readonly replayer: OpenReplayer }
-  | { readonly ok: false; readonly message: string }
-> {
+): Promise<Either<Refusal<'unreadable' | 'bad_request'>, OpenReplayer>> {
   if (spec.startsWith('scripted:')) {
     const file = spec.slice('scripted:'.length);
     const path = isAbsolute(file) ? file : resolve(options.homePath, file);
     const read = await readReplayScript(path);
-    if (!read.ok) return read;
-    return { ok: true, replayer: Object.assign(read.replayer, { close: async () => {} }) };
+    if (read._tag === 'Left') return read;
+    return right(Object.assign(read.right, { close: async () => {} }));
   }
   if (spec === 'local-model') {
     const path = await resolveModelPath(options.model, { configFile: options.configFile });
-    if (!path.ok) return { ok: false, message: path.error.message };
+    if (!path.ok) return left(refusal('bad_request', path.error.message));
     const settings = resolveModelSettings(options.model);
     if (!settings.ok) {
-      return {
-        ok: false,
-        message: settings.problems
-          .map((problem) => `[model] ${problem.key} ${problem.message}`)
-          .join('; '),
-      };
+      return left(
+        refusal(
+          'bad_request',
+          settings.problems
+            .map((problem) => `[model] ${problem.key} ${problem.message}`)
+            .join('; '),
+        ),
+      );
     }
     const model = createLocalModel({ path: path.path, ...settings.settings });
-    return {
-      ok: true,
-      replayer: createLocalModelReplayer(
+    return right(
+      createLocalModelReplayer(
         model,
         options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens },
       ),
-    };
+    );
   }
-  return {
-    ok: false,
-    message: `[probe] replayer ${JSON.stringify(spec)} is not "local-model" or "scripted:PATH"`,
-  };
+  return left(
+    refusal(
+      'bad_request',
+      `[probe] replayer ${JSON.stringify(spec)} is not "local-model" or "scripted:PATH"`,
+    ),
+  );
 }

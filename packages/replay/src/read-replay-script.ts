@@ -5,11 +5,10 @@ import {
   replayScriptEntrySchema,
   type ScriptedReplayer,
 } from '@mecha/appraisal-core';
+import { type Either, left, type Refusal, refusal, right } from '@mecha/errors';
 
 /** A scripted replayer read from a file, or why the file cannot serve as one. */
-export type ReplayScriptRead =
-  | { readonly ok: true; readonly replayer: ScriptedReplayer }
-  | { readonly ok: false; readonly message: string };
+export type ReplayScriptRead = Either<Refusal<'unreadable'>, ScriptedReplayer>;
 
 /**
  * Reads a JSON-lines replay script (one arm per line: `session_id`, `turn`, optional `policy`
@@ -22,7 +21,7 @@ export async function readReplayScript(path: string): Promise<ReplayScriptRead> 
     text = await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as { code?: string }).code ?? 'unreadable';
-    return { ok: false, message: `the replay script ${path} cannot be read (${code})` };
+    return left(refusal('unreadable', `the replay script ${path} cannot be read (${code})`));
   }
   const entries: ReplayScriptEntry[] = [];
   const lines = text.split('\n');
@@ -32,17 +31,19 @@ export async function readReplayScript(path: string): Promise<ReplayScriptRead> 
     try {
       value = JSON.parse(raw);
     } catch {
-      return { ok: false, message: `the replay script ${path} line ${index + 1} is not JSON` };
+      return left(refusal('unreadable', `the replay script ${path} line ${index + 1} is not JSON`));
     }
     const parsed = replayScriptEntrySchema.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      return {
-        ok: false,
-        message: `the replay script ${path} line ${index + 1}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'is not an arm'}`,
-      };
+      return left(
+        refusal(
+          'unreadable',
+          `the replay script ${path} line ${index + 1}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'is not an arm'}`,
+        ),
+      );
     }
     entries.push(value as ReplayScriptEntry);
   }
-  return { ok: true, replayer: createScriptedReplayer(entries) };
+  return right(createScriptedReplayer(entries));
 }

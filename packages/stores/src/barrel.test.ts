@@ -7,6 +7,7 @@ describe('the built @mecha/stores', () => {
   it('exposes exactly its public surface', async () => {
     const api = await import(entry);
     expect(Object.keys(api).sort()).toEqual([
+      'HomeReadout',
       'UnguardedTaskToolError',
       'adapterSession',
       'addTask',
@@ -24,7 +25,6 @@ describe('the built @mecha/stores', () => {
       'checkReplayWorkspace',
       'closeRefusal',
       'closeTask',
-      'closeTaskFromSurface',
       'compareSession',
       'configIssueText',
       'configSchema',
@@ -75,7 +75,6 @@ describe('the built @mecha/stores', () => {
       'registerShell',
       'registrationVariables',
       'reopenTask',
-      'reopenTaskFromSurface',
       'repairHome',
       'repairStore',
       'resolveHome',
@@ -83,6 +82,7 @@ describe('the built @mecha/stores', () => {
       'ruleRecordSchema',
       'runHook',
       'runPresence',
+      'runsOfTranscript',
       'saturationRuns',
       'seededRandom',
       'sessionReadout',
@@ -94,6 +94,7 @@ describe('the built @mecha/stores', () => {
       'toolFindings',
       'toolRegistryFile',
       'toolRegistrySchema',
+      'watchHome',
       'withDistillLedger',
       'withLock',
       'withReadLog',

@@ -105,26 +105,19 @@ async function findOnBoard(
   home: MechaHome,
   taskId: string,
 ): Promise<
-  | { readonly ok: true; readonly task: BoardTask; readonly board: readonly BoardRecord[] }
-  | { readonly ok: false; readonly refusal: SurfaceRefusal }
+  E.Either<SurfaceRefusal, { readonly task: BoardTask; readonly board: readonly BoardRecord[] }>
 > {
   const board = await home.board.read();
   if (board.state === 'unreadable') {
-    return {
-      ok: false,
-      refusal: refusal('board_unreadable', `the board could not be read: ${board.reason}`),
-    };
+    return E.left(refusal('board_unreadable', `the board could not be read: ${board.reason}`));
   }
   const task = board.records.find(
     (row): row is BoardTask => row.kind === 'task' && row.id === taskId,
   );
   if (task === undefined) {
-    return {
-      ok: false,
-      refusal: refusal('no_task', `there is no task ${JSON.stringify(taskId)} on the board`),
-    };
+    return E.left(refusal('no_task', `there is no task ${JSON.stringify(taskId)} on the board`));
   }
-  return { ok: true, task, board: board.records };
+  return E.right({ task, board: board.records });
 }
 
 /**
@@ -140,10 +133,10 @@ export async function closeTaskFromSurface(
 ): Promise<ClosedFromSurface | SurfaceRefusal> {
   const { to } = request;
   const mover = moverFor(await runPresence(home, request.env), request.surface);
-  if (!mover.ok) return refusal('nobody_present', mover.message);
+  if (E.isLeft(mover)) return refusal('nobody_present', mover.left.message);
   const found = await findOnBoard(home, request.taskId);
-  if (!found.ok) return found.refusal;
-  const { task, board } = found;
+  if (E.isLeft(found)) return found.left;
+  const { task, board } = found.right;
   if (task.status === to) {
     return refusal('not_written', `${task.id} is already ${to}: nothing changed`);
   }
@@ -185,8 +178,8 @@ export async function closeTaskFromSurface(
       from: task.status,
       to,
       session_ids: sessionIds,
-      who: mover.mover.who,
-      surface: mover.mover.surface,
+      who: mover.right.who,
+      surface: mover.right.surface,
       appraisal_line: appraisal.line,
     },
     request.env,
@@ -199,8 +192,8 @@ export async function closeTaskFromSurface(
     taskId: task.id,
     to,
     sessionIds,
-    who: mover.mover.who,
-    surface: mover.mover.surface,
+    who: mover.right.who,
+    surface: mover.right.surface,
     personPresent: true,
     appraisalLine: appraisal.line,
   });
@@ -283,15 +276,15 @@ export async function reopenTaskFromSurface(
   request: ReopenFromSurfaceRequest,
 ): Promise<ReopenedFromSurface | SurfaceRefusal> {
   const mover = moverFor(await runPresence(home, request.env), request.surface);
-  if (!mover.ok) return refusal('nobody_present', mover.message);
+  if (E.isLeft(mover)) return refusal('nobody_present', mover.left.message);
   const found = await findOnBoard(home, request.taskId);
-  if (!found.ok) return found.refusal;
-  const { task } = found;
+  if (E.isLeft(found)) return found.left;
+  const { task } = found.right;
   const reopened = await reopenTask(home, {
     taskId: task.id,
     to: request.to,
-    who: mover.mover.who,
-    surface: mover.mover.surface,
+    who: mover.right.who,
+    surface: mover.right.surface,
     personPresent: true,
     ...(request.reason === undefined ? {} : { reason: request.reason }),
   });

@@ -20,7 +20,6 @@ export type {
   ReopenFromSurfaceRequest,
   SurfaceRefusal,
 } from './close-task-from-surface.js';
-export { closeTaskFromSurface, reopenTaskFromSurface } from './close-task-from-surface.js';
 export type { AgentConfig, ConfigIssue, McpServerConfig, MechaConfig } from './config.js';
 export {
   agentConfigSchema,
@@ -82,8 +81,12 @@ export type {
   PastAppraisal,
 } from './live/goal-context.js';
 export { goalContext, goalContextLimit } from './live/goal-context.js';
+export type { CorpusRead, ReadoutChange } from './live/home-readout.js';
+export { HomeReadout } from './live/home-readout.js';
 export type { MachineSensors } from './live/home-sensors.js';
 export { homeSensors } from './live/home-sensors.js';
+export type { RunRow } from './live/run-row.js';
+export { runsOfTranscript } from './live/run-row.js';
 export type { HarnessSituation } from './live/situation-from-home.js';
 export {
   attemptWindowDays,
@@ -91,6 +94,8 @@ export {
   readQuietHours,
   situationFromHome,
 } from './live/situation-from-home.js';
+export type { HomeWatch, WatchHomeOptions } from './live/watch-home.js';
+export { watchHome } from './live/watch-home.js';
 export { missingHomeMessage, refuseMissingHome } from './missing-home.js';
 export type {
   AppraisalStores,

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { Refusal } from '@mecha/errors';
 import * as E from 'fp-ts/lib/Either.js';
 import type { ClosureActor } from './close-task.js';
 import { contextOf, type MechaHome } from './home-context.js';
@@ -149,21 +150,21 @@ export interface Mover {
 export function moverFor(
   presence: RunPresence,
   surface: string,
-): { readonly ok: true; readonly mover: Mover } | { readonly ok: false; readonly message: string } {
+): E.Either<Refusal<'nobody_present'>, Mover> {
   switch (presence.kind) {
     case 'terminal':
-      return { ok: true, mover: { who: 'owner', surface } };
+      return E.right({ who: 'owner', surface });
     case 'run':
       return presence.personPresent
-        ? { ok: true, mover: { who: 'agent_with_approval', surface: presence.surface } }
-        : {
-            ok: false,
+        ? E.right({ who: 'agent_with_approval', surface: presence.surface })
+        : E.left({
+            kind: 'nobody_present',
             message: `refused: run ${presence.runId} is registered with nobody present, and closing or reopening a task is a person's act`,
-          };
+          });
     case 'unverifiable':
-      return {
-        ok: false,
+      return E.left({
+        kind: 'nobody_present',
         message: `refused: this command was started by a run whose registration cannot be checked (${presence.reason}), so it counts as nobody present`,
-      };
+      });
   }
 }

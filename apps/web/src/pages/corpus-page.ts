@@ -5,9 +5,8 @@ import {
   sumValence,
   type ValenceSums,
 } from '@mecha/appraisal-core';
-import type { ReadProblem } from '@mecha/stores';
+import type { ReadProblem, RunRow } from '@mecha/stores';
 import { html } from 'hono/html';
-import type { RunRow } from '../readout/home-readout.js';
 import type { Html } from '../views/layout.js';
 
 /** One day of the corpus: positive and negative valence summed apart, and labels counted. */

@@ -7,8 +7,8 @@ import {
   stripControlLines,
   type TextAppraisalRecord,
 } from '@mecha/appraisal-core';
+import type { HomeReadout, RunRow } from '@mecha/stores';
 import { html } from 'hono/html';
-import type { HomeReadout, RunRow } from '../readout/home-readout.js';
 import { appraisalChipHtml, taintChipHtml } from '../views/chip.js';
 import type { Html } from '../views/layout.js';
 

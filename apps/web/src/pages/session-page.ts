@@ -13,8 +13,8 @@ import {
   stripControlLines,
   type TranscriptEvent,
 } from '@mecha/appraisal-core';
+import type { RunRow } from '@mecha/stores';
 import { html } from 'hono/html';
-import type { RunRow } from '../readout/home-readout.js';
 import { appraisalChipHtml, taintChipHtml } from '../views/chip.js';
 import type { Html } from '../views/layout.js';
 import { textAppraisalPartsHtml } from './runs-page.js';

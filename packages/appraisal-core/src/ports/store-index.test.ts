@@ -105,6 +105,18 @@ describe('indexSessionStores', () => {
       records: [{ closure_id: 'c-1' }],
     });
   });
+
+  it('gives back the index already built from the same reads, and a new one when any read is new', () => {
+    const first = stores({ closures: read([closure('c-1', 'task-1', 'done', ['s-1'])]) });
+    const index = indexSessionStores(first);
+    expect(indexSessionStores({ ...first })).toBe(index);
+    const changed = { ...first, closures: read([closure('c-2', 'task-2', 'done', ['s-2'])]) };
+    const again = indexSessionStores(changed);
+    expect(again).not.toBe(index);
+    expect(again.evidenceFor('s-2', read([])).closures.state).toBe('read');
+    expect(again.closuresById.has('c-2')).toBe(true);
+    expect(again.closuresById.has('c-1')).toBe(false);
+  });
 });
 
 describe('readSessionStores', () => {

@@ -84,8 +84,42 @@ export interface SessionStoreIndex {
   evidenceFor(sessionId: string, transcript: SourceRead<TranscriptEvent>): SessionEvidence;
 }
 
-/** Builds the per-session index of the session-scoped stores in one pass over each. */
+/** Indexes already built, by the identity of the seven reads they were built from. */
+const built = new WeakMap<object, unknown>();
+
+/**
+ * Builds the per-session index of the session-scoped stores in one pass over each. The same
+ * seven reads (the same objects) give back the index already built from them: a live readout
+ * that serves each store's read from memory indexes once per change, not once per request.
+ */
 export function indexSessionStores(stores: SessionStores): SessionStoreIndex {
+  const reads: readonly object[] = [
+    stores.outbox,
+    stores.questions,
+    stores.requests,
+    stores.closures,
+    stores.workflows,
+    stores.reflections,
+    stores.ownerOutcomes,
+  ];
+  let level = built;
+  for (const read of reads.slice(0, -1)) {
+    let next = level.get(read) as WeakMap<object, unknown> | undefined;
+    if (next === undefined) {
+      next = new WeakMap();
+      level.set(read, next);
+    }
+    level = next;
+  }
+  const last = reads[reads.length - 1] as object;
+  const found = level.get(last) as SessionStoreIndex | undefined;
+  if (found !== undefined) return found;
+  const index = buildSessionIndex(stores);
+  level.set(last, index);
+  return index;
+}
+
+function buildSessionIndex(stores: SessionStores): SessionStoreIndex {
   // Outcomes may precede their staging line in a reordered store: find every draft first.
   const drafts = new Map<string, DraftStaged>();
   for (const record of recordsOrNone(stores.outbox)) {

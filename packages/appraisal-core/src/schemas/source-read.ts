@@ -1,29 +1,4 @@
-/** One line a reader could not use: where it was and why. */
-export interface SkippedLine {
-  readonly file: string;
-  readonly line: number;
-  readonly reason: string;
-}
-
-/**
- * What a reader got from one source. `unreadable` is never an empty `read`: absent is not zero,
- * and a readout built on it is partial with `null` counts. `partial` keeps every intact record.
- */
-export type SourceRead<T> =
-  | { readonly state: 'read'; readonly records: readonly T[] }
-  | {
-      readonly state: 'partial';
-      readonly records: readonly T[];
-      readonly skipped: readonly SkippedLine[];
-    }
-  | { readonly state: 'unreadable'; readonly reason: string };
-
-/** The records a source yielded, or `undefined` when it could not be read at all. */
-export function recordsOf<T>(source: SourceRead<T>): readonly T[] | undefined {
-  return source.state === 'unreadable' ? undefined : source.records;
-}
-
-/** Whether a source was read whole: not unreadable and with nothing skipped. */
-export function isComplete<T>(source: SourceRead<T>): boolean {
-  return source.state === 'read';
-}
+// The one failure shape for reads lives in @mecha/errors; appraisal-core re-exports it so its
+// ports and readouts keep naming it from here.
+export type { SkippedLine, SourceRead } from '@mecha/errors';
+export { isComplete, recordsOf } from '@mecha/errors';

@@ -29,5 +29,7 @@ export async function askFollowUp<T>(
     return { state: 'failed' };
   }
   const parsed = parse(asked.result.text);
-  return parsed.ok ? { state: 'answered', answer: parsed.answer } : { state: 'failed' };
+  return parsed.state === 'read'
+    ? { state: 'answered', answer: parsed.value }
+    : { state: 'failed' };
 }

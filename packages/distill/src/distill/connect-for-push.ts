@@ -1,4 +1,4 @@
-import type { GraphConnection } from '../graph-client.js';
+import type { GraphConnection, GraphRefusal } from '../graph-client.js';
 import type { DistillRun } from './distill-run.js';
 import type { SessionResult } from './session-outcome.js';
 
@@ -22,10 +22,10 @@ export async function connectForPush(
 export function pushFailed(
   run: DistillRun,
   sessionId: string,
-  failed: { readonly reason: string; readonly connectionLost: boolean },
+  failed: GraphRefusal,
 ): SessionResult {
-  if (failed.connectionLost) {
-    run.stop.note({ reason: 'graph_unavailable', message: failed.reason });
+  if (failed.kind === 'connection_lost') {
+    run.stop.note({ reason: 'graph_unavailable', message: failed.message });
   }
-  return { sessionId, outcome: 'push_failed', reason: failed.reason };
+  return { sessionId, outcome: 'push_failed', reason: failed.message };
 }

@@ -119,8 +119,8 @@ export async function distillSession(
   }
   const parsed = parseDistillReply(completion.result.text, run.bounds);
   // Decoding is greedy, so the same transcript gets the same reply: this failure repeats.
-  if (!parsed.ok) return recordFailure(run, sessionId, parsed.reason);
-  const reply: DistillReply = parsed.reply;
+  if (parsed.state !== 'read') return recordFailure(run, sessionId, parsed.reason);
+  const reply: DistillReply = parsed.value;
   run.tally.reported(reply);
   const corrections = groundCorrections(reply.corrections, events);
   const settle = (result: SessionResult) =>

@@ -24,8 +24,8 @@ export class GraphAccess {
       ...(this.timeoutMs === undefined ? {} : { timeoutMs: this.timeoutMs }),
       ...(this.env === undefined ? {} : { env: this.env }),
     });
-    if (!connected.ok) return connected.reason;
-    this.connection = connected.connection;
+    if (connected._tag === 'Left') return connected.left.message;
+    this.connection = connected.right;
     return this.connection;
   }
 

@@ -31,13 +31,13 @@ export function pushEpisode(
     if ('outcome' in connected) return connected;
     run.graph.calls += 1;
     const pushed = await connected.upsert(episode);
-    if (!pushed.ok) return pushFailed(run, sessionId, pushed);
-    run.tally.graph[pushed.value.outcome] += 1;
-    if (pushed.value.corrections !== null) run.tally.landed(pushed.value.corrections);
+    if (pushed._tag === 'Left') return pushFailed(run, sessionId, pushed.left);
+    run.tally.graph[pushed.right.outcome] += 1;
+    if (pushed.right.corrections !== null) run.tally.landed(pushed.right.corrections);
     return markSession(ledger, sessionId, 'pushed', {
       sessionId,
       outcome: 'pushed',
-      graph: pushed.value.outcome,
+      graph: pushed.right.outcome,
     });
   });
 }

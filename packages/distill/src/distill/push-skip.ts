@@ -27,8 +27,8 @@ export function pushSkip(
         occurred_at: endedAt,
         corrections,
       });
-      if (!answered.ok) return pushFailed(run, sessionId, answered);
-      run.tally.landed(answered.value);
+      if (answered._tag === 'Left') return pushFailed(run, sessionId, answered.left);
+      run.tally.landed(answered.right);
     }
     return markSession(ledger, sessionId, 'skipped', { sessionId, outcome: 'skipped' });
   });

@@ -1,10 +1,11 @@
-import type {
-  ClosureRecord,
-  CorrectionSituation,
-  GoalRef,
-  OutboxRecord,
-  SourceRead,
-  TranscriptEvent,
+import {
+  type ClosureRecord,
+  type CorrectionSituation,
+  type GoalRef,
+  type OutboxRecord,
+  recordedActs,
+  type SourceRead,
+  type TranscriptEvent,
 } from '@mecha/appraisal-core';
 import { isKnownClean, sessionTaint } from '../session-taint.js';
 
@@ -166,9 +167,11 @@ function situationOf(
 }
 
 /**
- * Every correction the owner made, oldest first: each steer, each draft rejected with a reason
- * (about the tool that would have sent it), each reopen by the owner with a reason (about the
- * task). A correction whose session is unknown to the store is not clean.
+ * Every correction the owner made, oldest first: each steer, each draft the owner rejected with a
+ * reason (about the tool that would have sent it), each reopen by the owner with a reason (about
+ * the task, on the sessions of the closure it undoes). Rejections and reopens are read from the
+ * owner's acts as appraisal-core derives them (`recordedActs`), so a reopen here is the reopen
+ * the contributions sign. A correction whose session is unknown to the store is not clean.
  */
 export function ownerCorrections(materials: {
   readonly sessions: ReadonlyMap<string, SessionFacts>;
@@ -177,48 +180,46 @@ export function ownerCorrections(materials: {
 }): Correction[] {
   const corrections: Correction[] = [];
   for (const facts of materials.sessions.values()) corrections.push(...facts.steers);
-  const staged = new Map<string, Extract<OutboxRecord, { type: 'staged' }>>();
-  for (const record of materials.outbox) {
-    if (record.type === 'staged') staged.set(record.draft_id, record);
-  }
-  for (const record of materials.outbox) {
-    if (record.type !== 'outcome' || record.outcome !== 'rejected') continue;
-    const draft = staged.get(record.draft_id);
-    const reason = record.reason?.trim() ?? '';
-    if (draft === undefined || reason === '' || record.sender !== 'owner') continue;
-    const facts = materials.sessions.get(draft.session_id);
-    corrections.push({
-      id: `rejection:${record.draft_id}`,
-      kind: 'rejection',
-      cite: { kind: 'draft', id: record.draft_id },
-      at: record.at,
-      sessionId: draft.session_id,
-      words: reason,
-      situation: situationOf(facts, draft.session_id, {
-        ...(draft.goal === undefined ? {} : { goal: draft.goal }),
-        tools: [draft.tool],
-      }),
-      clean: facts?.clean === true && draft.taint === 'clean',
-    });
-  }
-  for (const record of materials.closures) {
-    const reason = record.reason?.trim() ?? '';
-    if (record.reopens === undefined || record.who !== 'owner' || reason === '') continue;
-    const first = record.session_ids[0];
-    if (first === undefined) continue;
-    corrections.push({
-      id: `reopen:${record.closure_id}`,
-      kind: 'reopen',
-      cite: { kind: 'closure', id: record.closure_id },
-      at: record.at,
-      sessionId: first,
-      words: reason,
-      situation: situationOf(materials.sessions.get(first), first, {
-        goal: { kind: 'task', id: record.task_id },
-        tools: [],
-      }),
-      clean: record.session_ids.every((id) => materials.sessions.get(id)?.clean === true),
-    });
+  for (const act of recordedActs({ outbox: materials.outbox, closures: materials.closures })) {
+    if (act.act === 'draft_rejected') {
+      const draft = act.staged;
+      const reason = act.record.reason?.trim() ?? '';
+      // The draft's deciding verdict, given by the owner with a reason.
+      if (draft === undefined || !act.deciding || act.record.sender !== 'owner' || reason === '') {
+        continue;
+      }
+      const facts = materials.sessions.get(draft.session_id);
+      corrections.push({
+        id: `rejection:${act.id}`,
+        kind: 'rejection',
+        cite: { kind: 'draft', id: act.id },
+        at: act.at,
+        sessionId: draft.session_id,
+        words: reason,
+        situation: situationOf(facts, draft.session_id, {
+          ...(draft.goal === undefined ? {} : { goal: draft.goal }),
+          tools: [draft.tool],
+        }),
+        clean: facts?.clean === true && draft.taint === 'clean',
+      });
+    } else if (act.act === 'task_reopened') {
+      const first = act.session_ids[0];
+      const reason = act.record.reason?.trim() ?? '';
+      if (act.record.who !== 'owner' || first === undefined || reason === '') continue;
+      corrections.push({
+        id: `reopen:${act.id}`,
+        kind: 'reopen',
+        cite: { kind: 'closure', id: act.id },
+        at: act.at,
+        sessionId: first,
+        words: reason,
+        situation: situationOf(materials.sessions.get(first), first, {
+          goal: { kind: 'task', id: act.record.task_id },
+          tools: [],
+        }),
+        clean: act.session_ids.every((id) => materials.sessions.get(id)?.clean === true),
+      });
+    }
   }
   return corrections.sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || (a.id < b.id ? -1 : 1));
 }

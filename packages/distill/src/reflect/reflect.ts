@@ -299,15 +299,15 @@ async function pass(options: ReflectOptions, contrastEvidence: boolean): Promise
         continue;
       }
       const reply = parseLessonReply(asked.result.text);
-      if (!reply.ok) {
+      if (reply.state !== 'read') {
         results.push({ ...base, outcome: 'failed', reason: reply.reason, ...contrast });
         continue;
       }
-      if (reply.answer.skip) {
+      if (reply.value.skip) {
         results.push({ ...base, outcome: 'nothing_to_learn', ...contrast });
         continue;
       }
-      if (!isGrounded(reply.answer.quote, correction.words)) {
+      if (!isGrounded(reply.value.quote, correction.words)) {
         results.push({
           ...base,
           outcome: 'not_grounded',
@@ -328,8 +328,8 @@ async function pass(options: ReflectOptions, contrastEvidence: boolean): Promise
             correction_id: correction.id,
             correction: correction.kind,
             cite: correction.cite,
-            text: reply.answer.lesson,
-            quote: reply.answer.quote,
+            text: reply.value.lesson,
+            quote: reply.value.quote,
             ...(example === undefined
               ? {}
               : {
@@ -351,7 +351,7 @@ async function pass(options: ReflectOptions, contrastEvidence: boolean): Promise
         ...base,
         outcome: 'written',
         lessonId: id,
-        lesson: reply.answer.lesson,
+        lesson: reply.value.lesson,
         ...contrast,
       });
     }

@@ -27,7 +27,7 @@ describe('find verdicts', () => {
       Array(5).fill('UNSOUND'),
     );
     for (const finding of overCalls)
-      expect(confirmFind({ ...finding, status: 'candidate' }).ok).toBe(false);
+      expect(confirmFind({ ...finding, status: 'candidate' })._tag).toBe('Left');
   });
 
   it('earns confirmed from a commit-tier find or a human-present live pass, and abstains on pending', () => {
@@ -51,9 +51,9 @@ describe('find verdicts', () => {
     fc.assert(
       fc.property(findingArb, (finding) => {
         const result = confirmFind(finding);
-        if (result.ok) {
-          expect(result.finding.status).toBe('confirmed');
-          expect(gradeFind(result.finding).verdict).toBe('CORRECT');
+        if (result._tag === 'Right') {
+          expect(result.right.status).toBe('confirmed');
+          expect(gradeFind(result.right).verdict).toBe('CORRECT');
         } else {
           expect(gradeFind({ ...finding, status: 'confirmed' }).verdict).toBe('UNSOUND');
         }

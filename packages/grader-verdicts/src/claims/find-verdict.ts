@@ -1,3 +1,4 @@
+import { type Either, left, type Refusal, refusal, right } from '@mecha/errors';
 import type { Verdict } from '../verdict.js';
 
 /**
@@ -46,9 +47,7 @@ export function gradeFind(finding: Finding): FindVerdict {
 }
 
 /** What `confirmFind` gives: the confirmed finding, or the refusal and why. */
-export type ConfirmResult =
-  | { readonly ok: true; readonly finding: Finding }
-  | { readonly ok: false; readonly reason: string };
+export type ConfirmResult = Either<Refusal<'rejected'>, Finding>;
 
 /**
  * The only path that writes `confirmed`: it refuses unless a commit-tier find or a
@@ -56,12 +55,14 @@ export type ConfirmResult =
  */
 export function confirmFind(finding: Finding): ConfirmResult {
   if (!earned(finding)) {
-    return {
-      ok: false,
-      reason: `${finding.id} is ${finding.tier}-tier with no human-present live pass: it stays ${finding.status}`,
-    };
+    return left(
+      refusal(
+        'rejected',
+        `${finding.id} is ${finding.tier}-tier with no human-present live pass: it stays ${finding.status}`,
+      ),
+    );
   }
-  return { ok: true, finding: { ...finding, status: 'confirmed' } };
+  return right({ ...finding, status: 'confirmed' });
 }
 
 /** Grades every finding of a file; the over-calls are the UNSOUND ones. */

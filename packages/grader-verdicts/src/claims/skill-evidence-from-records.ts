@@ -1,14 +1,5 @@
+import type { SourceRead } from '@mecha/errors';
 import type { SkillEvidence } from './self-claims.js';
-
-/** A store as a mecha home reads it: its records, what was skipped, or why it is unreadable. */
-export type RecordsRead<T> =
-  | { readonly state: 'read'; readonly records: readonly T[] }
-  | {
-      readonly state: 'partial';
-      readonly records: readonly T[];
-      readonly skipped: readonly unknown[];
-    }
-  | { readonly state: 'unreadable'; readonly reason: string };
 
 /** The owner's acts on a session's output, in the appraisals' vocabulary. */
 type Act = 'released_unchanged' | 'edited' | 'rejected' | 'closed' | 'reopened' | 'no_act';
@@ -18,22 +9,22 @@ type Act = 'released_unchanged' | 'edited' | 'rejected' | 'closed' | 'reopened' 
  * session listing, text appraisals, expectation scores and owner outcomes it reads).
  */
 export interface AppraisalRecords {
-  readonly sessions: RecordsRead<{
+  readonly sessions: SourceRead<{
     readonly sessionId: string;
     readonly kind?: string | undefined;
     readonly surface?: string | undefined;
   }>;
-  readonly appraisals: RecordsRead<{
+  readonly appraisals: SourceRead<{
     readonly session_id: string;
     readonly taint: string;
     readonly expected_act?: Act | undefined;
   }>;
-  readonly scores: RecordsRead<{
+  readonly scores: SourceRead<{
     readonly appraisal_id: string;
     readonly session_id: string;
     readonly actual: Act;
   }>;
-  readonly ownerOutcomes: RecordsRead<{
+  readonly ownerOutcomes: SourceRead<{
     readonly session_id: string;
     readonly kind: 'fine' | 'confirmed_error' | 'adverse_impact';
   }>;

@@ -248,7 +248,9 @@ export async function applyGraphPrune(
       const report = await store.redact({ source: removal.source, source_id: removal.sourceId });
       removed.push({ ...removal, report });
     });
-    return applied.ok ? { ok: true, removed } : applied;
+    return applied._tag === 'Right'
+      ? { ok: true, removed }
+      : { ok: false, reason: applied.left.message };
   } finally {
     await store.close();
   }

@@ -87,20 +87,20 @@ describe('signed pruning', () => {
     const remove = async (memory: string) => {
       removed.push(memory);
     };
-    expect((await applyPrunePlan({ ...signed, signature: '' }, owner.publicKey, remove)).ok).toBe(
-      false,
+    expect((await applyPrunePlan({ ...signed, signature: '' }, owner.publicKey, remove))._tag).toBe(
+      'Left',
     );
     const forged = signPrunePlan(signed.plan, stranger.privateKey);
-    expect((await applyPrunePlan(forged, owner.publicKey, remove)).ok).toBe(false);
+    expect((await applyPrunePlan(forged, owner.publicKey, remove))._tag).toBe('Left');
     const widened = {
       ...signed,
       plan: { ...signed.plan, memories: [...signed.plan.memories, 'b'] },
     };
-    expect((await applyPrunePlan(widened, owner.publicKey, remove)).ok).toBe(false);
+    expect((await applyPrunePlan(widened, owner.publicKey, remove))._tag).toBe('Left');
     expect(removed).toEqual([]);
     expect(await applyPrunePlan(signed, owner.publicKey, remove)).toEqual({
-      ok: true,
-      removed: ['w', 'a1'],
+      _tag: 'Right',
+      right: ['w', 'a1'],
     });
     expect(removed).toEqual(['w', 'a1']);
   });

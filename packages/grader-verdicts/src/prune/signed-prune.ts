@@ -1,4 +1,5 @@
 import { createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
+import { type Either, left, type Refusal, refusal, right } from '@mecha/errors';
 import { z } from 'zod';
 import { canonicalJson } from '../drift/canonical-json.js';
 import type { AblationEvaluator, MemoryAblation } from '../oracles/memory-ablation.js';
@@ -138,9 +139,7 @@ export function signPrunePlan(plan: PrunePlan, privateKey: KeyObject | string): 
 }
 
 /** What applying gave: the memories removed, or the refusal. */
-export type ApplyResult =
-  | { readonly ok: true; readonly removed: readonly string[] }
-  | { readonly ok: false; readonly reason: string };
+export type ApplyResult = Either<Refusal<'rejected'>, readonly string[]>;
 
 /**
  * Whether a signed plan verifies under the owner's public key, over the plan exactly as given
@@ -176,17 +175,17 @@ export async function applyPrunePlan(
   remove: (memory: string) => Promise<void>,
 ): Promise<ApplyResult> {
   if (typeof signed.signature !== 'string' || signed.signature === '') {
-    return { ok: false, reason: 'the plan is not signed: pruning needs the owner’s signature' };
+    return left(refusal('rejected', 'the plan is not signed: pruning needs the owner’s signature'));
   }
   if (!verifyPrunePlan(signed, ownerPublicKey)) {
-    return { ok: false, reason: 'the signature does not verify under the owner’s key' };
+    return left(refusal('rejected', 'the signature does not verify under the owner’s key'));
   }
   const removed: string[] = [];
   for (const memory of signed.plan.memories) {
     await remove(memory);
     removed.push(memory);
   }
-  return { ok: true, removed };
+  return right(removed);
 }
 
 /** The JSON shape of a prune plan, for reading one from a file. */

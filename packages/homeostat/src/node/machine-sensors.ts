@@ -33,13 +33,13 @@ async function readText(path: string): Promise<Reading<string>> {
 /** Reads the one-minute load average from a `/proc/loadavg` file. */
 export async function readLoadAverage(path = '/proc/loadavg'): Promise<Reading<number>> {
   const text = await readText(path);
-  return text.read ? parseLoadAverage(text.value) : text;
+  return text.state === 'read' ? parseLoadAverage(text.value) : text;
 }
 
 /** Reads `MemAvailable` (kB) from a `/proc/meminfo` file. */
 export async function readMemAvailable(path = '/proc/meminfo'): Promise<Reading<number>> {
   const text = await readText(path);
-  return text.read ? parseMemAvailable(text.value) : text;
+  return text.state === 'read' ? parseMemAvailable(text.value) : text;
 }
 
 /** Where the machine sensors read from; the defaults are the real files and platform. */
@@ -63,7 +63,7 @@ export function machineSensors(
   return {
     async loadAverage1m() {
       const fromProc = await readLoadAverage(options.loadavgPath);
-      if (fromProc.read) return fromProc;
+      if (fromProc.state === 'read') return fromProc;
       if (os === 'win32') {
         return couldNotRead(`${fromProc.reason}; Windows reports no load average`);
       }

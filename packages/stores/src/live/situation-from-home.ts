@@ -186,9 +186,9 @@ function ownerActs(
   closures: Reading<readonly ClosureRecord[]>,
   questions: Reading<readonly QuestionRecord[]>,
 ): Reading<readonly OwnerAct[]> {
-  if (!outbox.read) return outbox;
-  if (!closures.read) return closures;
-  if (!questions.read) return questions;
+  if (outbox.state !== 'read') return outbox;
+  if (closures.state !== 'read') return closures;
+  if (questions.state !== 'read') return questions;
   const recorded = recordedActs({
     outbox: outbox.value,
     closures: closures.value,
@@ -365,20 +365,24 @@ export async function situationFromHome(
   const charter = home.readCharter();
   const { attempts, runs } = await readSessions(home, options.goal, options.now, options.sessionId);
   const zone = options.timeZone;
-  const today = zone.read ? localDate(options.now, zone.value) : undefined;
+  const today = zone.state === 'read' ? localDate(options.now, zone.value) : undefined;
   const ownTaskId = options.goal?.kind === 'task' ? options.goal.id : undefined;
-  const summary = !zone.read
-    ? couldNotRead(`today's date depends on the time zone, which could not be read: ${zone.reason}`)
-    : today === undefined
-      ? couldNotRead(`the time zone ${JSON.stringify(zone.value)} is not known`)
-      : summarizeBoard(board, { today, ...(ownTaskId === undefined ? {} : { ownTaskId }) });
+  const summary =
+    zone.state !== 'read'
+      ? couldNotRead(
+          `today's date depends on the time zone, which could not be read: ${zone.reason}`,
+        )
+      : today === undefined
+        ? couldNotRead(`the time zone ${JSON.stringify(zone.value)} is not known`)
+        : summarizeBoard(board, { today, ...(ownTaskId === undefined ? {} : { ownTaskId }) });
   const situation = options.situation ?? {};
   return {
     goal: goalInput(options.goal, board, charter),
     attempts,
     board: summary,
     conditions: options.conditions,
-    time: zone.read ? ownerTime(options.now, zone.value, readQuietHours(home.path)) : zone,
+    time:
+      zone.state === 'read' ? ownerTime(options.now, zone.value, readQuietHours(home.path)) : zone,
     seats: situation.seats ?? unsaid('how many background seats it has'),
     runs,
     slots: situation.slots ?? unsaid('whether its model server is a local one'),

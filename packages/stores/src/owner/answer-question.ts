@@ -40,7 +40,7 @@ export async function answerParkedQuestion(
   const answer = ownerWords(request.text, 'the answer');
   if (answer.state === 'refused') return answer;
   const mover = moverFor(await runPresence(home, request.env), request.surface);
-  if (!mover.ok) return ownerRefusal('nobody_present', mover.message);
+  if (E.isLeft(mover)) return ownerRefusal('nobody_present', mover.left.message);
   const questions = await home.questions.read();
   if (questions.state === 'unreadable') {
     return ownerRefusal('unreadable', `the questions could not be read: ${questions.reason}`);

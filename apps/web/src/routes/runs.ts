@@ -1,0 +1,109 @@
+import type { PopulationOptions } from '@mecha/appraisal-core';
+import type { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { byLabel, kindsPresent, parseRunsQuery, runRowHtml, runsPage } from '../pages/runs-page.js';
+import type { BoardContext } from './board-context.js';
+
+/** Runs, the home page, and its live stream of runs that finished with something signed. */
+export function runsRoutes(app: Hono, board: BoardContext): void {
+  const { readout, now, render } = board;
+  // The kinds and surfaces sessions were started from, kept until the readout changes.
+  let kindsKept: { version: number; kinds: readonly string[] } | undefined;
+  const kinds = () => {
+    if (kindsKept?.version !== readout.version) {
+      kindsKept = { version: readout.version, kinds: kindsPresent(readout.rows()) };
+    }
+    return kindsKept.kinds;
+  };
+  app.get('/', (context) => {
+    const parsed = parseRunsQuery(context.req.query());
+    const present = kinds();
+    const refusal = !parsed.ok
+      ? parsed.message
+      : parsed.query.kind !== undefined && !present.includes(parsed.query.kind)
+        ? `no session was started from ${JSON.stringify(parsed.query.kind)}: kinds present are ${present.join(', ') || 'none'}`
+        : undefined;
+    if (!parsed.ok || refusal !== undefined) {
+      return render(
+        context,
+        {
+          title: 'Runs',
+          current: '/',
+          content: runsPage([], { page: 1 }, 'read', present),
+          said: { ok: false, lines: [refusal ?? ''] },
+        },
+        400,
+      );
+    }
+    const query = parsed.query;
+    const population: PopulationOptions = {
+      now: now(),
+      ...(query.days === undefined ? {} : { days: query.days }),
+      ...(query.kind === undefined ? {} : { kind: query.kind }),
+    };
+    const rows = byLabel(readout.population(population), query.label);
+    const filtered =
+      query.days !== undefined || query.kind !== undefined || query.label !== undefined;
+    return render(context, {
+      title: 'Runs',
+      current: '/',
+      content: runsPage(rows, query, readout.listing(), present),
+      live: 'runs',
+      liveInsert: !filtered && query.page === 1,
+    });
+  });
+
+  // Live: one event per run that finished with something signed; nothing for a silent one.
+  app.get('/events', (context) =>
+    streamSSE(context, async (stream) => {
+      const closing = board.options.closing;
+      let open = true;
+      const queue: string[] = [];
+      let wake: (() => void) | undefined;
+      const unsubscribe = readout.subscribe((change) => {
+        for (const sessionId of change.finished) {
+          if (readout.row(sessionId)?.chip !== undefined) queue.push(sessionId);
+        }
+        wake?.();
+      });
+      const stop = () => {
+        open = false;
+        wake?.();
+      };
+      stream.onAbort(stop);
+      closing?.addEventListener('abort', stop, { once: true });
+      await stream.writeSSE({ event: 'hello', data: JSON.stringify({ version: readout.version }) });
+      try {
+        while (open && !closing?.aborted) {
+          const sessionId = queue.shift();
+          if (sessionId === undefined) {
+            await new Promise<void>((resolve) => {
+              wake = resolve;
+              // A comment now and then keeps proxies from closing an idle stream.
+              const timer = setTimeout(resolve, 25_000);
+              timer.unref();
+            });
+            wake = undefined;
+            if (open && queue.length === 0) await stream.write(': keep-alive\n\n');
+            continue;
+          }
+          const row = readout.row(sessionId);
+          if (row?.chip === undefined) continue;
+          await stream.writeSSE({
+            event: 'run',
+            id: `${readout.version}-${sessionId}`,
+            data: JSON.stringify({
+              session: sessionId,
+              html: await runRowHtml(row).toString(),
+              tone: row.chip.tone,
+              version: readout.version,
+            }),
+          });
+        }
+      } finally {
+        unsubscribe();
+        closing?.removeEventListener('abort', stop);
+      }
+    }),
+  );
+}

@@ -1,0 +1,84 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * A lint as a test: mecha has two failure shapes (`SourceRead`/`ValueRead` for reads,
+ * `Either<Refusal, T>` for acts, see docs/errors.md). This fails when a package's non-test
+ * source grows one of the old ones: a `{ ok: true | false }` result, a `{ state: 'refused' }`
+ * refusal, or a `{ read: true | false }` reading. The files below still carry them (each with
+ * how many lines); a count may only go down. Converting a file lowers its count; a new file or
+ * a higher count is a new shape and fails here.
+ */
+const remaining: Readonly<Record<string, number>> = {
+  'distill/src/distill/model-access.ts': 7,
+  'distill/src/graph-owner.ts': 8,
+  'distill/src/graph-server.ts': 4,
+  'distill/src/reflect/lessons.ts': 5,
+  'gpu-appraiser/src/appraiser.ts': 16,
+  'gpu-appraiser/src/parse-interpretation.ts': 2,
+  'gpu-appraiser/src/parse-quotes.ts': 4,
+  'grader-verdicts/src/drift/drift-watch.ts': 4,
+  'grader-verdicts/src/prune/graph-prune.ts': 14,
+  'grader-verdicts/src/registry.ts': 1,
+  'importers/src/import-from-hook.ts': 2,
+  'importers/src/map-codex.ts': 3,
+  'importers/src/validity/validity-report.ts': 2,
+  'local-model/src/config.ts': 6,
+  'local-model/src/model-settings.ts': 5,
+  'otel/src/export-appraisals.ts': 12,
+  'stores/src/close-task-from-surface.ts': 2,
+  'stores/src/home-doctor.ts': 2,
+  'stores/src/live/begin-run.ts': 3,
+  'stores/src/owner/owner-refusal.ts': 2,
+  'stores/src/readouts/probe-readout.ts': 2,
+};
+
+const oldShape = /\bok: (?:true|false)\b|\bstate: 'refused'|\bread: (?:true|false)\b/;
+
+const isSource = (name: string) =>
+  name.endsWith('.ts') && !/\.test(?:-d)?\.ts$/.test(name) && !name.endsWith('.d.ts');
+
+function sources(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) {
+      return entry.name === '__fixtures__' || entry.name === 'node_modules' ? [] : sources(path);
+    }
+    return isSource(entry.name) ? [path] : [];
+  });
+}
+
+/** Lines of each non-test source under `packages/<name>/src` that spell an old shape. */
+function oldShapeCounts(packagesDir: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const name of readdirSync(packagesDir)) {
+    let files: string[];
+    try {
+      files = sources(join(packagesDir, name, 'src'));
+    } catch {
+      continue; // a folder that is not a package with sources
+    }
+    for (const file of files) {
+      const lines = readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => oldShape.test(line)).length;
+      if (lines > 0) counts[relative(packagesDir, file).split('\\').join('/')] = lines;
+    }
+  }
+  return counts;
+}
+
+describe('the failure shapes in packages', () => {
+  it('grow no { ok } result, { state: "refused" } refusal or { read: boolean } reading', () => {
+    const packagesDir = fileURLToPath(new URL('../../', import.meta.url));
+    const grown = Object.entries(oldShapeCounts(packagesDir))
+      .filter(([file, lines]) => lines > (remaining[file] ?? 0))
+      .map(([file, lines]) => `${file}: ${lines} lines (allowed ${remaining[file] ?? 0})`);
+    expect(
+      grown,
+      'use SourceRead/ValueRead or Either<Refusal, T> from @mecha/errors (docs/errors.md)',
+    ).toEqual([]);
+  });
+});
