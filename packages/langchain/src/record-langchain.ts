@@ -109,10 +109,29 @@ export function stopOfError(error: unknown): { cause: StopCause; ownerStop: bool
  * call and result. An aborted run (its `signal`) is the owner's stop. A missing or locked home
  * never stops the agent: one warning, and it runs on.
  */
+/**
+ * LangGraph's `Command` carrying a `resume` value, told by its own `lg_name` mark (nothing of
+ * `@langchain/langgraph` is imported).
+ */
+function isResumeCommand(inputs: unknown): boolean {
+  if (typeof inputs !== 'object' || inputs === null) return false;
+  const command = inputs as { lg_name?: unknown; resume?: unknown };
+  return command.lg_name === 'Command' && command.resume !== undefined;
+}
+
+/** LangGraph's `GraphInterrupt` (and its subclasses), raised inside a node by `interrupt()`. */
+function isGraphInterrupt(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  return name === 'GraphInterrupt' || name === 'NodeInterrupt';
+}
+
 export function recordLangChain(options: LangChainOptions = {}): LangChainRecorder {
   const live = adapterSession(options);
   const role = options.userRole ?? 'owner';
-  const runs = new Map<string, { run: AdapterRun; turn: number; heard: boolean }>();
+  const runs = new Map<
+    string,
+    { run: AdapterRun; turn: number; heard: boolean; interrupted: boolean }
+  >();
   const rootOf = new Map<string, string>();
   const tools = new Map<string, { callId: string; tool: string }>();
   let started = 0;
@@ -130,7 +149,12 @@ export function recordLangChain(options: LangChainOptions = {}): LangChainRecord
   };
   const begin = (runId: string) => {
     started += 1;
-    const state = { run: live.startRun({ resumed: started > 1 }), turn: 0, heard: false };
+    const state = {
+      run: live.startRun({ resumed: started > 1 }),
+      turn: 0,
+      heard: false,
+      interrupted: false,
+    };
     runs.set(runId, state);
     rootOf.set(runId, runId);
     return state;
@@ -147,19 +171,36 @@ export function recordLangChain(options: LangChainOptions = {}): LangChainRecord
     runs.get(root(runId, parentRunId));
   const handler: MechaCallbackHandler = {
     awaitHandlers: true,
-    handleChainStart: async (_chain, _inputs, runId, ...rest) => {
+    handleChainStart: async (_chain, inputs, runId, ...rest) => {
       // @langchain/core 1.4 passes the parent run's id fourth (its typings say eighth): take
       // whichever names a run already seen.
       const parentRunId = [rest[0], rest[4]].find(
         (value): value is string => typeof value === 'string' && rootOf.has(value),
       );
-      if (parentRunId === undefined) begin(runId);
-      else root(runId, parentRunId);
+      if (parentRunId !== undefined) {
+        root(runId, parentRunId);
+        return;
+      }
+      const state = begin(runId);
+      // A graph resumed with LangGraph's `Command({ resume })`: the owner answered the interrupt
+      // the last run parked on, which is a steer. Read from the Command, never from any text.
+      if (isResumeCommand(inputs))
+        void state.run.record((run) => run.intervention({ turn: 0, kind: 'steer' }));
     },
     handleChainEnd: async (_outputs, runId, parentRunId) => {
-      if (parentRunId === undefined) await finish(runId, 'completed', false);
+      if (parentRunId !== undefined) return;
+      // A graph that stopped on `interrupt()` returns normally: it waits on the owner.
+      const parked = runs.get(runId)?.interrupted === true;
+      await finish(runId, parked ? 'parked' : 'completed', false);
     },
     handleChainError: async (error, runId, parentRunId) => {
+      if (isGraphInterrupt(error)) {
+        const state = stateFor(runId, parentRunId) ?? runs.get(runId);
+        if (state !== undefined) state.interrupted = true;
+        if (parentRunId !== undefined) return;
+        await finish(runId, 'parked', false);
+        return;
+      }
       if (parentRunId !== undefined) return;
       const stop = stopOfError(error);
       await finish(runId, stop.cause, stop.ownerStop);
