@@ -1,6 +1,7 @@
 // The layer graph of the workspace, drawn from the imports: every `@mecha/*` import in every
 // workspace package's code, checked against the layers below. A package's own code (not its
-// tests) may import only packages of a lower layer; its tests may also import packages of the
+// tests or runnable examples) may import only packages of a lower layer; its tests and examples
+// may also import packages of the
 // same or a higher layer (the real stores behind an adapter's test), but never an app; every
 // import is declared in package.json; and no file reaches into another workspace package's
 // folder by a relative path (but the listed exceptions). From the repository
@@ -122,7 +123,7 @@ export function workspacePackages(root = repoRoot) {
 
 const isTestFile = (path) =>
   /\.test(?:-d)?\.[cm]?[jt]sx?$/.test(path) ||
-  /(?:^|[/\\])(?:test|__fixtures__|__tests__)[/\\]/.test(path);
+  /(?:^|[/\\])(?:test|__fixtures__|__tests__|examples)[/\\]/.test(path);
 
 /**
  * The edges (package → imported package, with the files, split into code and tests) and every

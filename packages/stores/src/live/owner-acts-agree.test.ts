@@ -155,10 +155,10 @@ describe('every reader of the owner acts agrees on one home', () => {
         conditions: undefined,
         timeZone: readValue('UTC'),
       });
-      expect(input.attempts.read).toBe(true);
-      if (!input.attempts.read || input.attempts.value.kind !== 'task') continue;
+      expect(input.attempts.state).toBe('read');
+      if (input.attempts.state !== 'read' || input.attempts.value.kind !== 'task') continue;
       for (const attempt of input.attempts.value.sessions) {
-        if (!attempt.ownerActs.read) continue;
+        if (attempt.ownerActs.state !== 'read') continue;
         const expected = acts
           .filter((act) => act.session_ids.includes(attempt.sessionId))
           .filter((act) => !act.act.startsWith('draft_') || act.sure)

@@ -203,14 +203,14 @@ async function upsertLatency(
       prefix_tools: false,
       capabilities: { untrusted_input: true },
     });
-    if (!connected.ok) throw new Error(connected.reason);
-    graph = connected.connection;
+    if (connected._tag === 'Left') throw new Error(connected.left.message);
+    graph = connected.right;
     const time = async (item: Episode): Promise<number> => {
       const started = performance.now();
       const answer = await graph?.upsert(item);
       const ms = performance.now() - started;
-      if (answer === undefined || !answer.ok)
-        throw new Error(answer?.ok === false ? answer.reason : 'no graph');
+      if (answer === undefined) throw new Error('no graph');
+      if (answer._tag === 'Left') throw new Error(answer.left.message);
       return ms;
     };
     for (let index = 0; index < 20; index += 1) await time(episode(seeded + calls + index));

@@ -59,9 +59,10 @@ async function run(): Promise<readonly ResultTable[]> {
   const env = { BENCH_TOKEN: token };
   try {
     const placer = await connectGraph(stdio);
-    if (!placer.ok) throw new Error(placer.reason);
+    if (placer._tag === 'Left') throw new Error(placer.left.message);
+    const connection = placer.right;
     for (let n = 0; n < 100; n += 1) {
-      await placer.connection.call('kg_upsert', {
+      await connection.call('kg_upsert', {
         kind: 'episode',
         source: 'agent:mecha',
         source_id: `session-${n}`,
@@ -75,7 +76,7 @@ async function run(): Promise<readonly ResultTable[]> {
         },
       });
     }
-    await placer.connection.close();
+    await connection.close();
     const review = { act: 'review', limit: 50 } as const;
     const check = (result: Awaited<ReturnType<typeof actOnGraph>>) => {
       if (result.state !== 'done') throw new Error(result.message);
