@@ -92,7 +92,7 @@ function shippedSources(): { path: string; text: string }[] {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
         if (entry.name !== '__fixtures__') walk(path);
-      } else if (/\.[cm]?tsx?$/.test(entry.name) && !/\.test\.[cm]?tsx?$/.test(entry.name)) {
+      } else if (/\.[cm]?tsx?$/.test(entry.name) && !/\.test(?:-d)?\.[cm]?tsx?$/.test(entry.name)) {
         out.push({ path: relative(root, path), text: readFileSync(path, 'utf8') });
       }
     }

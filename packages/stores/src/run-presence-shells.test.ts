@@ -18,11 +18,11 @@ const linux = processAncestry() !== undefined;
 // What a command inside the shell does: it asks the built package, as `mecha tasks set` would,
 // to close the task, passing its own (scrubbed) environment.
 const childSource = `
-const { openHome, closeTaskFromSurface, runPresence } = await import(${JSON.stringify(built)});
+const { openHome, moveTask, runPresence } = await import(${JSON.stringify(built)});
 const home = openHome(process.env.HOME_UNDER_TEST);
 const presence = await runPresence(home, process.env);
-const closed = await closeTaskFromSurface(home, {
-  taskId: 'task-1', to: 'done', surface: 'cli', env: process.env, sessionIds: ['none'],
+const closed = await moveTask(home, {
+  query: 'task-1', to: 'done', surface: 'cli', env: process.env,
 });
 console.log(JSON.stringify({ presence: presence.kind, state: closed.state, reason: closed.reason ?? null,
   variables: ['MECHA_SESSION_ID', 'MECHA_RUN_ID', 'MECHA_HOME'].filter((name) => name in process.env) }));
