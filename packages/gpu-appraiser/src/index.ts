@@ -45,7 +45,7 @@ export {
 } from './interpretation.js';
 export type { InterpretationContext } from './interpretation-grammar.js';
 export { buildInterpretationGrammar } from './interpretation-grammar.js';
-export type { KvReservation, ReservableModel } from './kv-reservation.js';
+export type { KvReservation, KvReserved, ReservableModel } from './kv-reservation.js';
 export { kvPageTokens, reservedTokens, reserveKvPages } from './kv-reservation.js';
 export type { InterpretationCheck } from './parse-interpretation.js';
 export { parseInterpretation, parserVersion } from './parse-interpretation.js';

@@ -26,8 +26,8 @@ describe('reserving the key/value pages at start', () => {
     writeFileSync(path, 'not a model');
     const model = createLocalModel({ path, threads: 1, gpu: false, contextSize: 64 });
     const reservation = await reserveKvPages(model, 4);
-    expect(reservation.state).toBe('refused');
-    expect(reservation.state === 'refused' && reservation.reason).toMatch(
+    expect(reservation._tag).toBe('Left');
+    expect(reservation._tag === 'Left' && reservation.left.message).toMatch(
       /^cannot reserve 4 key\/value pages \(64 tokens per sequence\): .*not-a-model\.gguf/,
     );
     await model.dispose();

@@ -1,3 +1,4 @@
+import { type Either, left, type Refusal, refusal, right } from '@mecha/errors';
 /**
  * Tokens of key/value cache one page holds. The seed names pages without their size; mecha
  * takes 16 tokens, so the default 160 pages (2,560 tokens) hold the default 8,192 prompt bytes
@@ -8,16 +9,16 @@ export const kvPageTokens = 16;
 /** The context, in tokens, that `pages` pages per sequence reserve. */
 export const reservedTokens = (pages: number): number => pages * kvPageTokens;
 
+/** The key/value pages a reservation holds. */
+export interface KvReserved {
+  readonly pages: number;
+  readonly tokens: number;
+  /** The context the model allocated (at least `tokens`). */
+  readonly contextSize: number;
+}
+
 /** What reserving found: the pages held, or the refusal in words. */
-export type KvReservation =
-  | {
-      readonly state: 'reserved';
-      readonly pages: number;
-      readonly tokens: number;
-      /** The context the model allocated (at least `tokens`). */
-      readonly contextSize: number;
-    }
-  | { readonly state: 'refused'; readonly reason: string };
+export type KvReservation = Either<Refusal<'refused'>, KvReserved>;
 
 /** What reserving needs of a model: a load that allocates its whole context at once. */
 export interface ReservableModel {
@@ -48,14 +49,16 @@ export async function reserveKvPages(
   try {
     info = await model.load();
   } catch (error) {
-    return { state: 'refused', reason: `cannot reserve ${what}: ${messageOf(error)}` };
+    return left(refusal('refused', `cannot reserve ${what}: ${messageOf(error)}`));
   }
   if (info.contextSize < tokens) {
     const most = Math.floor(Math.min(info.contextSize, info.trainContextSize) / kvPageTokens);
-    return {
-      state: 'refused',
-      reason: `cannot reserve ${what}: the model holds at most ${info.contextSize} tokens per sequence (trained context ${info.trainContextSize}); set at most ${most} pages (mecha appraiser limits --pages ${most})`,
-    };
+    return left(
+      refusal(
+        'refused',
+        `cannot reserve ${what}: the model holds at most ${info.contextSize} tokens per sequence (trained context ${info.trainContextSize}); set at most ${most} pages (mecha appraiser limits --pages ${most})`,
+      ),
+    );
   }
-  return { state: 'reserved', pages, tokens, contextSize: info.contextSize };
+  return right({ pages, tokens, contextSize: info.contextSize });
 }

@@ -72,7 +72,7 @@ describe('mecha appraiser serve: one process holds the model, others submit work
     await until(() => served.lines.some((line) => 'serving' in line));
     expect(served.lines[0]).toMatchObject({
       serving: served.child.pid,
-      reservation: { state: 'reserved', pages: 256, tokens: 4096, contextSize: 4096 },
+      reservation: { pages: 256, tokens: 4096, contextSize: 4096 },
     });
     expect(here.serving()).toBe(served.child.pid);
 
@@ -84,8 +84,8 @@ describe('mecha appraiser serve: one process holds the model, others submit work
       signal: new AbortController().signal,
     });
     expect(second).toEqual({
-      state: 'refused',
-      reason: `process ${served.child.pid} already serves this memory`,
+      _tag: 'Left',
+      left: { kind: 'refused', message: `process ${served.child.pid} already serves this memory` },
     });
     expect(scripted.requests).toHaveLength(0);
 
@@ -114,7 +114,7 @@ describe('mecha appraiser serve: one process holds the model, others submit work
 
     served.child.kill('SIGTERM');
     expect(await served.exit).toBe(0);
-    expect(served.lines.at(-1)).toMatchObject({ result: { state: 'stopped' } });
+    expect(served.lines.at(-1)).toMatchObject({ result: { _tag: 'Right' } });
     expect(here.serving()).toBeNull();
     here.close();
   });
@@ -126,9 +126,9 @@ describe('mecha appraiser serve: one process holds the model, others submit work
     expect(await served.exit).toBe(0);
     expect(served.lines).toEqual([
       {
-        reservation: {
-          state: 'refused',
-          reason:
+        refused: {
+          kind: 'refused',
+          message:
             'cannot reserve 257 key/value pages (4112 tokens per sequence): the model holds at most 4096 tokens per sequence (trained context 4096); set at most 256 pages (mecha appraiser limits --pages 256)',
         },
       },
@@ -154,7 +154,7 @@ describe('mecha appraiser serve: one process holds the model, others submit work
       signal: controller.signal,
       onServing: () => controller.abort(),
     });
-    expect(result).toEqual({ state: 'stopped', runs: 0 });
+    expect(result).toEqual({ _tag: 'Right', right: { runs: 0 } });
     expect(here.runRequest(id)).toEqual({
       id,
       state: 'done',

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type Either, left, type Refusal, refusal, right } from '@mecha/errors';
 import { lockHolder, releaseLock, takeLock } from '@mecha/local-model';
 import type { AppraiserCore } from './appraiser-core.js';
 import type { Appraiser, RunReport, RunRequestState } from './appraiser-types.js';
@@ -56,10 +57,8 @@ export interface ServeControl {
   readonly onRun?: (report: RunReport, requestId: number | undefined) => void;
 }
 
-/** How serving ended. */
-export type ServeResult =
-  | { readonly state: 'stopped'; readonly runs: number }
-  | { readonly state: 'refused'; readonly reason: string };
+/** How serving ended: stopped on request after `runs` runs, or refused before it began. */
+export type ServeResult = Either<Refusal<'refused'>, { readonly runs: number }>;
 
 const dataVersion = (core: AppraiserCore) =>
   core.db.pragma('data_version', { simple: true }) as number;
@@ -117,10 +116,9 @@ export async function serveLoop(options: ServeLoopOptions): Promise<ServeResult>
   const lock = serveLockPath(core.directory);
   const taken = takeLock(lock, 'appraiser serve');
   if (!taken.taken) {
-    return {
-      state: 'refused',
-      reason: `process ${lockHolder(lock)?.pid ?? '?'} already serves this memory`,
-    };
+    return left(
+      refusal('refused', `process ${lockHolder(lock)?.pid ?? '?'} already serves this memory`),
+    );
   }
   let runs = 0;
   const counted: ServeLoopOptions = {
@@ -139,7 +137,7 @@ export async function serveLoop(options: ServeLoopOptions): Promise<ServeResult>
       if (await backgroundTick(counted)) continue;
       await idle(core, signal, options.pollMs ?? 50);
     }
-    return { state: 'stopped', runs };
+    return right({ runs });
   } finally {
     releaseLock(lock);
   }

@@ -56,8 +56,9 @@ export const serve: Command = {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
     try {
-      const reservation = await gpuAppraiser.reserveKvPages(made.model, pages);
-      if (reservation.state === 'refused') return failure(context, path, reservation.reason);
+      const reserved = await gpuAppraiser.reserveKvPages(made.model, pages);
+      if (reserved._tag === 'Left') return failure(context, path, reserved.left.message);
+      const reservation = { state: 'reserved' as const, ...reserved.right };
       const result = await gpuAppraiser.serveAppraiser({
         directory,
         model: made.device,
@@ -76,8 +77,11 @@ export const serve: Command = {
             ].join('\n'),
           ),
       });
-      if (result.state === 'refused') return failure(context, path, result.reason);
-      line(result, `stopped after ${result.runs} runs`);
+      if (result._tag === 'Left') return failure(context, path, result.left.message);
+      line(
+        { state: 'stopped', runs: result.right.runs },
+        `stopped after ${result.right.runs} runs`,
+      );
       return exitCodes.ok;
     } finally {
       process.removeListener('SIGINT', stop);

@@ -13,12 +13,13 @@ const inner = createLocalModel({
   gpu: false,
   contextSize: reservedTokens(Number(pages)),
 });
-const reservation = await reserveKvPages(inner, Number(pages));
-if (reservation.state === 'refused') {
-  print({ reservation });
+const reserved = await reserveKvPages(inner, Number(pages));
+if (reserved._tag === 'Left') {
+  print({ refused: reserved.left });
   await inner.dispose();
   process.exit(0);
 }
+const reservation = reserved.right;
 const controller = new AbortController();
 process.once('SIGTERM', () => controller.abort());
 const device = createDeviceScheduler(inner);
