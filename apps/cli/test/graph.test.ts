@@ -315,9 +315,12 @@ describe('mecha nightly and the session_end hook', () => {
     const { home } = homeWithGraph();
     const run = mecha(['--home', home, 'nightly', '--dry-run']);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^dry run: \d+ sessions? would be distilled/);
+    // The pass reflects first, then distils: reflect's lines come before distill's.
+    expect(run.stdout).toMatch(/^reflect: dry run: \d+ corrections? on record/);
+    expect(run.stdout).toMatch(/^dry run: \d+ sessions? would be distilled/m);
     const one = mecha(['--home', home, 'distill', '--dry-run', '--session', later.grounded]);
     expect(one.stdout).toMatch(/^dry run: 0 sessions would be distilled/);
     expect(snapshot(home).has('nightly.lock')).toBe(false);
+    expect(snapshot(home).has('reflect.lock')).toBe(false);
   });
 });
