@@ -1,13 +1,12 @@
 // Runs examples/openai-agents.ts as a user would: a real node process on the built package (its types
 // stripped as a build would), against a home this test made, and checks what it prints against
 // what the home holds.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { homePorts, openHome } from '@mecha/stores';
-import ts from 'typescript';
+import { runExample } from '@mecha/vitest-config/run-example';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 
 let home: string;
@@ -20,22 +19,8 @@ afterEach(() => {
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 
-/** The example's JavaScript, run by node from the package's folder (so `@mecha/openai-agents` is this package's build). */
-function runExample(name: string): string {
-  const source = readFileSync(join(packageRoot, 'examples', name), 'utf8');
-  const { outputText } = ts.transpileModule(source, {
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-  });
-  return execFileSync(process.execPath, ['--input-type=module'], {
-    cwd: packageRoot,
-    input: outputText,
-    env: { ...process.env, MECHA_HOME: home },
-    encoding: 'utf8',
-  });
-}
-
 it('examples/openai-agents.ts records a call parked on approval and the owner rejecting it, and prints the appraisal', async () => {
-  const printed = JSON.parse(runExample('openai-agents.ts')) as {
+  const printed = JSON.parse(runExample(packageRoot, 'openai-agents.ts', { MECHA_HOME: home })) as {
     home: string;
     session: string;
     runs: { events: string[]; stopCause: string; label: string; valence: { negative: number } }[];
