@@ -135,7 +135,10 @@ interface Materials {
   readonly unread: readonly string[];
 }
 
-async function readMaterials(home: MechaHome): Promise<Materials | { unreadable: string }> {
+async function readMaterials(
+  home: MechaHome,
+  contrastEvidence: boolean,
+): Promise<Materials | { unreadable: string }> {
   const sessions = new Map<string, SessionFacts>();
   const unread: string[] = [];
   const listing = await home.sessions.scan({
@@ -152,7 +155,8 @@ async function readMaterials(home: MechaHome): Promise<Materials | { unreadable:
     home.outbox.read(),
     home.closures.read(),
     home.learning.reflections.read(),
-    successes(homePorts(home), { examples: true }),
+    // The verified successes are a second pass over every transcript: read only when shown.
+    contrastEvidence ? successes(homePorts(home), { examples: true }) : undefined,
   ]);
   // Without the reflections on record, a second lesson could be written for one correction.
   if (reflections.state === 'unreadable') {
@@ -166,7 +170,7 @@ async function readMaterials(home: MechaHome): Promise<Materials | { unreadable:
     if (read.state === 'unreadable') unread.push(`${name}: ${read.reason}`);
     else if (read.state === 'partial') unread.push(`${name} (partly)`);
   }
-  if (readout.partial) unread.push('the verified successes (partly)');
+  if (readout?.partial === true) unread.push('the verified successes (partly)');
   const reflected = new Set<string>();
   for (const record of reflections.records) {
     if (record.lesson !== undefined) reflected.add(record.lesson.correction_id);
@@ -177,7 +181,7 @@ async function readMaterials(home: MechaHome): Promise<Materials | { unreadable:
       outbox: outbox.state === 'unreadable' ? [] : outbox.records,
       closures: closures.state === 'unreadable' ? [] : closures.records,
     }),
-    examples: readout.examples,
+    examples: readout?.examples ?? [],
     reflected,
     unread,
   };
@@ -231,7 +235,7 @@ export async function reflect(options: ReflectOptions): Promise<ReflectResult> {
 }
 
 async function pass(options: ReflectOptions, contrastEvidence: boolean): Promise<ReflectResult> {
-  const materials = await readMaterials(options.home);
+  const materials = await readMaterials(options.home, contrastEvidence);
   if ('unreadable' in materials) {
     return {
       state: 'cannot_run',
