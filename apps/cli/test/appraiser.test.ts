@@ -138,6 +138,46 @@ describe('mecha appraiser', () => {
     expect(recall.code).toBe(0);
     expect(recall.stdout).toContain('group g1: source=#1 v1 actor="alice" subject="bob"');
     expect(recall.stdout).toContain('historical data');
+    expect(recall.stdout).toContain('1 ranked by word overlap;');
+    // --embeddings loads [model] path and ranks by its embeddings (the same tiny GGUF).
+    const embedded = mecha([
+      '--home',
+      home,
+      'appraiser',
+      'recall',
+      '--owner',
+      'alice',
+      '--scope',
+      'team',
+      '--query',
+      'Bob fixed the build.',
+      '--embeddings',
+      '--threads',
+      '1',
+      '--json',
+    ]);
+    expect(embedded.code).toBe(0);
+    expect(JSON.parse(embedded.stdout)).toMatchObject({
+      state: 'ok',
+      similarity: 'embedding',
+      ranked: [{ sourceId: 1, score: 1_000_000 }],
+    });
+    const stray = mecha([
+      '--home',
+      home,
+      'appraiser',
+      'recall',
+      '--owner',
+      'a',
+      '--scope',
+      'team',
+      '--query',
+      'x',
+      '--threads',
+      '1',
+    ]);
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toContain('--threads goes with --embeddings');
     const refused = mecha([
       '--home',
       home,

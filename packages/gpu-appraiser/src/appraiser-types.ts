@@ -2,6 +2,7 @@ import type { CompletionModel, DeviceScheduler } from '@mecha/local-model';
 import type { AppraisalLimits, LimitProblem } from './appraisal-limits.js';
 import type { AppraisalPolicy, FlagSet } from './controls.js';
 import type { ContextRevision, RenderedContext } from './render-context.js';
+import type { Embedder, SimilarityMethod } from './similarity.js';
 
 // The appraiser's public shapes: what `openAppraiser` takes and what its methods answer.
 
@@ -14,6 +15,11 @@ export interface AppraiserOptions {
   readonly directory: string;
   /** The resident model, shared through a device scheduler; needed only to run work. */
   readonly model?: CompletionModel | DeviceScheduler;
+  /**
+   * What recall embeds reports with. Defaults to `model`'s own embeddings when it has them (a
+   * loaded `LocalModel` does); without either, recall ranks by word overlap.
+   */
+  readonly embedder?: Embedder;
   readonly clock?: () => Date;
 }
 
@@ -224,6 +230,10 @@ export interface RecallRequest {
 export type RecallResult =
   | {
       readonly state: 'ok';
+      /** Which similarity ranked the reports: the model's embeddings, or word overlap without one. */
+      readonly similarity: SimilarityMethod;
+      /** Why word overlap ran although an embedder was there (embedding failed), in words. */
+      readonly fallback?: string;
       readonly ranked: readonly { readonly sourceId: number; readonly score: number }[];
       readonly context: RenderedContext;
     }
@@ -275,12 +285,16 @@ export interface Appraiser {
   retry(queueIds?: readonly number[]): readonly RetryItem[];
   assessments(filter?: { readonly subject?: string }): readonly StoredAssessment[];
   queueState(queueId: number): QueueState | undefined;
-  recall(request: RecallRequest): RecallResult;
+  /**
+   * Ranks the scope's reports against the query (by the embedder's cosine similarity when there
+   * is one, else word overlap; the floor before any priority) and renders the bounded context.
+   */
+  recall(request: RecallRequest): Promise<RecallResult>;
   /**
    * Recalls and records the context as a shared lease: always revision 4 (another revision is
    * refused), with its groups and exact rendering.
    */
-  shareContext(request: RecallRequest): LeaseResult;
+  shareContext(request: RecallRequest): Promise<LeaseResult>;
   /**
    * A recorded lease, exactly as it was rendered, whatever its (known) revision; an unknown
    * revision or lease is refused.

@@ -336,7 +336,7 @@ describe('processors and imported configurations', () => {
       reason: 'imported_configuration',
     });
     expect((await appraiser.run()).state).toBe('imported_configuration');
-    const recalled = appraiser.recall({ owner: 'a', scope: 's', query: 'login page' });
+    const recalled = await appraiser.recall({ owner: 'a', scope: 's', query: 'login page' });
     expect(recalled.state).toBe('ok');
     // An explicit appraisal control selects the current processor again.
     appraiser.setAppraisal('on');

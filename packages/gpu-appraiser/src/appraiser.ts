@@ -15,6 +15,7 @@ import {
   serveLoop,
   servingProcess,
 } from './serve.js';
+import { cachedEmbedder, type Embedder } from './similarity.js';
 import { appraiserStatus } from './status.js';
 
 export type {
@@ -56,10 +57,20 @@ export function openAppraiser(options: AppraiserOptions): Appraiser {
   return assemble(openCore(options.directory, options.clock ?? (() => new Date())), options);
 }
 
+/** The embedder recall uses: the one given, else the model's own embeddings, else none. */
+function embedderOf(options: AppraiserOptions): Embedder | undefined {
+  if (options.embedder) return cachedEmbedder(options.embedder);
+  const model =
+    options.model && 'at' in options.model ? options.model.at('foreground') : options.model;
+  const embed = model?.embed?.bind(model);
+  return embed ? cachedEmbedder({ embed }) : undefined;
+}
+
 function assemble(core: AppraiserCore, options: AppraiserOptions): Appraiser {
   const controls = controlStore(core);
   const applyPending = controls.applyPending;
   const device = deviceOf(options.model);
+  const embedder = embedderOf(options);
   recoverAtOpen(core);
   return {
     directory: core.directory,
@@ -78,8 +89,8 @@ function assemble(core: AppraiserCore, options: AppraiserOptions): Appraiser {
     retry: (queueIds) => retry(core, applyPending, queueIds),
     assessments: (filter) => readAssessments(core, filter),
     queueState: (queueId) => queueState(core, queueId),
-    recall: (request) => recall(core, request),
-    shareContext: (request) => shareContext(core, request),
+    recall: (request) => recall(core, embedder, request),
+    shareContext: (request) => shareContext(core, embedder, request),
     readLease: (leaseId) => readLease(core, leaseId),
     serving: () => servingProcess(core),
     requestRun: (runOptions) => requestRun(core, runOptions?.background === true),

@@ -60,3 +60,4 @@ export {
   maxContextReferences,
   renderContext,
 } from './render-context.js';
+export type { Embedder, SimilarityMethod } from './similarity.js';

@@ -66,7 +66,7 @@ describe('recall', () => {
     appraiser.retainSource({ text: strong, owner: 'alice', scope: 'elsewhere', subject: 'bob' });
     await appraiser.run();
     const before = counts(appraiser.directory);
-    const result = appraiser.recall({ owner: 'alice', scope: 'team', query: 'payments' });
+    const result = await appraiser.recall({ owner: 'alice', scope: 'team', query: 'payments' });
     expect(counts(appraiser.directory)).toEqual(before);
     expect(result.state).toBe('ok');
     if (result.state !== 'ok') return;
@@ -83,7 +83,7 @@ describe('recall', () => {
     const appraiser = setup();
     appraiser.retainSource({ text: strong, owner: 'alice', scope: 'team', subject: 'bob' });
     await appraiser.run();
-    const explicit = appraiser.recall({
+    const explicit = await appraiser.recall({
       owner: 'alice',
       scope: 'team',
       query: 'payments',
@@ -92,7 +92,7 @@ describe('recall', () => {
     expect(explicit.state === 'ok' && explicit.ranked[0]?.score).toBe(1_000_007);
     appraiser.setAppraisal('off');
     appraiser.applyPending();
-    const off = appraiser.recall({ owner: 'alice', scope: 'team', query: 'payments' });
+    const off = await appraiser.recall({ owner: 'alice', scope: 'team', query: 'payments' });
     // Disabling recall defaults keeps evidence and recall; it only drops the default priority.
     expect(off.state === 'ok' && off.ranked[0]?.score).toBe(1_000_000);
     appraiser.close();
@@ -116,13 +116,17 @@ describe('recall', () => {
     appraiser.withdrawSource(withdrawn.sourceId);
     appraiser.setLimits({ recallFloor: 600_000 });
     appraiser.applyPending();
-    const result = appraiser.recall({
+    const result = await appraiser.recall({
       owner: 'alice',
       scope: 'team',
       query: 'payments outage unrelated words',
     });
     expect(result.state === 'ok' && result.ranked).toEqual([]);
-    const near = appraiser.recall({ owner: 'alice', scope: 'team', query: 'payments outage' });
+    const near = await appraiser.recall({
+      owner: 'alice',
+      scope: 'team',
+      query: 'payments outage',
+    });
     expect(near.state === 'ok' && near.ranked.map((entry) => entry.sourceId)).toEqual([
       kept.sourceId,
     ]);
@@ -145,7 +149,7 @@ describe('recall', () => {
     });
     appraiser.retainSource({ text: correction, owner: 'alice', scope: 'team', subject: 'bob' });
     await appraiser.run();
-    const result = appraiser.recall({
+    const result = await appraiser.recall({
       owner: 'alice',
       scope: 'team',
       query: 'restored payments database',
@@ -173,13 +177,13 @@ describe('recall', () => {
     appraiser.describeTask('T-4', descriptor);
     appraiser.retainSource({ text, owner: 'alice', scope: 'team', subject: 'bob', task: 'T-4' });
     await appraiser.run();
-    const matching = appraiser.recall({
+    const matching = await appraiser.recall({
       owner: 'alice',
       scope: 'team',
       query: 'API keys',
       task: 'T-4',
     });
-    const other = appraiser.recall({
+    const other = await appraiser.recall({
       owner: 'alice',
       scope: 'team',
       query: 'API keys',
@@ -198,12 +202,12 @@ describe('recall', () => {
     await appraiser.run();
     appraiser.setAppraisal('off');
     appraiser.applyPending();
-    const off = appraiser.recall({ owner: 'alice', scope: 'team', query: 'payments' });
+    const off = await appraiser.recall({ owner: 'alice', scope: 'team', query: 'payments' });
     expect(off.state === 'ok' && off.context.text).toContain(JSON.stringify(strong));
     expect(off.state === 'ok' && off.context.text).not.toMatch(
       /queue #|assessment #|relationship #/,
     );
-    const explicit = appraiser.recall({
+    const explicit = await appraiser.recall({
       owner: 'alice',
       scope: 'team',
       query: 'payments',
@@ -224,7 +228,7 @@ describe('recall', () => {
     });
     await appraiser.run();
     expect(appraiser.assessments()).toHaveLength(1);
-    const result = appraiser.recall({
+    const result = await appraiser.recall({
       owner: 'alice',
       scope: 'team',
       query: 'payments',
@@ -251,23 +255,32 @@ describe('recall', () => {
       task: 'T-9',
     });
     appraiser.retainSource({ text: 'Dan paid the invoice.', owner: 'carol', scope: 'team' });
-    const ids = (request: { participant?: string; task?: string }) => {
-      const result = appraiser.recall({ owner: 'x', scope: 'team', query: 'invoice', ...request });
+    const ids = async (request: { participant?: string; task?: string }) => {
+      const result = await appraiser.recall({
+        owner: 'x',
+        scope: 'team',
+        query: 'invoice',
+        ...request,
+      });
       return result.state === 'ok' ? result.ranked.map((entry) => entry.sourceId) : [];
     };
-    expect(ids({})).toHaveLength(3);
-    expect(ids({ participant: 'bob' })).toEqual([byBob.sourceId, aboutBob.sourceId]);
-    expect(ids({ task: 'T-9' })).toEqual([byBob.sourceId]);
-    expect(ids({ participant: 'bob', task: 'T-8' })).toEqual([]);
+    expect(await ids({})).toHaveLength(3);
+    expect(await ids({ participant: 'bob' })).toEqual([byBob.sourceId, aboutBob.sourceId]);
+    expect(await ids({ task: 'T-9' })).toEqual([byBob.sourceId]);
+    expect(await ids({ participant: 'bob', task: 'T-8' })).toEqual([]);
     appraiser.close();
   });
 
-  it('refuses an unknown context revision', () => {
+  it('refuses an unknown context revision', async () => {
     const appraiser = setup();
-    expect(appraiser.recall({ owner: 'a', scope: 's', query: 'x', revision: 5 })).toMatchObject({
+    expect(
+      await appraiser.recall({ owner: 'a', scope: 's', query: 'x', revision: 5 }),
+    ).toMatchObject({
       state: 'refused',
     });
-    expect(appraiser.recall({ owner: 'a', scope: 's', query: 'x', revision: 3 }).state).toBe('ok');
+    expect(
+      (await appraiser.recall({ owner: 'a', scope: 's', query: 'x', revision: 3 })).state,
+    ).toBe('ok');
     appraiser.close();
   });
 });

@@ -16,8 +16,8 @@ import {
   type RenderedContext,
   renderContext,
 } from './render-context.js';
+import { type Embedder, recallSimilarity, type SimilarityMethod } from './similarity.js';
 import { recallSql } from './sql.js';
-import { wordOverlap } from './word-overlap.js';
 
 // Recall: the available sources of a scope ranked against a query by `selectRecall`, rendered
 // as a bounded context; and shared leases, which record that context and render it again.
@@ -26,6 +26,8 @@ type Recalled =
   | {
       state: 'ok';
       ranked: { sourceId: number; score: number }[];
+      similarity: SimilarityMethod;
+      fallback?: string;
       groups: ContextGroup[];
       context: RenderedContext;
     }
@@ -74,13 +76,24 @@ function candidatesIn(core: AppraiserCore, scope: string): RecallCandidate[] {
   });
 }
 
-function recallGroups(core: AppraiserCore, request: RecallRequest, revision: number): Recalled {
+async function recallGroups(
+  core: AppraiserCore,
+  embedder: Embedder | undefined,
+  request: RecallRequest,
+  revision: number,
+): Promise<Recalled> {
   if (!(contextRevisions as readonly number[]).includes(revision)) {
     return { state: 'refused', reason: unknownRevision(revision) };
   }
   const work = core.settings.limits();
+  const candidates = candidatesIn(core, request.scope);
+  const measured = await recallSimilarity(
+    embedder,
+    request.query,
+    candidates.map((candidate) => candidate.source.text),
+  );
   const ranked = selectRecall(
-    candidatesIn(core, request.scope),
+    candidates,
     {
       query: request.query,
       ...(request.task === undefined ? {} : { task: request.task }),
@@ -92,7 +105,7 @@ function recallGroups(core: AppraiserCore, request: RecallRequest, revision: num
       floor: work.recallFloor,
       defaultPriority: work.recallPriority,
     },
-    wordOverlap,
+    measured.similarity,
   );
   const context = renderContext(
     ranked.map((entry) => entry.group),
@@ -104,20 +117,44 @@ function recallGroups(core: AppraiserCore, request: RecallRequest, revision: num
   return {
     state: 'ok',
     ranked: ranked.map(({ sourceId, score }) => ({ sourceId, score })),
+    similarity: measured.method,
+    ...(measured.fallback === undefined ? {} : { fallback: measured.fallback }),
     groups: ranked.map((entry) => entry.group).filter((group) => held.has(group.source.id)),
     context,
   };
 }
 
-/** Recalls from a scope; writes nothing. */
-export function recall(core: AppraiserCore, request: RecallRequest): RecallResult {
-  const recalled = recallGroups(core, request, request.revision ?? currentContextRevision);
+/**
+ * Recalls from a scope, by the embedder's similarity when there is one (else word overlap);
+ * writes nothing.
+ */
+export async function recall(
+  core: AppraiserCore,
+  embedder: Embedder | undefined,
+  request: RecallRequest,
+): Promise<RecallResult> {
+  const recalled = await recallGroups(
+    core,
+    embedder,
+    request,
+    request.revision ?? currentContextRevision,
+  );
   if (recalled.state === 'refused') return recalled;
-  return { state: 'ok', ranked: recalled.ranked, context: recalled.context };
+  return {
+    state: 'ok',
+    similarity: recalled.similarity,
+    ...(recalled.fallback === undefined ? {} : { fallback: recalled.fallback }),
+    ranked: recalled.ranked,
+    context: recalled.context,
+  };
 }
 
 /** Recalls and records the context as a shared lease (revision 4 only). */
-export function shareContext(core: AppraiserCore, request: RecallRequest): LeaseResult {
+export async function shareContext(
+  core: AppraiserCore,
+  embedder: Embedder | undefined,
+  request: RecallRequest,
+): Promise<LeaseResult> {
   const revision = request.revision ?? sharedLeaseRevision;
   if (revision !== sharedLeaseRevision) {
     return {
@@ -125,7 +162,7 @@ export function shareContext(core: AppraiserCore, request: RecallRequest): Lease
       reason: `new shared leases use revision ${sharedLeaseRevision}, not ${revision}`,
     };
   }
-  const recalled = recallGroups(core, request, revision);
+  const recalled = await recallGroups(core, embedder, request, revision);
   if (recalled.state === 'refused') return recalled;
   const { groups, context } = recalled;
   const leaseId = core.db

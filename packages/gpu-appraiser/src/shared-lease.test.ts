@@ -38,14 +38,18 @@ async function withEvidence() {
 describe('shared context leases', () => {
   it('records revision 4 and its rendering, and gives it back exactly after the memory moved on', async () => {
     const appraiser = await withEvidence();
-    const shared = appraiser.shareContext({ owner: 'alice', scope: 'team', query: 'payments' });
+    const shared = await appraiser.shareContext({
+      owner: 'alice',
+      scope: 'team',
+      query: 'payments',
+    });
     expect(shared).toMatchObject({ state: 'ok', revision: 4, policy: 4, reproduced: true });
     if (shared.state !== 'ok') return;
     expect(shared.context.text).toContain('assessment #');
     // The memory changes: the source is withdrawn and a new report arrives.
     appraiser.withdrawSource(1);
     appraiser.retainSource({ text: 'Dan fixed payments.', owner: 'alice', scope: 'team' });
-    const now = appraiser.recall({ owner: 'alice', scope: 'team', query: 'payments' });
+    const now = await appraiser.recall({ owner: 'alice', scope: 'team', query: 'payments' });
     expect(now.state === 'ok' && now.context.text).not.toBe(shared.context.text);
     const again = appraiser.readLease(shared.leaseId);
     expect(again).toEqual(shared);
@@ -55,7 +59,12 @@ describe('shared context leases', () => {
   it('refuses a new lease of another revision, an unknown lease and an unknown recorded revision', async () => {
     const appraiser = await withEvidence();
     expect(
-      appraiser.shareContext({ owner: 'alice', scope: 'team', query: 'payments', revision: 3 }),
+      await appraiser.shareContext({
+        owner: 'alice',
+        scope: 'team',
+        query: 'payments',
+        revision: 3,
+      }),
     ).toEqual({ state: 'refused', reason: 'new shared leases use revision 4, not 3' });
     expect(appraiser.readLease(99)).toEqual({ state: 'refused', reason: 'no shared lease #99' });
     const db = new Database(join(appraiser.directory, 'memory.sqlite'));
@@ -103,9 +112,9 @@ describe('shared context leases', () => {
     db.close();
     const reopened = openAppraiser({ directory: dir });
     expect(reopened.assessments()).toHaveLength(1);
-    expect(reopened.shareContext({ owner: 'alice', scope: 'team', query: 'payments' }).state).toBe(
-      'ok',
-    );
+    expect(
+      (await reopened.shareContext({ owner: 'alice', scope: 'team', query: 'payments' })).state,
+    ).toBe('ok');
     reopened.close();
     const check = new Database(join(dir, 'memory.sqlite'), { readonly: true });
     expect(check.pragma('user_version', { simple: true })).toBe(2);

@@ -107,6 +107,11 @@ export interface CompletionModel {
   countTokens?(text: string): Promise<number>;
   /** The context window in tokens: prompt and completion together must fit. Optional likewise. */
   contextSize?(): Promise<number>;
+  /**
+   * One embedding vector per text, in order, from the same model (optional): what recall ranks
+   * reports by when a model is loaded. Vectors of one model compare by cosine similarity.
+   */
+  embed?(texts: readonly string[]): Promise<readonly (readonly number[])[]>;
   /** Frees the model; later calls to `complete` reject. */
   dispose(): Promise<void>;
 }

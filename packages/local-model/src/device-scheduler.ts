@@ -155,6 +155,11 @@ export function createDeviceScheduler(
         ...(model.contextSize
           ? { contextSize: () => model.contextSize?.() ?? Promise.resolve(0) }
           : {}),
+        // Embeddings (recall's similarity) take the model's turn in this process, between
+        // completions, without the machine's lease: a few short evaluations, never pre-empted.
+        ...(model.embed
+          ? { embed: (texts: readonly string[]) => model.embed?.(texts) ?? Promise.resolve([]) }
+          : {}),
         dispose: async () => {},
       };
     },

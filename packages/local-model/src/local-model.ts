@@ -4,6 +4,7 @@ import type {
   LlamaCompletion,
   LlamaContext,
   LlamaContextSequence,
+  LlamaEmbeddingContext,
   LlamaGrammar,
   LlamaModel,
   Token,
@@ -88,6 +89,12 @@ export interface LocalModel extends CompletionModel {
   contextSize(): Promise<number>;
   /** A chat prompt as the model's template renders it, and how many tokens it takes. */
   renderChat(prompt: ChatPrompt): Promise<{ readonly text: string; readonly tokens: number }>;
+  /**
+   * One embedding per text, in order, from a small embedding context beside the completion one
+   * (created on first use): a text longer than 512 tokens by its first 510.
+   * Takes the model's turn like a completion.
+   */
+  embed(texts: readonly string[]): Promise<readonly (readonly number[])[]>;
 }
 
 /** The default thread count: the CPUs this process may use. */
@@ -96,6 +103,11 @@ export function defaultThreads(): number {
 }
 
 const defaultMaxContext = 8192;
+/**
+ * The embedding context's window, in tokens (at most the model's own context): a report longer
+ * than this is embedded by its first tokens. A second, small context beside the completion one.
+ */
+export const embeddingContextTokens = 512;
 const grammarCacheSize = 32;
 
 interface Loaded {
@@ -174,6 +186,7 @@ export function createLocalModel(options: LocalModelOptions): LocalModel {
   const grammars = new Map<string, Promise<LlamaGrammar>>();
   let loading: Promise<Loaded> | undefined;
   let ready: Loaded | undefined;
+  let embedding: Promise<LlamaEmbeddingContext> | undefined;
   let disposed = false;
 
   async function loadNow(): Promise<Loaded> {
@@ -392,9 +405,45 @@ export function createLocalModel(options: LocalModelOptions): LocalModel {
     };
   }
 
+  function embeddingContext(parts: Loaded): Promise<LlamaEmbeddingContext> {
+    if (!embedding) {
+      embedding = parts.model
+        .createEmbeddingContext({
+          contextSize: Math.min(embeddingContextTokens, parts.info.contextSize),
+          threads,
+        })
+        .catch((cause: unknown) => {
+          embedding = undefined;
+          throw new ModelLoadError(path, { cause });
+        });
+    }
+    return embedding;
+  }
+
+  async function embed(texts: readonly string[]): Promise<readonly (readonly number[])[]> {
+    if (disposed) throw new ModelDisposedError();
+    const parts = await loaded();
+    const release = await turns.take();
+    try {
+      if (disposed) throw new ModelDisposedError();
+      const context = await embeddingContext(parts);
+      const room = Math.min(embeddingContextTokens, parts.info.contextSize);
+      const vectors: (readonly number[])[] = [];
+      for (const text of texts) {
+        // The first tokens of a long text: what fits in the embedding context.
+        const tokens = parts.model.tokenize(text, false).slice(0, room - 2);
+        vectors.push((await context.getEmbeddingFor(tokens)).vector);
+      }
+      return vectors;
+    } finally {
+      release?.();
+    }
+  }
+
   return {
     path,
     load: async () => (await loaded()).info,
+    embed,
     countTokens: async (text) => (await loaded()).model.tokenize(text, false).length,
     contextSize: async () => (await loaded()).info.contextSize,
     renderChat: async (prompt) => {
@@ -412,6 +461,7 @@ export function createLocalModel(options: LocalModelOptions): LocalModel {
       const release = await turns.take();
       try {
         parts.completion.dispose();
+        await (await embedding?.catch(() => undefined))?.dispose();
         await parts.context.dispose();
         await parts.model.dispose();
         await parts.llama.dispose();

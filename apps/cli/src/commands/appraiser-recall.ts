@@ -1,5 +1,7 @@
+import type { Appraiser } from '@mecha/gpu-appraiser';
 import { type Command, exitCodes, failure, usageError } from '../command.js';
 import { flag, stringOption, wholeNumber } from '../parse-command.js';
+import { appraiserModel } from './appraiser-model.js';
 import { leaseLines, print, withAppraiser } from './appraiser-shared.js';
 
 // `mecha appraiser recall|lease`: recall, and shared context leases.
@@ -9,12 +11,13 @@ export const recall: Command = {
   summary: 'rank retained reports for a caller and render a bounded context',
   help: [
     'Usage: mecha appraiser recall --owner WHO --scope SCOPE --query TEXT [--task ID] [--participant WHO]',
-    '                              [--priority N] [--revision 3|4] [--share] [--json]',
+    '                              [--priority N] [--revision 3|4] [--share] [--embeddings [--threads N]] [--json]',
     '',
     'Ranks the available reports in SCOPE against the query and prints the bounded context (at',
-    'most 16 references in 4096 bytes). With recall defaults on, results with a known intensity',
-    'bring their evidence and priority; --priority asks for them explicitly whatever the default.',
-    'Writes nothing.',
+    'most 16 references in 4096 bytes). Similarity is word overlap, or with --embeddings the',
+    "cosine similarity of [model] path's embeddings; the similarity floor applies before any",
+    'priority. With recall defaults on, results with a known intensity bring their evidence and',
+    'priority; --priority asks for them explicitly whatever the default. Writes nothing.',
     '',
     'Options:',
     '  --owner WHO      the caller',
@@ -25,6 +28,8 @@ export const recall: Command = {
     '  --priority N     explicit appraisal priority, 0–1000000',
     '  --revision N     the context revision (default 4)',
     '  --share          record the context as a shared lease (revision 4) and print its id',
+    '  --embeddings     load [model] path and rank by its embeddings (else word overlap)',
+    '  --threads N      CPU threads for the model (default: [model] threads, else every core)',
     '  --json           the ranking and context as JSON',
     '  --home DIR       the mecha home',
     '',
@@ -38,6 +43,8 @@ export const recall: Command = {
     priority: { type: 'string' },
     revision: { type: 'string' },
     share: { type: 'boolean' },
+    embeddings: { type: 'boolean' },
+    threads: { type: 'string' },
     json: { type: 'boolean' },
   },
   takesNoArguments: true,
@@ -61,7 +68,10 @@ export const recall: Command = {
     }
     const task = stringOption(values, 'task');
     const participant = stringOption(values, 'participant');
-    return withAppraiser(context, this.path, (appraiser) => {
+    if (stringOption(values, 'threads') !== undefined && !flag(values, 'embeddings')) {
+      return usageError(context, path, '--threads goes with --embeddings');
+    }
+    const answer = async (appraiser: Appraiser): Promise<number> => {
       const request = {
         owner,
         scope,
@@ -72,20 +82,30 @@ export const recall: Command = {
         ...(numbers.revision === undefined ? {} : { revision: numbers.revision }),
       };
       if (flag(values, 'share')) {
-        const lease = appraiser.shareContext(request);
+        const lease = await appraiser.shareContext(request);
         if (lease.state === 'refused') return failure(context, path, lease.reason);
         print(context, flag(values, 'json'), lease, () => leaseLines(lease));
         return exitCodes.ok;
       }
-      const result = appraiser.recall(request);
+      const result = await appraiser.recall(request);
       if (result.state === 'refused') return failure(context, path, result.reason);
       print(context, flag(values, 'json'), result, () => [
-        `${result.ranked.length} ranked; context revision ${result.context.revision}: ${result.context.references} references, ${result.context.memoryBytes} bytes`,
+        ...(result.fallback === undefined ? [] : [`warning: ${result.fallback}`]),
+        `${result.ranked.length} ranked by ${result.similarity === 'embedding' ? 'embeddings' : 'word overlap'}; context revision ${result.context.revision}: ${result.context.references} references, ${result.context.memoryBytes} bytes`,
         ...(result.context.system === '' ? [] : [result.context.system]),
         result.context.text,
       ]);
       return exitCodes.ok;
-    });
+    };
+    const made = flag(values, 'embeddings')
+      ? await appraiserModel(context, path, values)
+      : undefined;
+    if (typeof made === 'number') return made;
+    try {
+      return await withAppraiser(context, path, answer, made ? { embedder: made.model } : {});
+    } finally {
+      await made?.model.dispose();
+    }
   },
 };
 

@@ -4,6 +4,7 @@ import type {
   AppraisalConfiguration,
   AppraisalLimits,
   Appraiser,
+  AppraiserOptions,
   AppraiserStatus,
   ControlResult,
   LeaseResult,
@@ -25,11 +26,12 @@ export async function withAppraiser(
   context: CommandContext,
   path: string,
   act: (appraiser: Appraiser) => number | Promise<number>,
+  options: Pick<AppraiserOptions, 'embedder'> = {},
 ): Promise<number> {
   const { AppraiserInputError, openAppraiser } = await import('@mecha/gpu-appraiser');
   let appraiser: Appraiser | undefined;
   try {
-    appraiser = openAppraiser({ directory: join(homePath(context), 'appraiser') });
+    appraiser = openAppraiser({ directory: join(homePath(context), 'appraiser'), ...options });
     return await act(appraiser);
   } catch (error) {
     if (AppraiserInputError.isInstance(error)) return failure(context, path, error.message);
