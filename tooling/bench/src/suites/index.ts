@@ -7,6 +7,7 @@ import { graphSuite } from './graph.js';
 import { graphTeamSuite } from './graph-team.js';
 import { hookSuite } from './hook.js';
 import { pruneSuite } from './prune.js';
+import { recallSuite } from './recall.js';
 import { remoteGraphSuite } from './remote-graph.js';
 import { storesSuite } from './stores.js';
 import { validitySuite } from './validity.js';
@@ -14,11 +15,16 @@ import { verdictsSuite } from './verdicts.js';
 import { webSuite } from './web.js';
 import { webPagesSuite } from './web-pages.js';
 
+/** What the command line gave every suite: `--model PATH`, a GGUF for the suites that load one. */
+export interface BenchOptions {
+  readonly model?: string;
+}
+
 /** A benchmark suite: an id to select it by, a title for its docs section, and its run. */
 export interface Suite {
   readonly id: string;
   readonly title: string;
-  readonly run: () => Promise<readonly ResultTable[]>;
+  readonly run: (options: BenchOptions) => Promise<readonly ResultTable[]>;
 }
 
 /** Every suite `pnpm bench` runs, in order. */
@@ -32,6 +38,7 @@ export const suites: readonly Suite[] = [
   graphTeamSuite,
   remoteGraphSuite,
   appraiserSuite,
+  recallSuite,
   verdictsSuite,
   pruneSuite,
   webSuite,
