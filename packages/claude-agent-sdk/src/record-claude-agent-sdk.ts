@@ -123,7 +123,8 @@ interface Live {
 }
 
 type Fields = Record<string, unknown>;
-const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : undefined;
 
 /**
  * Records Claude Agent SDK (`@anthropic-ai/claude-agent-sdk`) runs into a mecha home: one

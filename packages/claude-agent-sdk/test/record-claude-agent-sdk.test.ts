@@ -11,7 +11,12 @@ import { appraiseRun, appraiseSession, type TranscriptEvent } from '@mecha/appra
 import { homePorts, openHome } from '@mecha/stores';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ClaudeAgentSdkRecorder, recordClaudeAgentSdk } from '../src/index.js';
-import { type Answer, type FakeMessagesApi, offlineEnv, startFakeMessagesApi } from './fake-messages-api.js';
+import {
+  type Answer,
+  type FakeMessagesApi,
+  offlineEnv,
+  startFakeMessagesApi,
+} from './fake-messages-api.js';
 
 // Each run starts the real CLI: slow on a loaded machine, never a timing assertion.
 const slow = 180_000;
@@ -133,7 +138,11 @@ describe('recordClaudeAgentSdk with the real CLI', () => {
       ]);
       expect(first?.[1]).toMatchObject({ role: 'owner', text: 'Send Lakeside the totals.' });
       expect(first?.filter((event) => event.type === 'tool_call')).toEqual([
-        expect.objectContaining({ tool: 'Read', call_id: 'toolu_read1', target: join(work, 'totals.csv') }),
+        expect.objectContaining({
+          tool: 'Read',
+          call_id: 'toolu_read1',
+          target: join(work, 'totals.csv'),
+        }),
         expect.objectContaining({ tool: 'Bash', call_id: 'toolu_rm1' }),
         expect.objectContaining({ tool: 'Read', call_id: 'toolu_read2' }),
       ]);

@@ -1,8 +1,4 @@
-import {
-  claudeResultStopCause,
-  claudeToolOutcome,
-  claudeToolTarget,
-} from '@mecha/appraisal-core';
+import { claudeResultStopCause, claudeToolOutcome, claudeToolTarget } from '@mecha/appraisal-core';
 import { z } from 'zod';
 import type { SessionBuilder } from './session-builder.js';
 
