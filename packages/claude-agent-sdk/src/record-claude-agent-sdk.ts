@@ -19,6 +19,7 @@ import {
 
 /** The fields of a hook's input this adapter reads (every SDK hook input has them). */
 export interface ClaudeHookInput {
+  /** Which hook fired (`PreToolUse`, `Stop`, …). */
   readonly hook_event_name: string;
   /** Set only when the hook fires inside a subagent: those calls are the subagent's, not recorded. */
   readonly agent_id?: string | undefined;
@@ -63,12 +64,16 @@ export type ClaudeCanUseTool = {
 
 /** The options of a `query()` call this adapter merges into; the rest pass through. */
 export interface ClaudeQueryOptions {
+  /** The app's own hooks: kept, and the adapter's added after them. */
   readonly hooks?: Partial<Record<string, unknown[]>> | undefined;
+  /** The app's permission callback: wrapped, so its denials are recorded as the owner's. */
   readonly canUseTool?: ClaudeCanUseTool | undefined;
+  /** The query's abort controller: watched, so an abort is recorded as the owner's stop. */
   readonly abortController?: AbortController | undefined;
 }
 /** The part of the SDK's `Query` this adapter reads: its messages and `interrupt()`. */
 export interface ClaudeQuery extends AsyncIterator<unknown> {
+  /** The SDK's interrupt (the owner's stop button in the app). */
   interrupt(): Promise<unknown>;
 }
 
@@ -85,6 +90,7 @@ export interface ClaudeAgentSdkOptions extends AdapterSessionOptions {
 
 /** The recorder of one conversation (a mecha session): a run per prompt the agent answers. */
 export interface ClaudeAgentSdkRecorder {
+  /** The mecha session the conversation is recorded into. */
   readonly sessionId: string;
   /** The hooks to pass as `query()`'s `hooks` option (or merged by {@link query}). */
   readonly hooks: ClaudeHooks;

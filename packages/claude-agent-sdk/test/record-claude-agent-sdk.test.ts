@@ -250,11 +250,27 @@ describe('recordClaudeAgentSdk with the real CLI', () => {
       const mecha = recordClaudeAgentSdk({ home: missing, warn: (w) => warnings.push(w) });
       const thrown = await run(mecha, [read('toolu_read4', join(work, 'totals.csv'))], {});
       expect(thrown).toBeUndefined();
-      expect(api).toBeUndefined();
       expect(warnings).toEqual([
         `mecha: no mecha home at ${missing} (run \`mecha init\`), so this session is not recorded; the agent keeps running`,
       ]);
       expect(() => mkdirSync(missing)).not.toThrow();
+    },
+    slow,
+  );
+
+  it(
+    'a store that cannot be written: the agent runs to its answer, one warning',
+    async () => {
+      // The session store's folder is a file here: every append fails as an I/O error.
+      writeFileSync(join(home, 'sessions'), 'not a folder');
+      const warnings: string[] = [];
+      const mecha = recordClaudeAgentSdk({ home, warn: (w) => warnings.push(w) });
+      const thrown = await run(mecha, [read('toolu_read5', join(work, 'totals.csv'))], {});
+      expect(thrown).toBeUndefined();
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(
+        /^mecha: could not record the run start in .* so recording stopped; the agent keeps running$/,
+      );
     },
     slow,
   );
