@@ -6,7 +6,7 @@
 // claims approval. It uses $MECHA_HOME when set, a fresh temporary home otherwise, and prints
 // the appraisal read back. Run it with `npx tsx examples/claude-agent-sdk.ts` from
 // packages/claude-agent-sdk after `pnpm build`.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -78,6 +78,7 @@ await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
 const env = {
   PATH: process.env.PATH ?? '',
   HOME: work,
+  TMPDIR: work,
   CLAUDE_CONFIG_DIR: join(work, '.claude'),
   ANTHROPIC_BASE_URL: `http://127.0.0.1:${(model.address() as AddressInfo).port}`,
   ANTHROPIC_API_KEY: 'sk-ant-stand-in',
@@ -99,6 +100,7 @@ for await (const _message of q) {
 }
 await mecha.flushed();
 model.close();
+rmSync(work, { recursive: true, force: true });
 
 // Read the session back from the home, and appraise its run.
 const read = await homePorts(openHome(home)).sessions.transcript(mecha.sessionId);

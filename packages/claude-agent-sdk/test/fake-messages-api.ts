@@ -96,12 +96,14 @@ export async function startFakeMessagesApi(answers: readonly Answer[]): Promise<
 
 /**
  * The environment the CLI runs in: the stand-in API with a dummy key, a throwaway config folder
- * and home, and every kind of nonessential traffic (telemetry, updates, error reports) off.
+ * home and temporary folder, and every kind of nonessential traffic (telemetry, updates, error reports) off.
  */
 export function offlineEnv(api: FakeMessagesApi, folder: string): Record<string, string> {
   return {
     PATH: process.env.PATH ?? '',
     HOME: folder,
+    // The CLI's own scratch files go in the test's folder, removed with it.
+    TMPDIR: folder,
     CLAUDE_CONFIG_DIR: join(folder, '.claude'),
     ANTHROPIC_BASE_URL: api.url,
     ANTHROPIC_API_KEY: 'sk-ant-test-not-a-key',
