@@ -51,6 +51,7 @@ export const layers = [
       '@mecha/distill',
       '@mecha/importers',
       '@mecha/ai-sdk',
+      '@mecha/claude-agent-sdk',
       '@mecha/langchain',
       '@mecha/openai-agents',
     ],

@@ -116,6 +116,14 @@ export type {
 export { successes } from './readouts/successes/successes.js';
 export type { WritingExemplar } from './readouts/successes/writing-exemplars.js';
 // The rules: the contribution table, signed entries, the label and the valence.
+export type { ClaudeToolOutcome } from './rules/claude-code-rules.js';
+export {
+  claudeOutcomeRecord,
+  claudeRejectionText,
+  claudeResultStopCause,
+  claudeToolOutcome,
+  claudeToolTarget,
+} from './rules/claude-code-rules.js';
 export type {
   ContributionRow,
   ContributionRowId,

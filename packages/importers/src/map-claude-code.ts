@@ -1,3 +1,4 @@
+import { claudeResultStopCause, claudeToolOutcome, claudeToolTarget } from '@mecha/appraisal-core';
 import { z } from 'zod';
 import type { SessionBuilder } from './session-builder.js';
 
@@ -54,8 +55,6 @@ const resultLine = z.looseObject({
   is_error: z.boolean().optional(),
 });
 
-/** What Claude Code writes when the person rejects a tool use at the permission prompt. */
-const rejectionMarker = "The user doesn't want to proceed with this tool use";
 /** What Claude Code writes as a user line when the person interrupts (Esc). */
 const interruptMarker = '[Request interrupted by user';
 
@@ -138,16 +137,6 @@ function textOf(content: unknown): string {
     .join('\n');
 }
 
-function targetOf(input: unknown): string | undefined {
-  if (typeof input !== 'object' || input === null) return undefined;
-  const fields = input as Record<string, unknown>;
-  for (const key of ['file_path', 'notebook_path', 'path', 'url']) {
-    const value = fields[key];
-    if (typeof value === 'string' && value !== '') return value;
-  }
-  return undefined;
-}
-
 function mapUser(line: z.infer<typeof userLine>, builder: SessionBuilder): LineOutcome {
   if (line.permissionMode !== undefined) builder.context({ permissionMode: line.permissionMode });
   // Expanded skill or command text, reminders, the summary a compaction continues from: the
@@ -170,13 +159,11 @@ function mapUser(line: z.infer<typeof userLine>, builder: SessionBuilder): LineO
         return { kind: 'damaged', reason: 'a tool_result without its tool_use_id' };
       const text = textOf(part.content);
       // With permissions bypassed no prompt can appear: the "rejection" is an Esc.
-      const status = text.startsWith(rejectionMarker)
-        ? builder.promptsBypassed
-          ? 'cancelled'
-          : 'rejected'
-        : part.is_error === true
-          ? 'error'
-          : 'ok';
+      const status = claudeToolOutcome({
+        text,
+        isError: part.is_error === true,
+        promptsBypassed: builder.promptsBypassed,
+      });
       builder.toolResult(line.timestamp, { callId, status, content: text });
       outcome = mapped;
     } else if (part.type === 'text' && typeof part.text === 'string') {
@@ -213,7 +200,7 @@ function mapAssistant(line: z.infer<typeof assistantLine>, builder: SessionBuild
       if (typeof part.id !== 'string' || typeof part.name !== 'string') {
         return { kind: 'damaged', reason: 'a tool_use without its id or name' };
       }
-      const target = targetOf(part.input);
+      const target = claudeToolTarget(part.input);
       builder.toolCall(at, key, {
         id: part.id,
         tool: part.name,
@@ -279,14 +266,7 @@ export function mapClaudeCodeLine(record: unknown, builder: SessionBuilder): Lin
       const line = resultLine.safeParse(record);
       if (!line.success) return { kind: 'damaged', reason: firstIssue(line.error) };
       const subtype = line.data.subtype ?? '';
-      builder.turnEnded(
-        line.data.timestamp,
-        subtype === 'error_max_turns'
-          ? 'turn_ceiling'
-          : subtype.startsWith('error') || line.data.is_error === true
-            ? 'error'
-            : 'completed',
-      );
+      builder.turnEnded(line.data.timestamp, claudeResultStopCause(subtype, line.data.is_error));
       return mapped;
     }
     default:

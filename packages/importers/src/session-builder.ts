@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EventSource, StopCause, Taint } from '@mecha/appraisal-core';
-import { idSchema } from '@mecha/appraisal-core';
+import { type ClaudeToolOutcome, claudeOutcomeRecord, idSchema } from '@mecha/appraisal-core';
 import type { TranscriptEventInput } from '@mecha/stores';
 
 /** The agent CLIs whose logs can be imported; each is also the surface its runs are marked with. */
@@ -338,7 +338,7 @@ export class SessionBuilder {
     at: string,
     result: {
       readonly callId: string;
-      readonly status: 'ok' | 'error' | 'denied' | 'rejected' | 'cancelled';
+      readonly status: ClaudeToolOutcome;
       readonly content: string;
     },
   ): void {
@@ -348,12 +348,8 @@ export class SessionBuilder {
     const failed = this.state.failedCalls ?? [];
     const exitedNonZero = failed.includes(callId);
     if (exitedNonZero) this.state.failedCalls = failed.filter((id) => id !== callId);
-    const status =
-      result.status === 'rejected' || result.status === 'cancelled'
-        ? 'denied'
-        : exitedNonZero && result.status === 'ok'
-          ? 'error'
-          : result.status;
+    const recorded = claudeOutcomeRecord(result.status);
+    const status = exitedNonZero && recorded.status === 'ok' ? 'error' : recorded.status;
     this.events.push({
       ...this.base(at, run.id, result.callId),
       type: 'tool_result',
@@ -366,10 +362,10 @@ export class SessionBuilder {
     this.state.sawToolResult = true;
     const sameAct = run.denialTurn === turn && run.last === 'result';
     run.last = 'result';
-    if (result.status !== 'rejected' && result.status !== 'cancelled') return;
+    if (recorded.act === undefined) return;
     run.denialTurn = turn;
     if (sameAct) return;
-    if (result.status === 'rejected') {
+    if (recorded.act === 'deny') {
       this.events.push({
         ...this.base(at, run.id, result.callId),
         type: 'intervention',

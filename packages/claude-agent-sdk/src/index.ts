@@ -1,0 +1,13 @@
+export type {
+  ClaudeAgentSdkOptions,
+  ClaudeAgentSdkRecorder,
+  ClaudeCanUseTool,
+  ClaudeHookCallback,
+  ClaudeHookEvent,
+  ClaudeHookInput,
+  ClaudeHooks,
+  ClaudePermissionResult,
+  ClaudeQuery,
+  ClaudeQueryOptions,
+} from './record-claude-agent-sdk.js';
+export { recordClaudeAgentSdk } from './record-claude-agent-sdk.js';
