@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { stripControl, stripControlDeep } from '@mecha/appraisal-core';
 import type { DistillProgress, DistillResult, ModelSource, ReflectResult } from '@mecha/distill';
+import type { CompletionModel } from '@mecha/local-model';
 import { configIssueText, type MechaHome } from '@mecha/stores';
 import {
   type Command,
@@ -198,6 +199,9 @@ export async function runDistill(
   }
 }
 
+/** A way to make the configured local model, with the model file it loads. */
+export type LocalModelSource = (() => Promise<CompletionModel>) & { readonly modelPath: string };
+
 /**
  * The local model `[model]` in config.toml names, made when the first call needs it and used as
  * foreground work on the machine's device lease; or the exit code after saying what is wrong
@@ -208,7 +212,7 @@ export async function localModelSource(
   context: CommandInput['context'],
   home: MechaHome,
   runtime: DistillRuntime,
-): Promise<ModelSource | number> {
+): Promise<LocalModelSource | number> {
   const configFile = join(home.path, 'config.toml');
   const config = home.readConfig();
   if (config._tag === 'Left') {
@@ -251,7 +255,7 @@ export async function localModelSource(
     defaultContextSize: distillContextSize,
     ...settings.settings,
   };
-  return async () => {
+  const make = async (): Promise<CompletionModel> => {
     const created = localModel.createLocalModel(options);
     const info = await created.load();
     for (const warning of info.warnings) context.stderr(`mecha ${path}: warning: ${warning}\n`);
@@ -264,6 +268,7 @@ export async function localModelSource(
     });
     return { ...device.at('foreground'), dispose: () => device.dispose() };
   };
+  return Object.assign(make, { modelPath: modelPath.path });
 }
 
 /** `mecha distill`: @mecha/distill's use-case, loaded only when this command runs. */
