@@ -131,10 +131,12 @@ export async function runDistill(
     const distillModule = runtime.distill;
     const home = runtime.openHome(homePath(context));
     let model: ModelSource = () => Promise.reject(new Error('a dry run needs no model'));
+    let modelIdentity: (() => Promise<string>) | undefined;
     if (!dryRun) {
       const made = await localModelSource(path, context, home, runtime);
       if (typeof made === 'number') return made;
       model = made;
+      modelIdentity = made.identity;
     }
 
     const progress = progressBar({
@@ -164,7 +166,11 @@ export async function runDistill(
         },
       };
       if (mode === 'nightly') {
-        const ran = await distillModule.nightly(options);
+        // Whether a decline on record was this model's is read from the file: no load.
+        const ran = await distillModule.nightly({
+          ...options,
+          ...(modelIdentity === undefined ? {} : { modelIdentity }),
+        });
         if (ran.state === 'busy') {
           if (asJson) context.stdout(`${JSON.stringify(ran)}\n`);
           else context.stderr(`mecha ${path}: ${stripControl(ran.message)}\n`);
@@ -199,8 +205,13 @@ export async function runDistill(
   }
 }
 
-/** A way to make the configured local model, with the model file it loads. */
-export type LocalModelSource = (() => Promise<CompletionModel>) & { readonly modelPath: string };
+/**
+ * A way to make the configured local model, with its identity read from the file's digest
+ * without loading it (`sha256:<digest>`, as a lesson's `reflected_by` names it).
+ */
+export type LocalModelSource = (() => Promise<CompletionModel>) & {
+  readonly identity: () => Promise<string>;
+};
 
 /**
  * The local model `[model]` in config.toml names, made when the first call needs it and used as
@@ -268,7 +279,8 @@ export async function localModelSource(
     });
     return { ...device.at('foreground'), dispose: () => device.dispose() };
   };
-  return Object.assign(make, { modelPath: modelPath.path });
+  const identity = async () => `sha256:${(await localModel.modelIdentity(options.path)).sha256}`;
+  return Object.assign(make, { identity });
 }
 
 /** `mecha distill`: @mecha/distill's use-case, loaded only when this command runs. */

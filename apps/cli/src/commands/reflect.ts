@@ -78,9 +78,7 @@ const reflectCommand: Command = {
       if (typeof made === 'number') return made;
       model = made;
       // Whether a decline on record was this model's is read from the file's digest: no load.
-      const localModel = await runtime.loadLocalModel();
-      modelIdentity = async () =>
-        `sha256:${(await localModel.modelIdentity(made.modelPath)).sha256}`;
+      modelIdentity = made.identity;
     }
     const progress = progressBar({
       write: context.stderr,
