@@ -21,6 +21,7 @@ describe('the built @mecha/distill', () => {
       'distillGrammar',
       'distillOnSessionEnd',
       'dropLesson',
+      'editLesson',
       'effectiveCapabilities',
       'emptyReviewQueueHint',
       'episodeSource',

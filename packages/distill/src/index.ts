@@ -70,15 +70,23 @@ export type { ClaimDropReason } from './ground-claims.js';
 export type { SentCorrection } from './ground-corrections.js';
 export type { Correction, CorrectionKind } from './reflect/corrections.js';
 export { formatReflectReport } from './reflect/format-reflect-report.js';
-export type { LessonDrop, LessonOnRecord, LessonsRead } from './reflect/lessons.js';
-export { dropLesson, lessonsOnRecord } from './reflect/lessons.js';
+export type {
+  LessonDrop,
+  LessonEdit,
+  LessonOnRecord,
+  LessonRefusal,
+  LessonsRead,
+} from './reflect/lessons.js';
+export { dropLesson, editLesson, lessonsOnRecord } from './reflect/lessons.js';
 export type {
   ContrastShown,
   CorrectionOutcome,
+  DeclineOnRecord,
   ReflectedCorrection,
   ReflectOptions,
   ReflectReport,
   ReflectResult,
+  ReflectStep,
 } from './reflect/reflect.js';
 export { reflect, reflectLockFile } from './reflect/reflect.js';
 export { emptyReviewQueueHint } from './review-queue-hint.js';

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { stripControl, stripControlDeep } from '@mecha/appraisal-core';
 import type { DistillProgress, DistillResult, ModelSource, ReflectResult } from '@mecha/distill';
+import type { CompletionModel } from '@mecha/local-model';
 import { configIssueText, type MechaHome } from '@mecha/stores';
 import {
   type Command,
@@ -130,10 +131,12 @@ export async function runDistill(
     const distillModule = runtime.distill;
     const home = runtime.openHome(homePath(context));
     let model: ModelSource = () => Promise.reject(new Error('a dry run needs no model'));
+    let modelIdentity: (() => Promise<string>) | undefined;
     if (!dryRun) {
       const made = await localModelSource(path, context, home, runtime);
       if (typeof made === 'number') return made;
       model = made;
+      modelIdentity = made.identity;
     }
 
     const progress = progressBar({
@@ -163,7 +166,11 @@ export async function runDistill(
         },
       };
       if (mode === 'nightly') {
-        const ran = await distillModule.nightly(options);
+        // Whether a decline on record was this model's is read from the file: no load.
+        const ran = await distillModule.nightly({
+          ...options,
+          ...(modelIdentity === undefined ? {} : { modelIdentity }),
+        });
         if (ran.state === 'busy') {
           if (asJson) context.stdout(`${JSON.stringify(ran)}\n`);
           else context.stderr(`mecha ${path}: ${stripControl(ran.message)}\n`);
@@ -199,6 +206,14 @@ export async function runDistill(
 }
 
 /**
+ * A way to make the configured local model, with its identity read from the file's digest
+ * without loading it (`sha256:<digest>`, as a lesson's `reflected_by` names it).
+ */
+export type LocalModelSource = (() => Promise<CompletionModel>) & {
+  readonly identity: () => Promise<string>;
+};
+
+/**
  * The local model `[model]` in config.toml names, made when the first call needs it and used as
  * foreground work on the machine's device lease; or the exit code after saying what is wrong
  * (a config that does not parse, no model configured, a file that is not there).
@@ -208,7 +223,7 @@ export async function localModelSource(
   context: CommandInput['context'],
   home: MechaHome,
   runtime: DistillRuntime,
-): Promise<ModelSource | number> {
+): Promise<LocalModelSource | number> {
   const configFile = join(home.path, 'config.toml');
   const config = home.readConfig();
   if (config._tag === 'Left') {
@@ -251,7 +266,7 @@ export async function localModelSource(
     defaultContextSize: distillContextSize,
     ...settings.settings,
   };
-  return async () => {
+  const make = async (): Promise<CompletionModel> => {
     const created = localModel.createLocalModel(options);
     const info = await created.load();
     for (const warning of info.warnings) context.stderr(`mecha ${path}: warning: ${warning}\n`);
@@ -264,6 +279,8 @@ export async function localModelSource(
     });
     return { ...device.at('foreground'), dispose: () => device.dispose() };
   };
+  const identity = async () => `sha256:${(await localModel.modelIdentity(options.path)).sha256}`;
+  return Object.assign(make, { identity });
 }
 
 /** `mecha distill`: @mecha/distill's use-case, loaded only when this command runs. */

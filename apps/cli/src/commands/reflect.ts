@@ -6,6 +6,7 @@ import {
   type CommandInput,
   exitCodes,
   failure,
+  refused,
   usageError,
 } from '../command.js';
 import { homePath } from '../home.js';
@@ -20,12 +21,21 @@ const reflectCommand: Command = {
     'Usage: mecha reflect [--dry-run] [--limit N] [--json]',
     '       mecha reflect lessons [--all] [--json]',
     '       mecha reflect drop LESSON_ID',
+    '       mecha reflect edit LESSON_ID --text TEXT',
     '',
     'Each correction you made in a clean session (a steer and what you said with it, a draft you',
     'rejected with a reason, a task you reopened with a reason) becomes a lesson: one local model',
     'call under a grammar, kept in learning/reflections.jsonl only when it quotes your own words',
     'for that correction. A correction from a session that read third-party content is never',
     'shown to the model. A correction gets one lesson; a second pass calls no model for it.',
+    '',
+    'Your next message after a run ended (a follow-up) is first judged by the model, under a',
+    'grammar: a correction or not, quoting your words. Judged one, it is recorded with its turn',
+    '(it signs that run -1.0) and then becomes a lesson like the others.',
+    '',
+    'What the model declined (a follow-up it judged no correction, a quote not in your words,',
+    'nothing to learn) is remembered with the model and the prompt, and not asked again until',
+    'either changes; --dry-run lists each as skipped, with why.',
     '',
     'With [agent] contrast_evidence = true in config.toml, each correction is also shown one',
     'success you verified in the same workspace, surface and goal, from another clean session',
@@ -62,10 +72,13 @@ const reflectCommand: Command = {
     const runtime = await loadDistillRuntime();
     const home = runtime.openHome(homePath(context));
     let model: ModelSource = () => Promise.reject(new Error('a dry run needs no model'));
+    let modelIdentity: (() => Promise<string>) | undefined;
     if (!dryRun) {
       const made = await localModelSource(path, context, home, runtime);
       if (typeof made === 'number') return made;
       model = made;
+      // Whether a decline on record was this model's is read from the file's digest: no load.
+      modelIdentity = made.identity;
     }
     const progress = progressBar({
       write: context.stderr,
@@ -83,6 +96,7 @@ const reflectCommand: Command = {
         dryRun,
         signal: controller.signal,
         ...(limit === undefined ? {} : { limit }),
+        ...(modelIdentity === undefined ? {} : { modelIdentity }),
         onProgress: (done, total) => {
           progress.total(total);
           if (done > 0) progress.tick();
@@ -129,10 +143,12 @@ const lessons: Command = {
     if (read.state === 'unreadable') {
       return failure(context, this.path, `the lessons could not be read: ${read.reason}`);
     }
-    const shown = flag(values, 'all') ? read.lessons : read.lessons.filter((l) => !l.dropped);
+    const partial = read.state === 'partial';
+    const shown = flag(values, 'all') ? read.records : read.records.filter((l) => !l.dropped);
     if (flag(values, 'json')) {
+      const skipped = partial ? read.skipped : [];
       context.stdout(
-        `${JSON.stringify(stripControlDeep({ lessons: shown, partial: read.partial }), null, 2)}\n`,
+        `${JSON.stringify(stripControlDeep({ lessons: shown, partial, skipped }), null, 2)}\n`,
       );
       return exitCodes.ok;
     }
@@ -140,11 +156,23 @@ const lessons: Command = {
       shown.length === 0
         ? ["No lessons on record. 'mecha reflect --dry-run' lists the corrections they come from."]
         : shown.flatMap((lesson) => [
-            `${lesson.lessonId}${lesson.dropped ? ' (dropped)' : ''}  ${lesson.at}  ${lesson.lesson.correction} ${lesson.lesson.cite.kind} ${lesson.lesson.cite.id}`,
-            `  ${lesson.lesson.text}`,
+            `${lesson.lessonId}${lesson.dropped ? ' (dropped)' : ''}${lesson.edited === undefined ? '' : ' (edited)'}  ${lesson.at}  ${lesson.lesson.correction} ${lesson.lesson.cite.kind} ${lesson.lesson.cite.id}`,
+            `  ${lesson.text}`,
+            ...(lesson.edited === undefined
+              ? []
+              : [
+                  `  (you edited it ${lesson.edited.at}; the reflector wrote: ${lesson.lesson.text})`,
+                ]),
             `  quoting: "${lesson.lesson.quote}"`,
           ]);
-    if (read.partial) lines.push('(some records could not be read whole: the list may be short)');
+    if (partial) {
+      for (const line of read.skipped) {
+        lines.push(
+          `not read whole: ${line.file}${line.line > 0 ? `:${line.line}` : ''} ${line.reason}`,
+        );
+      }
+      lines.push('(some records could not be read whole: the list may be short)');
+    }
     context.stdout(`${lines.map((line) => stripControl(line)).join('\n')}\n`);
     return exitCodes.ok;
   },
@@ -169,8 +197,49 @@ const drop: Command = {
     const { loadDistillRuntime } = await import('../distill-runtime.js');
     const runtime = await loadDistillRuntime();
     const dropped = await runtime.distill.dropLesson(runtime.openHome(homePath(context)), id);
-    if (dropped.state === 'refused') return failure(context, this.path, dropped.message);
-    context.stdout(`Dropped ${stripControl(dropped.lessonId)}.\n`);
+    if (dropped._tag === 'Left') return failure(context, this.path, dropped.left.message);
+    context.stdout(`Dropped ${stripControl(dropped.right.lessonId)}.\n`);
+    return exitCodes.ok;
+  },
+};
+
+const edit: Command = {
+  path: 'reflect edit',
+  summary: 'edit a lesson: a verdict on the reflector, never on the run',
+  help: [
+    'Usage: mecha reflect edit LESSON_ID --text TEXT',
+    '',
+    "Replaces a lesson's text with yours. The reflector's lesson stays on record as it wrote it;",
+    'your text is kept beside it in learning/curation-reflections.jsonl, with when you gave it,',
+    "and 'mecha reflect lessons' shows yours. The edit is counted in the curation section of",
+    "'mecha sessions appraise' as a verdict on the reflector, apart from drops. The run the",
+    'correction came from is not touched. A dropped lesson cannot be edited.',
+    '',
+    'Options:',
+    '  --text TEXT     the lesson in your words (up to 2,000 characters)',
+    '  --home DIR      the mecha home',
+    '',
+  ].join('\n'),
+  options: { text: { type: 'string' } },
+  async run({ positionals, values, context }: CommandInput) {
+    const [id, extra] = positionals;
+    if (id === undefined) return usageError(context, this.path, 'name the lesson to edit');
+    if (extra !== undefined) return usageError(context, this.path, 'name one lesson');
+    const text = stringOption(values, 'text');
+    if (text === undefined) return usageError(context, this.path, 'give the new text with --text');
+    const { loadDistillRuntime } = await import('../distill-runtime.js');
+    const runtime = await loadDistillRuntime();
+    const home = runtime.openHome(homePath(context));
+    const edited = await runtime.distill.editLesson(home, id, text);
+    if (edited._tag === 'Left') {
+      return refused(context, this.path, {
+        reason: edited.left.kind,
+        message: edited.left.message,
+      });
+    }
+    context.stdout(
+      `Edited ${stripControl(edited.right.lessonId)}: ${stripControl(edited.right.text)}\n`,
+    );
     return exitCodes.ok;
   },
 };
@@ -180,5 +249,5 @@ export const reflectGroup: CommandGroup = {
   name: 'reflect',
   summary: reflectCommand.summary,
   fallback: reflectCommand,
-  commands: [lessons, drop],
+  commands: [lessons, drop, edit],
 };

@@ -24,7 +24,7 @@ export const reflectionRecordSchema = z.object({
   lesson: z
     .object({
       correction_id: z.string().min(1).max(512),
-      correction: z.enum(['steer', 'rejection', 'reopen']),
+      correction: z.enum(['steer', 'rejection', 'reopen', 'follow_up']),
       cite: z.object({ kind: z.enum(['turn', 'draft', 'closure']), id: idSchema }),
       text: z.string().min(1).max(2_000),
       quote: z.string().min(1).max(2_000),
@@ -36,6 +36,37 @@ export const reflectionRecordSchema = z.object({
         })
         .optional(),
       reflected_by: z.string().max(300),
+      /** The reflector prompt's identity (a digest of its instructions and grammar). */
+      prompt: z.string().max(100).optional(),
+    })
+    .optional(),
+  /**
+   * The reflector judged the owner's next message after a run ended a correction: which message
+   * (its id; `correction_turn` is its turn), the owner's words the judgment rests on (found in
+   * that message, or nothing is written), the model and the prompt that judged. A record with a
+   * judgment is what signs the run, once, through `correction_turn`.
+   */
+  judgment: z
+    .object({
+      correction_id: z.string().min(1).max(512),
+      message_id: idSchema,
+      quote: z.string().min(1).max(2_000),
+      judged_by: z.string().max(300),
+      prompt: z.string().max(100),
+    })
+    .optional(),
+  /**
+   * The reflector was asked and gave nothing to keep: a follow-up it judged no correction, a
+   * judgment or lesson whose quote is not in the owner's words, or a lesson it skipped. Kept so
+   * the same model under the same prompt is not asked again; another model or prompt is.
+   * Signs nothing.
+   */
+  declined: z
+    .object({
+      correction_id: z.string().min(1).max(512),
+      step: z.enum(['judge', 'lesson']),
+      outcome: z.enum(['not_a_correction', 'not_grounded', 'nothing_to_learn']),
+      asked_with: z.object({ model: z.string().max(300), prompt: z.string().max(100) }),
     })
     .optional(),
 });
@@ -52,6 +83,8 @@ export const curationRecordSchema = z.object({
   target: z.enum(['rule', 'reflection', 'candidate']),
   target_id: idSchema,
   verdict: z.enum(['retired', 'restored', 'dropped', 'edited', 'accepted', 'rejected', 'reverted']),
+  /** For an `edited` verdict on a reflection: the owner's text that replaces the lesson's. */
+  text: z.string().min(1).max(2_000).optional(),
 });
 /** See {@link curationRecordSchema}. */
 export type CurationRecord = z.infer<typeof curationRecordSchema>;

@@ -64,6 +64,16 @@ export class ModelAccess {
   }
 
   /**
+   * The model's name as `distilledBy` spells it, or why the model cannot be used: made (loaded)
+   * when no call has made it yet.
+   */
+  async identify(): Promise<string | DistillStop> {
+    const ready = await this.ready();
+    if ('reason' in ready) return ready;
+    return this.distilledBy ?? 'unknown';
+  }
+
+  /**
    * How the loaded model measures text: its context window and a token counter, or undefined
    * when the model offers neither (then transcripts are bounded in characters alone).
    */

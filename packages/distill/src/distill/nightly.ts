@@ -24,9 +24,13 @@ export const nightlyLockFile = 'nightly.lock';
  * finds the lock held returns `busy` at once (or after `lockTimeoutMs`) and does nothing.
  */
 export async function nightly(
-  options: DistillOptions & { readonly lockTimeoutMs?: number },
+  options: DistillOptions & {
+    readonly lockTimeoutMs?: number;
+    /** The model's identity without loading it, for reflect (see `ReflectOptions`). */
+    readonly modelIdentity?: () => Promise<string>;
+  },
 ): Promise<NightlyResult> {
-  const { lockTimeoutMs, ...rest } = options;
+  const { lockTimeoutMs, modelIdentity, ...rest } = options;
   // The nightly lock would make the home's folder: a missing home is refused before it.
   const present = refuseMissingHome(options.home);
   if (present._tag === 'Left') {
@@ -40,6 +44,7 @@ export async function nightly(
       ...(rest.dryRun === undefined ? {} : { dryRun: rest.dryRun }),
       ...(rest.signal === undefined ? {} : { signal: rest.signal }),
       ...(rest.modelName === undefined ? {} : { modelName: rest.modelName }),
+      ...(modelIdentity === undefined ? {} : { modelIdentity }),
       ...(rest.clock === undefined ? {} : { clock: rest.clock }),
     });
     return { ...(await distill(rest)), reflected };

@@ -9,15 +9,21 @@ import {
 } from '@mecha/appraisal-core';
 import { isKnownClean, sessionTaint } from '../session-taint.js';
 
-/** Which of the owner's acts a correction is. */
-export type CorrectionKind = 'steer' | 'rejection' | 'reopen';
+/**
+ * Which of the owner's acts a correction is. A `follow_up` is the owner's next message after a
+ * run ended: a correction only once the reflector has judged it one.
+ */
+export type CorrectionKind = 'steer' | 'rejection' | 'reopen' | 'follow_up';
 
 /**
  * One correction the owner made, as the records keep it: the act, the owner's own words for it
  * (what a lesson must quote), where it was made and what it concerned.
  */
 export interface Correction {
-  /** Stable across runs: `steer:SESSION:RUN:TURN`, `rejection:DRAFT`, `reopen:CLOSURE`. */
+  /**
+   * Stable across runs: `steer:SESSION:RUN:TURN`, `rejection:DRAFT`, `reopen:CLOSURE`,
+   * `follow_up:SESSION:MESSAGE`.
+   */
   readonly id: string;
   readonly kind: CorrectionKind;
   readonly cite: { readonly kind: 'turn' | 'draft' | 'closure'; readonly id: string };
@@ -30,6 +36,8 @@ export interface Correction {
   readonly situation: CorrectionSituation;
   /** Whether every session it comes from is known clean (read whole, no third-party content). */
   readonly clean: boolean;
+  /** For a follow-up: the owner's message (its id and its turn, the turn a judgment names). */
+  readonly message?: { readonly id: string; readonly turn: number };
 }
 
 /** What one session's transcript tells the reflector, kept small so a pass holds no transcript. */
@@ -41,6 +49,51 @@ export interface SessionFacts {
   readonly surface?: string;
   readonly goal?: GoalRef;
   readonly steers: readonly Correction[];
+  /** The owner's first message after each run that ended, not yet judged a correction or not. */
+  readonly followUps: readonly Correction[];
+}
+
+/** The owner's next message after a run ended, as `followUps` finds it. */
+export interface FollowUp {
+  /** The run that ended before it. */
+  readonly endedRunId: string;
+  /** The run the message is in (ordinarily the next run of the session). */
+  readonly runId: string;
+  readonly messageId: string;
+  readonly turn: number;
+  readonly at: string;
+  readonly text: string;
+}
+
+/**
+ * The owner's follow-ups in a transcript, in file order: after each `run_end`, the first owner
+ * message that carries text. A run that ends with no owner message before the next `run_end`
+ * has none (the later end's follow-up answers that later run), and a message is the follow-up
+ * of at most one run.
+ */
+export function followUps(events: readonly TranscriptEvent[]): FollowUp[] {
+  const found: FollowUp[] = [];
+  let ended: string | undefined;
+  for (const event of events) {
+    if (event.type === 'run_end') ended = event.run_id;
+    else if (
+      ended !== undefined &&
+      event.type === 'message' &&
+      event.role === 'owner' &&
+      event.text !== undefined
+    ) {
+      found.push({
+        endedRunId: ended,
+        runId: event.run_id,
+        messageId: event.message_id,
+        turn: event.turn,
+        at: event.at,
+        text: event.text,
+      });
+      ended = undefined;
+    }
+  }
+  return found;
 }
 
 interface RunFacts {
@@ -48,7 +101,7 @@ interface RunFacts {
   surface?: string;
   goal?: GoalRef;
   readonly calls: { turn: number; tool: string }[];
-  readonly owner: { turn: number; text: string }[];
+  readonly owner: { turn: number; text: string; id: string }[];
   readonly steers: { turn: number; at: string }[];
 }
 
@@ -94,7 +147,7 @@ export function sessionFacts(
     } else if (event.type === 'tool_call') {
       run.calls.push({ turn: event.turn, tool: event.tool });
     } else if (event.type === 'message' && event.role === 'owner' && event.text !== undefined) {
-      run.owner.push({ turn: event.turn, text: event.text });
+      run.owner.push({ turn: event.turn, text: event.text, id: event.message_id });
     } else if (event.type === 'intervention' && event.kind === 'steer') {
       // Two steers on one turn are one act (one Esc, say): the first one's time stands.
       if (!run.steers.some((steer) => steer.turn === event.turn)) {
@@ -116,9 +169,12 @@ export function sessionFacts(
     sameGoal,
   );
   const steers: Correction[] = [];
+  // A message a steer takes its words from is that steer's correction, never a follow-up too.
+  const steerWords = new Set<string>();
   for (const [runId, run] of runs) {
     for (const steer of run.steers) {
       const said = run.owner.find((message) => message.turn >= steer.turn);
+      if (said !== undefined) steerWords.add(`${runId}\u0000${said.id}`);
       const tools = [
         ...new Set(run.calls.filter((call) => call.turn <= steer.turn).map((call) => call.tool)),
       ].sort();
@@ -140,6 +196,29 @@ export function sessionFacts(
       });
     }
   }
+  const follows: Correction[] = [];
+  for (const follow of followUps(records)) {
+    if (steerWords.has(`${follow.runId}\u0000${follow.messageId}`)) continue;
+    // What the follow-up answers: the run that ended, where it was and the tools it called.
+    const run = runOf(follow.endedRunId);
+    follows.push({
+      id: `follow_up:${sessionId}:${follow.messageId}`,
+      kind: 'follow_up',
+      cite: { kind: 'turn', id: `${follow.runId}:${follow.turn}` },
+      at: follow.at,
+      sessionId,
+      words: follow.text,
+      situation: {
+        sessionId,
+        ...(run.workspace === undefined ? {} : { workspace: run.workspace }),
+        ...(run.surface === undefined ? {} : { surface: run.surface }),
+        ...(run.goal === undefined ? {} : { goal: run.goal }),
+        tools: [...new Set(run.calls.map((call) => call.tool))].sort(),
+      },
+      clean,
+      message: { id: follow.messageId, turn: follow.turn },
+    });
+  }
   return {
     sessionId,
     clean,
@@ -147,6 +226,7 @@ export function sessionFacts(
     ...(surface === undefined ? {} : { surface }),
     ...(goal === undefined ? {} : { goal }),
     steers,
+    followUps: follows,
   };
 }
 
@@ -167,7 +247,8 @@ function situationOf(
 }
 
 /**
- * Every correction the owner made, oldest first: each steer, each draft the owner rejected with a
+ * Every correction the owner made, oldest first: each steer, each follow-up (for the reflector
+ * to judge), each draft the owner rejected with a
  * reason (about the tool that would have sent it), each reopen by the owner with a reason (about
  * the task, on the sessions of the closure it undoes). Rejections and reopens are read from the
  * owner's acts as appraisal-core derives them (`recordedActs`), so a reopen here is the reopen
@@ -179,7 +260,9 @@ export function ownerCorrections(materials: {
   readonly closures: readonly ClosureRecord[];
 }): Correction[] {
   const corrections: Correction[] = [];
-  for (const facts of materials.sessions.values()) corrections.push(...facts.steers);
+  for (const facts of materials.sessions.values()) {
+    corrections.push(...facts.steers, ...facts.followUps);
+  }
   for (const act of recordedActs({ outbox: materials.outbox, closures: materials.closures })) {
     if (act.act === 'draft_rejected') {
       const draft = act.staged;

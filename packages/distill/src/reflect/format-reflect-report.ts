@@ -1,11 +1,20 @@
 import { stripControl } from '@mecha/appraisal-core';
-import type { CorrectionOutcome, ReflectedCorrection, ReflectReport } from './reflect.js';
+import type {
+  CorrectionOutcome,
+  DeclineOnRecord,
+  ReflectedCorrection,
+  ReflectReport,
+} from './reflect.js';
 
 const words: Readonly<Record<CorrectionOutcome, string>> = {
   would_reflect: 'would be reflected on',
+  would_judge:
+    'would be judged (a follow-up: reflected on only if the model judges it a correction)',
   written: 'lesson written',
-  not_grounded: "not grounded (the lesson's quote is not in the owner's words; nothing written)",
+  not_grounded: "not grounded (the model's quote is not in the owner's words; nothing kept)",
   nothing_to_learn: 'nothing to learn, the model said',
+  not_a_correction: 'not a correction, the model judged',
+  declined: 'declined before (not asked again by the same model under the same prompt)',
   not_clean: 'not clean (third-party content, or not read whole): never shown to the model',
   no_words: 'no words (the owner said nothing with the steer)',
   on_record: 'lesson on record',
@@ -13,15 +22,36 @@ const words: Readonly<Record<CorrectionOutcome, string>> = {
 };
 
 const order: readonly CorrectionOutcome[] = [
+  'would_judge',
   'would_reflect',
   'written',
   'not_grounded',
   'nothing_to_learn',
+  'not_a_correction',
   'failed',
+  'declined',
   'not_clean',
   'no_words',
   'on_record',
 ];
+
+/** The outcomes listed one by one: what the pass asked (or would), and what it would not ask. */
+const listed: ReadonlySet<CorrectionOutcome> = new Set([
+  'would_judge',
+  'would_reflect',
+  'written',
+  'not_grounded',
+  'nothing_to_learn',
+  'not_a_correction',
+  'failed',
+  'declined',
+]);
+
+const declineWords: Readonly<Record<DeclineOnRecord['outcome'], string>> = {
+  not_a_correction: 'judged not a correction',
+  not_grounded: "answered with a quote not in the owner's words",
+  nothing_to_learn: 'found nothing to learn',
+};
 
 function what(correction: ReflectedCorrection): string {
   switch (correction.kind) {
@@ -31,6 +61,8 @@ function what(correction: ReflectedCorrection): string {
       return `draft ${correction.cite.id} rejected (${correction.sessionId})`;
     case 'reopen':
       return `reopen ${correction.cite.id} (${correction.sessionId})`;
+    case 'follow_up':
+      return `follow-up in ${correction.sessionId} (run:turn ${correction.cite.id})`;
   }
 }
 
@@ -43,20 +75,41 @@ const shown = 20;
  * and what could not be read. Every field read from the home is stripped of control characters.
  */
 export function formatReflectReport(report: ReflectReport): string[] {
-  const total = report.corrections.length;
-  const head = `${report.dryRun ? 'dry run: ' : ''}${total} correction${total === 1 ? '' : 's'} on record; contrast evidence ${report.contrastEvidence ? 'on' : 'off ([agent] contrast_evidence)'}${report.dryRun ? '; no model call, nothing written' : ''}`;
+  // A follow-up is a correction once judged one; until then it is counted apart.
+  const follows = report.corrections.filter(
+    (correction) => correction.kind === 'follow_up' && correction.judged === undefined,
+  ).length;
+  const total = report.corrections.length - follows;
+  const also =
+    follows === 0
+      ? ''
+      : `, and ${follows} follow-up${follows === 1 ? '' : 's'} (your next message after a run ended) not judged a correction`;
+  const head = `${report.dryRun ? 'dry run: ' : ''}${total} correction${total === 1 ? '' : 's'} on record${also}; contrast evidence ${report.contrastEvidence ? 'on' : 'off ([agent] contrast_evidence)'}${report.dryRun ? '; no model call, nothing written' : ''}`;
   const lines = [head];
   for (const outcome of order) {
     const count = report.counts[outcome];
     if (count > 0) lines.push(`  ${count} ${words[outcome]}`);
   }
-  const acted = report.corrections.filter((correction) =>
-    ['would_reflect', 'written', 'not_grounded', 'nothing_to_learn', 'failed'].includes(
-      correction.outcome,
-    ),
-  );
+  if (report.judgmentsWritten > 0) {
+    lines.push(
+      `  ${report.judgmentsWritten} follow-up${report.judgmentsWritten === 1 ? '' : 's'} judged a correction (each signs its run −1.0)`,
+    );
+  }
+  const acted = report.corrections.filter((correction) => listed.has(correction.outcome));
   for (const correction of acted.slice(0, shown)) {
-    lines.push(`- ${what(correction)}: ${words[correction.outcome].split(' (')[0]}`);
+    const judged =
+      correction.judged === 'now'
+        ? ' (judged a correction now)'
+        : correction.judged === 'on_record'
+          ? ' (judged a correction)'
+          : '';
+    lines.push(`- ${what(correction)}${judged}: ${words[correction.outcome].split(' (')[0]}`);
+    if (correction.declined !== undefined) {
+      const decline = correction.declined;
+      lines.push(
+        `    skipped: ${decline.model} ${declineWords[decline.outcome]} at ${decline.at} (${decline.step} prompt ${decline.prompt}); another model or prompt asks again`,
+      );
+    }
     if (correction.lesson !== undefined) {
       lines.push(`    ${correction.lessonId}: ${correction.lesson}`);
     }

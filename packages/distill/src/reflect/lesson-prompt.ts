@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type PlanningExample, stripControl, verifiedByText } from '@mecha/appraisal-core';
 import type { ChatPrompt } from '@mecha/local-model';
 import { z } from 'zod';
@@ -10,6 +11,13 @@ export const lessonBounds = { lesson: 400, quote: 300 } as const;
 
 const field = (name: string) => `"\\"${name}\\"" ws ":" ws`;
 
+/** The rules both reflector grammars end with: a JSON string character, and optional space. */
+const shared = [
+  `char ::= [^"\\\\\\x00-\\x1F\\x7F] | "\\\\" ( ["\\\\/bfnrt] | "u" [0-9a-fA-F]{4} )`,
+  'ws ::= " "?',
+  '',
+];
+
 /**
  * The GBNF grammar a reflector reply is decoded under: `{"skip": true}` when the owner's words
  * carry no lesson, or `{"skip": false, "lesson": "…", "quote": "…"}`. Both strings are bounded,
@@ -20,9 +28,7 @@ export function lessonGrammar(): string {
     `root ::= "{" ws ${field('skip')} ( "true" | "false" ws "," ws ${field('lesson')} lesson ws "," ws ${field('quote')} quote ) ws "}"`,
     `lesson ::= "\\"" char{1,${lessonBounds.lesson}} "\\""`,
     `quote ::= "\\"" char{1,${lessonBounds.quote}} "\\""`,
-    `char ::= [^"\\\\\\x00-\\x1F\\x7F] | "\\\\" ( ["\\\\/bfnrt] | "u" [0-9a-fA-F]{4} )`,
-    'ws ::= " "?',
-    '',
+    ...shared,
   ].join('\n');
 }
 
@@ -58,6 +64,8 @@ export function actText(correction: Correction): string {
       return `The owner rejected a draft the agent wrote for ${correction.situation.tools[0] ?? 'a tool'}, and said why:`;
     case 'reopen':
       return 'The owner reopened a task the agent had closed as done, and said why:';
+    case 'follow_up':
+      return "The agent's run had ended; the owner's next message corrected it:";
   }
 }
 
@@ -94,3 +102,66 @@ export function lessonPrompt(
   }
   return { system, user: lines.join('\n') };
 }
+
+/** How long a judgment's quote may be, in characters. */
+export const judgmentBounds = { quote: 300 } as const;
+
+/**
+ * The GBNF grammar a judgment of a follow-up is decoded under: `{"correction": false}`, or
+ * `{"correction": true, "quote": "…"}` with the owner's words that make it one (bounded).
+ */
+export function judgmentGrammar(): string {
+  return [
+    `root ::= "{" ws ${field('correction')} ( "false" | "true" ws "," ws ${field('quote')} quote ) ws "}"`,
+    `quote ::= "\\"" char{1,${judgmentBounds.quote}} "\\""`,
+    ...shared,
+  ].join('\n');
+}
+
+const judgmentSchema = z.union([
+  z.object({ correction: z.literal(false) }),
+  z.object({ correction: z.literal(true), quote: z.string().min(1).max(judgmentBounds.quote) }),
+]);
+
+/** A judgment of a follow-up: not a correction, or a correction and the words that make it one. */
+export type JudgmentReply = z.infer<typeof judgmentSchema>;
+
+/** Parses a judgment; an answer that is not the grammar's JSON is a reason, not a throw. */
+export function parseJudgmentReply(text: string): ParsedModelJson<JudgmentReply> {
+  return parseModelJson(text, judgmentSchema);
+}
+
+const judgeSystem = [
+  "You judge whether an owner's message to an AI agent is a correction.",
+  "The agent's run had ended, and this is the owner's next message.",
+  'It is a correction when it says the agent did something wrong, missed something, or should do something differently.',
+  'A new request, a question, a thank-you or a greeting is not a correction.',
+  "When it is one, quote is the part of the owner's words that says so, copied exactly.",
+  'Answer with JSON only.',
+].join('\n');
+
+/**
+ * The judge's prompt: the owner's next message after a run ended, and the tools that run had
+ * called. Nothing else of the session is shown.
+ */
+export function judgmentPrompt(correction: Correction): ChatPrompt {
+  const lines = ['The owner wrote:', '', `"""${stripControl(correction.words)}"""`];
+  if (correction.situation.tools.length > 0) {
+    lines.push(
+      '',
+      `The tools the agent had called in that run: ${correction.situation.tools.join(', ')}.`,
+    );
+  }
+  return { system: judgeSystem, user: lines.join('\n') };
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+
+/**
+ * Which prompt asked, by step: a digest of its instructions and grammar, so a changed prompt
+ * is a new asker and what an old one declined is asked again.
+ */
+export const promptIdentity = {
+  judge: `judge-${digest(`${judgeSystem}\n${judgmentGrammar()}`)}`,
+  lesson: `lesson-${digest(`${system}\n${lessonGrammar()}`)}`,
+} as const;

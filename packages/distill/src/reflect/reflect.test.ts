@@ -3,12 +3,14 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { TranscriptEvent } from '@mecha/appraisal-core';
+import { right } from '@mecha/errors';
 import { createScriptedModel } from '@mecha/local-model';
 import { moveTask, openHome } from '@mecha/stores';
 import { afterEach, describe, expect, it } from 'vitest';
 import { events } from '../__fixtures__/events.js';
 import { type TestHome, testHome, testNow } from '../__fixtures__/test-home.js';
-import { dropLesson, lessonsOnRecord } from './lessons.js';
+import { promptIdentity } from './lesson-prompt.js';
+import { dropLesson, editLesson, lessonsOnRecord } from './lessons.js';
 import { reflect, reflectLockFile } from './reflect.js';
 
 const cleanups: (() => void)[] = [];
@@ -83,7 +85,8 @@ function home(options: { contrast?: boolean } = {}): TestHome {
   return made;
 }
 
-function lessons(made: TestHome): Record<string, unknown>[] {
+/** Every record in `learning/reflections.jsonl`: lessons, judgments and declines. */
+function reflections(made: TestHome): Record<string, unknown>[] {
   let text = '';
   try {
     text = readFileSync(join(made.path, 'learning', 'reflections.jsonl'), 'utf8');
@@ -94,6 +97,11 @@ function lessons(made: TestHome): Record<string, unknown>[] {
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** The lessons on record (a decline or a judgment is not one). */
+function lessons(made: TestHome): Record<string, unknown>[] {
+  return reflections(made).filter((record) => record.lesson !== undefined);
 }
 
 /** A scripted reflector that quotes `quote` (by default a part of the owner's words). */
@@ -222,22 +230,19 @@ describe('mecha reflect', () => {
     made.writeSession(CORRECTED, corrected());
     await reflect({ home: made.open(), model: reflector() });
     const read = await lessonsOnRecord(made.open());
-    expect(read.state === 'read' && read.lessons.map((lesson) => lesson.dropped)).toEqual([false]);
-    const id = read.state === 'read' ? (read.lessons[0]?.lessonId ?? '') : '';
-    expect(await dropLesson(made.open(), id, () => testNow)).toEqual({
-      state: 'dropped',
-      lessonId: id,
-    });
+    expect(read.state === 'read' && read.records.map((lesson) => lesson.dropped)).toEqual([false]);
+    const id = read.state === 'read' ? (read.records[0]?.lessonId ?? '') : '';
+    expect(await dropLesson(made.open(), id, () => testNow)).toEqual(right({ lessonId: id }));
     expect(await dropLesson(made.open(), id)).toMatchObject({
-      state: 'refused',
-      reason: 'already',
+      _tag: 'Left',
+      left: { kind: 'unchanged' },
     });
     expect(await dropLesson(made.open(), 'lesson-none')).toMatchObject({
-      state: 'refused',
-      reason: 'unknown',
+      _tag: 'Left',
+      left: { kind: 'not_found' },
     });
     const after = await lessonsOnRecord(made.open());
-    expect(after.state === 'read' && after.lessons.map((lesson) => lesson.dropped)).toEqual([true]);
+    expect(after.state === 'read' && after.records.map((lesson) => lesson.dropped)).toEqual([true]);
     // The lesson stays; the run it came from is not re-read or re-signed by the drop.
     expect(lessons(made)).toHaveLength(1);
   });
@@ -253,6 +258,116 @@ describe('mecha reflect', () => {
     expect(JSON.stringify(model.prompts)).not.toContain('For contrast');
     expect(ran.state === 'ran' && ran.report.counts).toMatchObject({ not_grounded: 1, written: 0 });
     expect(lessons(made)).toEqual([]);
+  });
+
+  it('remembers a lesson the model declined: that model is not asked again, another one is', async () => {
+    const made = home();
+    made.writeSession(CORRECTED, corrected());
+    const first = createScriptedModel(() => JSON.stringify({ skip: true }), { name: 'skipper' });
+    const ran = await reflect({ home: made.open(), model: first, clock: () => testNow });
+    expect(ran.state === 'ran' && ran.report.counts).toMatchObject({ nothing_to_learn: 1 });
+    expect(reflections(made)).toEqual([
+      expect.objectContaining({
+        declined: {
+          correction_id: `steer:${CORRECTED}:run-1:1`,
+          step: 'lesson',
+          outcome: 'nothing_to_learn',
+          asked_with: {
+            model: `sha256:${(await first.identity()).sha256}`,
+            prompt: promptIdentity.lesson,
+          },
+        },
+      }),
+    ]);
+    // Asked with its identity by name (as the CLI does, from the file): no model is made.
+    const same = createScriptedModel(() => JSON.stringify({ skip: true }), { name: 'skipper' });
+    const identity = `sha256:${(await same.identity()).sha256}`;
+    const again = await reflect({
+      home: made.open(),
+      model: () => Promise.reject(new Error('not made: the identity was enough')),
+      modelIdentity: async () => identity,
+    });
+    expect(again.state === 'ran' && again.report).toMatchObject({
+      modelCalls: 0,
+      counts: { declined: 1 },
+      corrections: [
+        {
+          outcome: 'declined',
+          declined: {
+            step: 'lesson',
+            outcome: 'nothing_to_learn',
+            model: identity,
+            at: testNow.toISOString(),
+          },
+        },
+      ],
+    });
+    expect(again.state === 'ran' && again.report.stopped).toBeUndefined();
+    const dry = await reflect({ home: made.open(), model: noModel, dryRun: true });
+    expect(dry.state === 'ran' && dry.report.corrections.map((c) => c.outcome)).toEqual([
+      'declined',
+    ]);
+    const other = reflector();
+    const retried = await reflect({ home: made.open(), model: other });
+    expect(other.prompts).toHaveLength(1);
+    expect(retried.state === 'ran' && retried.report.counts.written).toBe(1);
+  });
+
+  it('edits a lesson as a verdict kept beside the reflector’s text, and refuses what it cannot keep', async () => {
+    const made = home();
+    made.writeSession(CORRECTED, corrected());
+    await reflect({ home: made.open(), model: reflector() });
+    const read = await lessonsOnRecord(made.open());
+    const id = read.state === 'read' ? (read.records[0]?.lessonId ?? '') : '';
+    const text = 'Never edit pnpm-lock.yaml by hand; run pnpm install.';
+    expect(await editLesson(made.open(), id, `  ${text}\n`, () => testNow)).toEqual(
+      right({ lessonId: id, text }),
+    );
+    const after = await lessonsOnRecord(made.open());
+    expect(after.state === 'read' && after.records[0]).toMatchObject({
+      text,
+      edited: { text, at: testNow.toISOString() },
+      dropped: false,
+      lesson: { text: 'Use the package manager to change the lockfile, never hand edits.' },
+    });
+    const refusedAs = async (lessonId: string, words: string) => {
+      const edited = await editLesson(made.open(), lessonId, words);
+      return edited._tag === 'Left' ? edited.left.kind : 'edited';
+    };
+    expect(await refusedAs(id, '   ')).toBe('bad_request');
+    expect(await refusedAs(id, 'x'.repeat(2_001))).toBe('bad_request');
+    expect(await refusedAs(id, text)).toBe('unchanged');
+    expect(await refusedAs('lesson-none', text)).toBe('not_found');
+    expect((await dropLesson(made.open(), id))._tag).toBe('Right');
+    expect(await refusedAs(id, 'Something else.')).toBe('refused');
+    // The verdicts are on the reflector, in order; the lesson itself is unchanged on record.
+    const verdicts = readFileSync(join(made.path, 'learning', 'curation-reflections.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { verdict: string; text?: string });
+    expect(verdicts.map((v) => [v.verdict, v.text])).toEqual([
+      ['edited', text],
+      ['dropped', undefined],
+    ]);
+    expect(lessons(made)).toHaveLength(1);
+  });
+
+  it('refuses a verdict while the verdicts file cannot be read whole, and lists lessons partly', async () => {
+    const made = home();
+    made.writeSession(CORRECTED, corrected());
+    await reflect({ home: made.open(), model: reflector() });
+    const read = await lessonsOnRecord(made.open());
+    const id = read.state === 'read' ? (read.records[0]?.lessonId ?? '') : '';
+    writeFileSync(join(made.path, 'learning', 'curation-reflections.jsonl'), '{"torn":\n');
+    const partly = await lessonsOnRecord(made.open());
+    expect(partly.state).toBe('partial');
+    expect(partly.state === 'partial' && partly.records.map((lesson) => lesson.lessonId)).toEqual([
+      id,
+    ]);
+    const edited = await editLesson(made.open(), id, 'Another text.');
+    expect(edited._tag === 'Left' && edited.left.kind).toBe('unreadable');
+    const dropped = await dropLesson(made.open(), id);
+    expect(dropped._tag === 'Left' && dropped.left.kind).toBe('unreadable');
   });
 
   it('never reflects on a session that read third-party content', async () => {

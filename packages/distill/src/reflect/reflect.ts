@@ -6,6 +6,7 @@ import {
   successes,
   verifiedByText,
 } from '@mecha/appraisal-core';
+import type { ChatPrompt } from '@mecha/local-model';
 import {
   configIssueText,
   homePorts,
@@ -16,6 +17,7 @@ import {
 import type { ModelSource } from '../distill/distill-options.js';
 import type { DistillStop } from '../distill/distill-report.js';
 import { ModelAccess } from '../distill/model-access.js';
+import type { ParsedModelJson } from '../parse-model-json.js';
 import {
   type Correction,
   type CorrectionKind,
@@ -23,18 +25,36 @@ import {
   type SessionFacts,
   sessionFacts,
 } from './corrections.js';
-import { isGrounded, lessonGrammar, lessonPrompt, parseLessonReply } from './lesson-prompt.js';
+import {
+  isGrounded,
+  judgmentGrammar,
+  judgmentPrompt,
+  lessonGrammar,
+  lessonPrompt,
+  parseJudgmentReply,
+  parseLessonReply,
+  promptIdentity,
+} from './lesson-prompt.js';
 
 /** What became of one correction in a pass. */
 export type CorrectionOutcome =
   /** A dry run: it would be reflected on. */
   | 'would_reflect'
+  /** A dry run: a follow-up the model would judge (and reflect on, if it judges it a correction). */
+  | 'would_judge'
   /** A lesson was written to `learning/reflections.jsonl`. */
   | 'written'
-  /** The model's quote is not in the owner's words: nothing written. */
+  /** The model's quote (a lesson's or a judgment's) is not in the owner's words: nothing kept. */
   | 'not_grounded'
   /** The model found nothing to learn in the owner's words: nothing written. */
   | 'nothing_to_learn'
+  /** The model judged a follow-up no correction. */
+  | 'not_a_correction'
+  /**
+   * The same model under the same prompt declined it before (one of the three above, on
+   * record): not asked again. Another model or prompt asks again.
+   */
+  | 'declined'
   /** A session it comes from read third-party content, or could not be read whole. */
   | 'not_clean'
   /** The owner said nothing with it (a steer with no message after it). */
@@ -43,6 +63,18 @@ export type CorrectionOutcome =
   | 'on_record'
   /** The model call failed, or its answer did not parse. */
   | 'failed';
+
+/** A step of the reflector: judging a follow-up, or writing a lesson. */
+export type ReflectStep = 'judge' | 'lesson';
+
+/** A decline on record: what the reflector answered, which model and prompt, and when. */
+export interface DeclineOnRecord {
+  readonly step: ReflectStep;
+  readonly outcome: 'not_a_correction' | 'not_grounded' | 'nothing_to_learn';
+  readonly model: string;
+  readonly prompt: string;
+  readonly at: string;
+}
 
 /** The verified success a correction was shown: its verifying act in fixed words, and its trace. */
 export interface ContrastShown {
@@ -67,6 +99,13 @@ export interface ReflectedCorrection {
   readonly lessonId?: string;
   readonly lesson?: string;
   readonly reason?: string;
+  /**
+   * For a follow-up the reflector judged a correction: `now` when this pass recorded the
+   * judgment (it signs the run), `on_record` when an earlier pass did.
+   */
+  readonly judged?: 'now' | 'on_record';
+  /** For `declined`: the decline on record that stands. */
+  readonly declined?: DeclineOnRecord;
 }
 
 /** What a reflect pass did. */
@@ -79,6 +118,8 @@ export interface ReflectReport {
   /** The sources that could not be read whole (the corrections may be short). */
   readonly unread: readonly string[];
   readonly modelCalls: number;
+  /** Follow-ups this pass judged corrections (each recorded with its turn: it signs the run). */
+  readonly judgmentsWritten: number;
   readonly stopped?: DistillStop;
 }
 
@@ -102,6 +143,12 @@ export interface ReflectOptions {
   readonly signal?: AbortSignal;
   /** Names the model in each lesson's `reflected_by`; `sha256:<file digest>` by default. */
   readonly modelName?: string;
+  /**
+   * The model's name as `reflected_by` spells it, learnt without loading the model (the CLI
+   * hashes the GGUF file). A pass needs it to tell whether a decline on record was this model's;
+   * without it the model is made to be asked its identity.
+   */
+  readonly modelIdentity?: () => Promise<string>;
   /** Token budget of one reflector call; 1,024 by default (room for the grammar's longest reply). */
   readonly maxTokens?: number;
   readonly onProgress?: (done: number, total: number) => void;
@@ -114,24 +161,33 @@ export const reflectLockFile = 'reflect.lock';
 
 const outcomes: readonly CorrectionOutcome[] = [
   'would_reflect',
+  'would_judge',
   'written',
   'not_grounded',
   'nothing_to_learn',
+  'not_a_correction',
+  'declined',
   'not_clean',
   'no_words',
   'on_record',
   'failed',
 ];
 
+const hashed = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 20);
+
 /** A lesson's id, from its correction's: the same correction always names the same lesson. */
 export function lessonId(correctionId: string): string {
-  return `lesson-${createHash('sha256').update(correctionId).digest('hex').slice(0, 20)}`;
+  return `lesson-${hashed(correctionId)}`;
 }
 
 interface Materials {
   readonly corrections: readonly Correction[];
   readonly examples: readonly PlanningExample[];
   readonly reflected: ReadonlySet<string>;
+  /** Follow-ups judged corrections, by correction id. */
+  readonly judged: ReadonlySet<string>;
+  /** The declines on record, by correction id, oldest first. */
+  readonly declined: ReadonlyMap<string, readonly DeclineOnRecord[]>;
   readonly unread: readonly string[];
 }
 
@@ -172,8 +228,23 @@ async function readMaterials(
   }
   if (readout?.partial === true) unread.push('the verified successes (partly)');
   const reflected = new Set<string>();
+  const judged = new Set<string>();
+  const declined = new Map<string, DeclineOnRecord[]>();
   for (const record of reflections.records) {
     if (record.lesson !== undefined) reflected.add(record.lesson.correction_id);
+    if (record.judgment !== undefined) judged.add(record.judgment.correction_id);
+    if (record.declined !== undefined) {
+      const { correction_id, step, outcome, asked_with } = record.declined;
+      const list = declined.get(correction_id) ?? [];
+      list.push({
+        step,
+        outcome,
+        model: asked_with.model,
+        prompt: asked_with.prompt,
+        at: record.at,
+      });
+      declined.set(correction_id, list);
+    }
   }
   return {
     corrections: ownerCorrections({
@@ -183,6 +254,8 @@ async function readMaterials(
     }),
     examples: readout?.examples ?? [],
     reflected,
+    judged,
+    declined,
     unread,
   };
 }
@@ -234,6 +307,60 @@ export async function reflect(options: ReflectOptions): Promise<ReflectResult> {
   };
 }
 
+/** The step a correction is at: a follow-up not yet judged a correction is judged first. */
+function stepOf(correction: Correction, judged: ReadonlySet<string>): ReflectStep {
+  return correction.kind === 'follow_up' && !judged.has(correction.id) ? 'judge' : 'lesson';
+}
+
+/**
+ * The decline that stands for a correction's step, so it is not asked again: the newest one on
+ * record for that step under the step's current prompt, by `model`, or by any model when
+ * `model` is undefined (a dry run that does not know which model would be asked). A decline
+ * under another prompt, or by another model, never stands.
+ */
+export function standingDecline(
+  declines: readonly DeclineOnRecord[],
+  step: ReflectStep,
+  model: string | undefined,
+): DeclineOnRecord | undefined {
+  let standing: DeclineOnRecord | undefined;
+  for (const decline of declines) {
+    if (decline.step !== step || decline.prompt !== promptIdentity[step]) continue;
+    if (model !== undefined && decline.model !== model) continue;
+    if (standing === undefined || Date.parse(decline.at) >= Date.parse(standing.at)) {
+      standing = decline;
+    }
+  }
+  return standing;
+}
+
+/** What one question to the reflector came to. */
+type Asked<T> =
+  | { readonly state: 'answered'; readonly value: T }
+  | { readonly state: 'failed'; readonly reason: string }
+  | { readonly state: 'stopped'; readonly stop: DistillStop };
+
+/** The model that would be asked, or why a real pass cannot tell: read only when it matters. */
+async function askerOf(
+  options: ReflectOptions,
+  model: ModelAccess,
+  dryRun: boolean,
+): Promise<string | DistillStop | undefined> {
+  if (options.modelName !== undefined) return options.modelName;
+  if (options.modelIdentity !== undefined) {
+    try {
+      return await options.modelIdentity();
+    } catch (error) {
+      if (dryRun) return undefined;
+      return {
+        reason: 'model_unavailable',
+        message: `the local model cannot be used: ${error instanceof Error ? error.message : String(error)}`,
+      };
+    }
+  }
+  return dryRun ? undefined : model.identify();
+}
+
 async function pass(options: ReflectOptions, contrastEvidence: boolean): Promise<ReflectResult> {
   const materials = await readMaterials(options.home, contrastEvidence);
   if ('unreadable' in materials) {
@@ -248,77 +375,164 @@ async function pass(options: ReflectOptions, contrastEvidence: boolean): Promise
     ...(options.modelName === undefined ? {} : { modelName: options.modelName }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
+  const now = () => (options.clock?.() ?? new Date()).toISOString();
   const results: ReflectedCorrection[] = [];
   let stopped: DistillStop | undefined;
-  const todo = materials.corrections.filter(
+  let judgmentsWritten = 0;
+  const declinesOf = (correction: Correction) => materials.declined.get(correction.id) ?? [];
+  const step = (correction: Correction) => stepOf(correction, materials.judged);
+  const open = materials.corrections.filter(
     (correction) =>
       !materials.reflected.has(correction.id) && correction.clean && correction.words.trim() !== '',
   );
-  const chosen = new Set(
-    todo.slice(0, options.limit ?? todo.length).map((correction) => correction.id),
-  );
-  let done = 0;
   try {
-    for (const correction of materials.corrections) {
-      const base = {
-        id: correction.id,
-        kind: correction.kind,
-        sessionId: correction.sessionId,
-        at: correction.at,
-        cite: correction.cite,
-      };
-      if (materials.reflected.has(correction.id)) {
-        results.push({ ...base, outcome: 'on_record', lessonId: lessonId(correction.id) });
-        continue;
-      }
-      if (!correction.clean) {
-        results.push({ ...base, outcome: 'not_clean' });
-        continue;
-      }
-      if (correction.words.trim() === '') {
-        results.push({ ...base, outcome: 'no_words' });
-        continue;
-      }
-      if (!chosen.has(correction.id) || stopped !== undefined) continue;
-      const example = contrastEvidence
-        ? contrastFor(materials.examples, correction.situation)
-        : undefined;
-      const contrast = contrastEvidence ? { contrast: contrastOf(example) } : {};
-      if (dryRun) {
-        results.push({ ...base, outcome: 'would_reflect', ...contrast });
-        continue;
-      }
-      const asked = await model.complete(lessonPrompt(correction, example), {
-        grammar: { gbnf: lessonGrammar() },
+    // Whose declines stand is asked only when one could: an unchanged home loads no model.
+    let asker: string | undefined;
+    if (open.some((c) => standingDecline(declinesOf(c), step(c), undefined) !== undefined)) {
+      const named = await askerOf(options, model, dryRun);
+      if (typeof named === 'object') stopped = named;
+      else asker = named;
+    }
+    const todo = open.filter(
+      (correction) =>
+        standingDecline(declinesOf(correction), step(correction), asker) === undefined,
+    );
+    const chosen = new Set(
+      todo.slice(0, options.limit ?? todo.length).map((correction) => correction.id),
+    );
+    let done = 0;
+
+    /** Asks the reflector one question under its grammar, and parses the answer. */
+    const ask = async <T>(
+      prompt: ChatPrompt,
+      gbnf: string,
+      parse: (text: string) => ParsedModelJson<T>,
+    ): Promise<Asked<T>> => {
+      const asked = await model.complete(prompt, {
+        grammar: { gbnf },
         maxTokens: options.maxTokens ?? 1_024,
       });
-      done += 1;
-      options.onProgress?.(done, chosen.size);
       if (!asked.ok) {
-        if (asked.stop !== undefined) {
-          stopped = asked.stop;
-          continue;
+        return asked.stop === undefined
+          ? { state: 'failed', reason: asked.reason }
+          : { state: 'stopped', stop: asked.stop };
+      }
+      const reply = parse(asked.result.text);
+      return reply.state === 'read'
+        ? { state: 'answered', value: reply.value }
+        : { state: 'failed', reason: reply.reason };
+    };
+
+    /** Remembers a decline, so this model under this prompt is not asked again. */
+    const remember = async (
+      correction: Correction,
+      declined: ReflectStep,
+      outcome: DeclineOnRecord['outcome'],
+    ): Promise<string | undefined> => {
+      const by = model.distilledBy ?? 'unknown';
+      const prompt = promptIdentity[declined];
+      const written = await options.home.learning.reflections.append([
+        {
+          v: 1,
+          reflection_id: `declined-${hashed(`${correction.id}\u0000${declined}\u0000${by}\u0000${prompt}`)}`,
+          session_id: correction.sessionId,
+          at: now(),
+          clean: true,
+          declined: {
+            correction_id: correction.id,
+            step: declined,
+            outcome,
+            asked_with: { model: by, prompt },
+          },
+        },
+      ]);
+      return written._tag === 'Left'
+        ? `not remembered (${written.left.message}): asked again next pass`
+        : undefined;
+    };
+
+    /**
+     * One correction, asked: a follow-up is judged first (a judgment that quotes the owner is
+     * recorded with its turn, and the lesson is asked in the same pass), then the lesson.
+     * `undefined` when the pass stopped.
+     */
+    const reflectOn = async (
+      correction: Correction,
+      first: ReflectStep,
+      example: PlanningExample | undefined,
+    ): Promise<
+      Omit<ReflectedCorrection, 'id' | 'kind' | 'sessionId' | 'at' | 'cite'> | undefined
+    > => {
+      let judged: { judged: 'now' } | Record<string, never> = {};
+      if (first === 'judge') {
+        const verdict = await ask(
+          judgmentPrompt(correction),
+          judgmentGrammar(),
+          parseJudgmentReply,
+        );
+        if (verdict.state === 'stopped') {
+          stopped = verdict.stop;
+          return undefined;
         }
-        results.push({ ...base, outcome: 'failed', reason: asked.reason, ...contrast });
-        continue;
+        if (verdict.state === 'failed') return { outcome: 'failed', reason: verdict.reason };
+        if (!verdict.value.correction) {
+          const kept = await remember(correction, 'judge', 'not_a_correction');
+          return { outcome: 'not_a_correction', ...(kept === undefined ? {} : { reason: kept }) };
+        }
+        if (!isGrounded(verdict.value.quote, correction.words)) {
+          const kept = await remember(correction, 'judge', 'not_grounded');
+          return {
+            outcome: 'not_grounded',
+            reason: `the judgment's quote is not in the owner's words${kept === undefined ? '' : `; ${kept}`}`,
+          };
+        }
+        const message = correction.message;
+        if (message === undefined) return { outcome: 'failed', reason: 'no message to cite' };
+        const written = await options.home.learning.reflections.append([
+          {
+            v: 1,
+            reflection_id: `judgment-${hashed(correction.id)}`,
+            session_id: correction.sessionId,
+            at: now(),
+            clean: true,
+            correction_turn: message.turn,
+            judgment: {
+              correction_id: correction.id,
+              message_id: message.id,
+              quote: verdict.value.quote,
+              judged_by: model.distilledBy ?? 'unknown',
+              prompt: promptIdentity.judge,
+            },
+          },
+        ]);
+        if (written._tag === 'Left') return { outcome: 'failed', reason: written.left.message };
+        judgmentsWritten += 1;
+        judged = { judged: 'now' };
       }
-      const reply = parseLessonReply(asked.result.text);
-      if (reply.state !== 'read') {
-        results.push({ ...base, outcome: 'failed', reason: reply.reason, ...contrast });
-        continue;
+      const reply = await ask(lessonPrompt(correction, example), lessonGrammar(), parseLessonReply);
+      if (reply.state === 'stopped') {
+        stopped = reply.stop;
+        // A judgment written before the stop stands; its lesson is asked next pass.
+        return first === 'judge'
+          ? { outcome: 'failed', reason: reply.stop.message, ...judged }
+          : undefined;
       }
+      if (reply.state === 'failed') return { outcome: 'failed', reason: reply.reason, ...judged };
       if (reply.value.skip) {
-        results.push({ ...base, outcome: 'nothing_to_learn', ...contrast });
-        continue;
+        const kept = await remember(correction, 'lesson', 'nothing_to_learn');
+        return {
+          outcome: 'nothing_to_learn',
+          ...(kept === undefined ? {} : { reason: kept }),
+          ...judged,
+        };
       }
       if (!isGrounded(reply.value.quote, correction.words)) {
-        results.push({
-          ...base,
+        const kept = await remember(correction, 'lesson', 'not_grounded');
+        return {
           outcome: 'not_grounded',
-          reason: "the lesson's quote is not in the owner's words",
-          ...contrast,
-        });
-        continue;
+          reason: `the lesson's quote is not in the owner's words${kept === undefined ? '' : `; ${kept}`}`,
+          ...judged,
+        };
       }
       const id = lessonId(correction.id);
       const written = await options.home.learning.reflections.append([
@@ -326,7 +540,7 @@ async function pass(options: ReflectOptions, contrastEvidence: boolean): Promise
           v: 1,
           reflection_id: id,
           session_id: correction.sessionId,
-          at: (options.clock?.() ?? new Date()).toISOString(),
+          at: now(),
           clean: true,
           lesson: {
             correction_id: correction.id,
@@ -344,20 +558,58 @@ async function pass(options: ReflectOptions, contrastEvidence: boolean): Promise
                   },
                 }),
             reflected_by: model.distilledBy ?? 'unknown',
+            prompt: promptIdentity.lesson,
           },
         },
       ]);
       if (written._tag === 'Left') {
-        results.push({ ...base, outcome: 'failed', reason: written.left.message, ...contrast });
+        return { outcome: 'failed', reason: written.left.message, ...judged };
+      }
+      return { outcome: 'written', lessonId: id, lesson: reply.value.lesson, ...judged };
+    };
+
+    for (const correction of materials.corrections) {
+      const judgedBefore = materials.judged.has(correction.id);
+      const base = {
+        id: correction.id,
+        kind: correction.kind,
+        sessionId: correction.sessionId,
+        at: correction.at,
+        cite: correction.cite,
+        ...(judgedBefore ? { judged: 'on_record' as const } : {}),
+      };
+      if (materials.reflected.has(correction.id)) {
+        results.push({ ...base, outcome: 'on_record', lessonId: lessonId(correction.id) });
         continue;
       }
-      results.push({
-        ...base,
-        outcome: 'written',
-        lessonId: id,
-        lesson: reply.value.lesson,
-        ...contrast,
-      });
+      if (!correction.clean) {
+        results.push({ ...base, outcome: 'not_clean' });
+        continue;
+      }
+      if (correction.words.trim() === '') {
+        results.push({ ...base, outcome: 'no_words' });
+        continue;
+      }
+      const first = step(correction);
+      const standing = standingDecline(declinesOf(correction), first, asker);
+      if (standing !== undefined) {
+        results.push({ ...base, outcome: 'declined', declined: standing });
+        continue;
+      }
+      if (!chosen.has(correction.id) || stopped !== undefined) continue;
+      const example = contrastEvidence
+        ? contrastFor(materials.examples, correction.situation)
+        : undefined;
+      const contrast = contrastEvidence ? { contrast: contrastOf(example) } : {};
+      if (dryRun) {
+        const outcome = first === 'judge' ? 'would_judge' : 'would_reflect';
+        results.push({ ...base, outcome, ...contrast });
+        continue;
+      }
+      const result = await reflectOn(correction, first, example);
+      done += 1;
+      options.onProgress?.(done, chosen.size);
+      if (result !== undefined) results.push({ ...base, ...result, ...contrast });
     }
   } finally {
     await model.dispose();
@@ -376,6 +628,7 @@ async function pass(options: ReflectOptions, contrastEvidence: boolean): Promise
       counts,
       unread: materials.unread,
       modelCalls: model.calls,
+      judgmentsWritten,
       ...(stopped === undefined ? {} : { stopped }),
     },
   };
