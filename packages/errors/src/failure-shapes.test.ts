@@ -32,7 +32,6 @@ const remaining: Readonly<Record<string, number>> = {
   'importers/src/validity/validity-report.ts': 2,
   'local-model/src/config.ts': 6,
   'local-model/src/model-settings.ts': 5,
-  'otel/src/export-appraisals.ts': 12,
   'stores/src/close-task-from-surface.ts': 2,
   'stores/src/home-doctor.ts': 2,
   'stores/src/live/begin-run.ts': 3,
