@@ -49,7 +49,9 @@ export type {
 } from './graph-client.js';
 export { connectGraph } from './graph-client.js';
 export type {
+  GraphOwnerDone,
   GraphOwnerOptions,
+  GraphOwnerRefusal,
   GraphOwnerRequest,
   GraphOwnerResult,
   GraphOwnerSession,

@@ -294,15 +294,15 @@ async function pass(options: ReflectOptions, contrastEvidence: boolean): Promise
       });
       done += 1;
       options.onProgress?.(done, chosen.size);
-      if (!asked.ok) {
-        if (asked.stop !== undefined) {
-          stopped = asked.stop;
+      if (asked._tag === 'Left') {
+        if (asked.left.stop !== undefined) {
+          stopped = asked.left.stop;
           continue;
         }
-        results.push({ ...base, outcome: 'failed', reason: asked.reason, ...contrast });
+        results.push({ ...base, outcome: 'failed', reason: asked.left.message, ...contrast });
         continue;
       }
-      const reply = parseLessonReply(asked.result.text);
+      const reply = parseLessonReply(asked.right.text);
       if (reply.state !== 'read') {
         results.push({ ...base, outcome: 'failed', reason: reply.reason, ...contrast });
         continue;
