@@ -19,8 +19,6 @@ const remaining: Readonly<Record<string, number>> = {
   'gpu-appraiser/src/queue.ts': 3,
   'gpu-appraiser/src/recall.ts': 5,
   'gpu-appraiser/src/work-item.ts': 4,
-  'gpu-appraiser/src/parse-interpretation.ts': 2,
-  'gpu-appraiser/src/parse-quotes.ts': 4,
   'grader-verdicts/src/drift/drift-watch.ts': 4,
   'grader-verdicts/src/prune/graph-prune.ts': 14,
   'grader-verdicts/src/registry.ts': 1,

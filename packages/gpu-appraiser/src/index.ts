@@ -49,7 +49,6 @@ export type { KvReservation, KvReserved, ReservableModel } from './kv-reservatio
 export { kvPageTokens, reservedTokens, reserveKvPages } from './kv-reservation.js';
 export type { InterpretationCheck } from './parse-interpretation.js';
 export { parseInterpretation, parserVersion } from './parse-interpretation.js';
-export type { Parsed } from './parse-quotes.js';
 export { parseQuotes } from './parse-quotes.js';
 export { currentProcessor, previousProcessor, processorDigest } from './processor.js';
 export { buildQuoteGrammar, maxQuotes } from './quote-grammar.js';
