@@ -52,8 +52,9 @@ describe('openGraphOwner over Streamable HTTP', () => {
     cleanups.push(() => owner.close());
     const listed = await owner.act({ act: 'review' });
     expect(listed._tag).toBe('Right');
-    const id = ((listed._tag === 'Right' ? listed.right.data.facts : {}) as { items: { id: number }[] })
-      .items[0]?.id;
+    const id = (
+      (listed._tag === 'Right' ? listed.right.data.facts : {}) as { items: { id: number }[] }
+    ).items[0]?.id;
     expect(id).toBeDefined();
 
     // The same address, a new server process: the kept session is unknown there (HTTP 404).

@@ -350,9 +350,7 @@ export function openGraphOwner(
   home: MechaHome,
   options: GraphOwnerOptions = {},
 ): GraphOwnerSession {
-  let connecting:
-    | Promise<GraphConnection | Refused>
-    | undefined;
+  let connecting: Promise<GraphConnection | Refused> | undefined;
   let closed = false;
 
   const connect = async (): Promise<GraphConnection | Refused> => {

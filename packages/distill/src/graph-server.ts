@@ -119,7 +119,8 @@ export function writeDefaultGraphServer(homePath: string): GraphServerWrite {
   }
   const before = parseConfig(current);
   if (before._tag === 'Left') return { state: 'invalid', file, issues: before.left };
-  if (findMcpServer(before.right, defaultGraphServerName)._tag === 'Right') return { state: 'present', file };
+  if (findMcpServer(before.right, defaultGraphServerName)._tag === 'Right')
+    return { state: 'present', file };
   const separator =
     current === '' || current.endsWith('\n\n') ? '' : current.endsWith('\n') ? '\n' : '\n\n';
   const next = `${current}${separator}${mcpServerToml(defaultGraphServer())}`;

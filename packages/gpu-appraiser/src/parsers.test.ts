@@ -38,7 +38,10 @@ describe('parseQuotes', () => {
       state: 'unreadable',
       reason: 'a quote is not an exact substring of the source',
     });
-    expect(parseQuotes('[""]', source)).toMatchObject({ state: 'unreadable', reason: 'a quote is empty' });
+    expect(parseQuotes('[""]', source)).toMatchObject({
+      state: 'unreadable',
+      reason: 'a quote is empty',
+    });
     expect(parseQuotes('[ "Bob"]', source)).toMatchObject({
       state: 'unreadable',
       reason: 'call 1 is not in the one JSON spelling',
@@ -114,16 +117,24 @@ describe('parseInterpretation', () => {
     ['a task quote that is not the descriptor', { ...valid, task: 'He will write tests' }],
     ['correction with support 0', { correction: 1 as const }],
   ])('refuses %s', (_name, value) => {
-    expect(parseInterpretation(text(value as Partial<Interpretation>), check).state).toBe('unreadable');
+    expect(parseInterpretation(text(value as Partial<Interpretation>), check).state).toBe(
+      'unreadable',
+    );
   });
 
   it('refuses reordered, repeated, extra or spaced fields', () => {
     const good = text(valid);
-    expect(parseInterpretation(good.replace('{"support":1,', '{"support":1, '), check).state).toBe('unreadable');
+    expect(parseInterpretation(good.replace('{"support":1,', '{"support":1, '), check).state).toBe(
+      'unreadable',
+    );
     const { support, ...rest } = { ...unsupportedInterpretation, ...valid };
-    expect(parseInterpretation(JSON.stringify({ ...rest, support }), check).state).toBe('unreadable');
+    expect(parseInterpretation(JSON.stringify({ ...rest, support }), check).state).toBe(
+      'unreadable',
+    );
     expect(parseInterpretation(good.replace('}', ',"extra":1}'), check).state).toBe('unreadable');
-    expect(parseInterpretation(good.replace('"harm"', '"benefit":1,"harm"'), check).state).toBe('unreadable');
+    expect(parseInterpretation(good.replace('"harm"', '"benefit":1,"harm"'), check).state).toBe(
+      'unreadable',
+    );
   });
 
   it('accepts task trust only with the admitted descriptor occurring once', () => {
@@ -139,7 +150,8 @@ describe('parseInterpretation', () => {
   it('accepts a correction only when something is eligible', () => {
     expect(parseInterpretation(text({ ...valid, correction: 1 }), check).state).toBe('read');
     expect(
-      parseInterpretation(text({ ...valid, correction: 1 }), { ...check, correctionTargets: 0 }).state,
+      parseInterpretation(text({ ...valid, correction: 1 }), { ...check, correctionTargets: 0 })
+        .state,
     ).toBe('unreadable');
   });
 });

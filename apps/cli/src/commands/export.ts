@@ -6,8 +6,8 @@ import {
   type Command,
   type CommandGroup,
   exitCodes,
-  refused,
   refusalJson,
+  refused,
   refusedCode,
   usageError,
 } from '../command.js';

@@ -1,3 +1,4 @@
+import { type Either, left, type Refusal, refusal, right } from '@mecha/errors';
 import {
   type ChatPrompt,
   type CompletionModel,
@@ -8,7 +9,6 @@ import {
   ModelLoadError,
   PromptTooLongError,
 } from '@mecha/local-model';
-import { type Either, left, type Refusal, refusal, right } from '@mecha/errors';
 import type { DistillOptions, ModelSource } from './distill-options.js';
 import type { DistillStop } from './distill-report.js';
 
