@@ -13,17 +13,14 @@ describe('the built @mecha/homeostat', () => {
       'boredomDetector',
       'boredomRungs',
       'briefHeading',
-      'buildConditions',
       'charterReadings',
       'charterSensorFindings',
-      'conditionsAtEnd',
       'couldNotRead',
       'detectBoredom',
       'finishConditions',
       'meetsSetpoint',
       'ownerTime',
       'parseRecordedConditions',
-      'peakReading',
       'pendingCommitments',
       'planningGuidance',
       'readValue',
@@ -33,10 +30,8 @@ describe('the built @mecha/homeostat', () => {
       'sampleConditions',
       'saturationRuns',
       'shouldSendBrief',
-      'storeFlow',
       'summarizeBoard',
       'voiceState',
-      'voiceWindowMs',
     ]);
   });
 
@@ -52,10 +47,6 @@ describe('the built @mecha/homeostat/node', () => {
     const api = await import(nodeEntry);
     expect(Object.keys(api).sort()).toEqual([
       'machineSensors',
-      'parseLoadAverage',
-      'parseMemAvailable',
-      'readLoadAverage',
-      'readMemAvailable',
     ]);
   });
 
