@@ -45,9 +45,7 @@ describe('the built @mecha/homeostat', () => {
 describe('the built @mecha/homeostat/node', () => {
   it('exposes only the machine sensors', async () => {
     const api = await import(nodeEntry);
-    expect(Object.keys(api).sort()).toEqual([
-      'machineSensors',
-    ]);
+    expect(Object.keys(api).sort()).toEqual(['machineSensors']);
   });
 
   it('gives live readings through the built entry', async () => {
