@@ -66,16 +66,33 @@ export function failure(context: CommandContext, path: string, message: string):
 export function refused(
   context: CommandContext,
   path: string,
-  refusal: { readonly reason: string; readonly message: string },
+  refusal: RefusalLike & { readonly message: string },
 ): number {
-  return refusal.reason === 'bad_request'
+  return kindOf(refusal) === 'bad_request'
     ? usageError(context, path, refusal.message)
     : failure(context, path, refusal.message);
 }
 
+/** A package's refusal: a `Refusal` (`kind`) or a not yet converted one (`reason`). */
+type RefusalLike = { readonly kind: string } | { readonly reason: string };
+
+const kindOf = (refusal: RefusalLike): string =>
+  'kind' in refusal ? refusal.kind : refusal.reason;
+
 /** The exit code of a refusal whose message was already written (as JSON). */
-export function refusedCode(refusal: { readonly reason: string }): number {
-  return refusal.reason === 'bad_request' ? exitCodes.usage : exitCodes.failure;
+export function refusedCode(refusal: RefusalLike): number {
+  return kindOf(refusal) === 'bad_request' ? exitCodes.usage : exitCodes.failure;
+}
+
+/**
+ * A `Refusal` as `--json` prints it: `{ state: 'refused', reason, message, …its own fields }`,
+ * the object mecha's JSON output has always shown for a refusal (`reason` is the kind).
+ */
+export function refusalJson<R extends { readonly kind: string; readonly message: string }>(
+  refusal: R,
+): { readonly state: 'refused'; readonly reason: string } & Omit<R, 'kind'> {
+  const { kind, ...rest } = refusal;
+  return { state: 'refused', reason: kind, ...rest };
 }
 
 /** Parses a command's arguments (adding `--help` and `--home`) and runs it. */

@@ -28,7 +28,6 @@ describe('the built @mecha/charter', () => {
       'isCharterSensor',
       'isOwnerEdit',
       'moveLine',
-      'ownerSurfaces',
       'parseCharter',
       'parseDuration',
       'patienceOf',

@@ -42,4 +42,4 @@ export {
 } from './guilt.js';
 export type { CharterIssue } from './issues.js';
 export type { OwnerEdit, OwnerSurface } from './owner-edit.js';
-export { isOwnerEdit, ownerSurfaces } from './owner-edit.js';
+export { isOwnerEdit } from './owner-edit.js';

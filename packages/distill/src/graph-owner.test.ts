@@ -51,9 +51,10 @@ describe('openGraphOwner over Streamable HTTP', () => {
     const owner = openGraphOwner(openHome(made.path), { server, env });
     cleanups.push(() => owner.close());
     const listed = await owner.act({ act: 'review' });
-    expect(listed.state).toBe('done');
-    const id = ((listed.state === 'done' ? listed.data.facts : {}) as { items: { id: number }[] })
-      .items[0]?.id;
+    expect(listed._tag).toBe('Right');
+    const id = (
+      (listed._tag === 'Right' ? listed.right.data.facts : {}) as { items: { id: number }[] }
+    ).items[0]?.id;
     expect(id).toBeDefined();
 
     // The same address, a new server process: the kept session is unknown there (HTTP 404).
@@ -61,8 +62,8 @@ describe('openGraphOwner over Streamable HTTP', () => {
     const port = new URL(first.url).port;
     await graph(['--db', db, '--role', 'owner', '--port', port]);
     const approved = await owner.act({ act: 'approve', id: `f${id}` });
-    expect(approved).toMatchObject({ state: 'done', act: 'approve' });
+    expect(approved).toMatchObject({ _tag: 'Right', right: { act: 'approve' } });
     const twice = await owner.act({ act: 'approve', id: `f${id}` });
-    expect(twice.state === 'refused' && twice.reason).toBe('refused');
+    expect(twice._tag === 'Left' && twice.left.kind).toBe('call_failed');
   });
 });

@@ -1,3 +1,4 @@
+import { type Either, left, type Refusal, refusal, right } from '@mecha/errors';
 import { configIssueText, type McpServerConfig, type MechaHome } from '@mecha/stores';
 import { episodeSource } from './build-episode.js';
 import { connectGraph, type GraphConnection } from './graph-client.js';
@@ -34,23 +35,24 @@ export type GraphOwnerRequest =
   | { readonly act: 'gossip'; readonly entity: string };
 
 /** What an act did: the graph's own replies as `data`, and the lines a surface prints. */
-export type GraphOwnerResult =
-  | {
-      readonly state: 'done';
-      readonly act: GraphOwnerRequest['act'];
-      readonly data: Readonly<Record<string, unknown>>;
-      readonly lines: readonly string[];
-    }
-  | {
-      readonly state: 'refused';
-      readonly reason:
-        | 'bad_request'
-        | 'config_invalid'
-        | 'no_server'
-        | 'graph_unavailable'
-        | 'refused';
-      readonly message: string;
-    };
+export interface GraphOwnerDone {
+  readonly act: GraphOwnerRequest['act'];
+  readonly data: Readonly<Record<string, unknown>>;
+  readonly lines: readonly string[];
+}
+
+/**
+ * Why an act did not happen: `bad_request` (the request itself is malformed), `unreachable`
+ * (config.toml is invalid, names no such server, the server could not be reached, or it does
+ * not serve as owner), `connection_lost` (the connection went away), `call_failed` (the graph
+ * refused the call).
+ */
+export type GraphOwnerRefusal = Refusal<
+  'bad_request' | 'unreachable' | 'connection_lost' | 'call_failed'
+>;
+
+/** An act's outcome: what it did, or why it did not happen. */
+export type GraphOwnerResult = Either<GraphOwnerRefusal, GraphOwnerDone>;
 
 /** Where the graph is: the `[[mcp]]` server (default `graph`) and how long one call may take. */
 export interface GraphOwnerOptions {
@@ -68,10 +70,9 @@ export interface GraphOwnerOptions {
 
 type Item = Readonly<Record<string, unknown>>;
 
-const refused = (
-  reason: Extract<GraphOwnerResult, { state: 'refused' }>['reason'],
-  message: string,
-) => ({ state: 'refused', reason, message }) as const;
+const refused = (kind: GraphOwnerRefusal['kind'], message: string) => left(refusal(kind, message));
+
+type Refused = ReturnType<typeof refused>;
 
 function items(page: Item): Item[] {
   return Array.isArray(page.items) ? (page.items as Item[]) : [];
@@ -136,28 +137,21 @@ async function call(
   graph: GraphConnection,
   name: string,
   input: Record<string, unknown>,
-): Promise<Item | Extract<GraphOwnerResult, { state: 'refused' }>> {
+): Promise<Item | Refused> {
   const answer = await graph.call(name, input);
   if (answer._tag === 'Right') return answer.right;
-  return refused(
-    answer.left.kind === 'connection_lost' ? 'graph_unavailable' : 'refused',
-    answer.left.message,
-  );
+  return refused(answer.left.kind, answer.left.message);
 }
 
-const isRefusal = (value: unknown): value is Extract<GraphOwnerResult, { state: 'refused' }> =>
-  typeof value === 'object' && value !== null && (value as Item).state === 'refused';
+const isRefusal = (value: unknown): value is Refused =>
+  typeof value === 'object' && value !== null && (value as Item)._tag === 'Left';
 
 async function perform(
   graph: GraphConnection,
   request: GraphOwnerRequest,
 ): Promise<GraphOwnerResult> {
-  const done = (data: Item, lines: string[]): GraphOwnerResult => ({
-    state: 'done',
-    act: request.act,
-    data,
-    lines,
-  });
+  const done = (data: Item, lines: string[]): GraphOwnerResult =>
+    right({ act: request.act, data, lines });
   switch (request.act) {
     case 'review': {
       const limit = request.limit ?? 20;
@@ -356,14 +350,10 @@ export function openGraphOwner(
   home: MechaHome,
   options: GraphOwnerOptions = {},
 ): GraphOwnerSession {
-  let connecting:
-    | Promise<GraphConnection | Extract<GraphOwnerResult, { state: 'refused' }>>
-    | undefined;
+  let connecting: Promise<GraphConnection | Refused> | undefined;
   let closed = false;
 
-  const connect = async (): Promise<
-    GraphConnection | Extract<GraphOwnerResult, { state: 'refused' }>
-  > => {
+  const connect = async (): Promise<GraphConnection | Refused> => {
     let server: McpServerConfig;
     if (typeof options.server === 'object') {
       server = options.server;
@@ -371,26 +361,24 @@ export function openGraphOwner(
       const config = home.readConfig();
       if (config._tag === 'Left') {
         return refused(
-          'config_invalid',
+          'unreachable',
           `config.toml has problems, so the graph server cannot be found: ${config.left.map(configIssueText).join('; ')}`,
         );
       }
       const found = findMcpServer(config.right, options.server ?? defaultGraphServerName);
-      if (!found.ok) return refused('no_server', found.message);
-      server = found.server;
+      if (found._tag === 'Left') return refused('unreachable', found.left.message);
+      server = found.right;
     }
     const connected = await connectGraph(options.resolveServer?.(server) ?? server, {
       extraArgs: ['--role', 'owner'],
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(options.env === undefined ? {} : { env: options.env }),
     });
-    if (connected._tag === 'Left') return refused('graph_unavailable', connected.left.message);
+    if (connected._tag === 'Left') return refused('unreachable', connected.left.message);
     return connected.right;
   };
 
-  const connection = async (): Promise<
-    GraphConnection | Extract<GraphOwnerResult, { state: 'refused' }>
-  > => {
+  const connection = async (): Promise<GraphConnection | Refused> => {
     for (;;) {
       const pending = connecting;
       if (pending === undefined) {
@@ -409,20 +397,20 @@ export function openGraphOwner(
 
   return {
     async act(request) {
-      if (closed) return refused('graph_unavailable', 'the graph connection was closed');
+      if (closed) return refused('connection_lost', 'the graph connection was closed');
       const graph = await connection();
       if (isRefusal(graph)) return graph;
       if (needsOwnerTools(request)) {
         const missing = ownerTools.filter((tool) => !graph.tools.has(tool));
         if (missing.length > 0) {
           return refused(
-            'refused',
+            'unreachable',
             `the graph at ${graph.where} offers no ${missing.join(', ')}: it serves as distiller. The owner's acts need a server started as owner (mecha-graph-mcp --http --role owner); point an [[mcp]] url at one, and name it with --server`,
           );
         }
       }
       const result = await perform(graph, request);
-      if (result.state === 'done' || !graph.expired) return result;
+      if (result._tag === 'Right' || !graph.expired) return result;
       // The server had closed this session (idle, or restarted), so the call that met it was not
       // processed, and every act's one write is its last call: a new session may do it again.
       const again = await connection();

@@ -107,8 +107,8 @@ describe('findMcpServer', () => {
   it('says why distillation cannot run without the named server', () => {
     const config = rightOrThrow(parseConfig(''), 'the empty config');
     expect(findMcpServer(config, 'graph')).toEqual({
-      ok: false,
-      message: missingServerMessage('graph'),
+      _tag: 'Left',
+      left: { kind: 'not_found', message: missingServerMessage('graph') },
     });
     expect(missingServerMessage('graph')).toBe(
       "no [[mcp]] server named 'graph' in config — distillation stages episodes through the knowledge graph server and cannot run without it",

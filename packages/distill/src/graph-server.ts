@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type Either, left, type Refusal, refusal, right } from '@mecha/errors';
 import {
   type ConfigIssue,
   type McpServerConfig,
@@ -62,17 +63,15 @@ export function missingServerMessage(name: string): string {
   return `no [[mcp]] server named '${name}' in config — distillation stages episodes through the knowledge graph server and cannot run without it`;
 }
 
-/** The named `[[mcp]]` server, or the message saying why distillation cannot run. */
+/** The named `[[mcp]]` server, or a refusal saying why distillation cannot run. */
 export function findMcpServer(
   config: MechaConfig,
   name: string,
-):
-  | { readonly ok: true; readonly server: McpServerConfig }
-  | { readonly ok: false; readonly message: string } {
+): Either<Refusal<'not_found'>, McpServerConfig> {
   const server = config.mcp.find((entry) => entry.name === name);
   return server === undefined
-    ? { ok: false, message: missingServerMessage(name) }
-    : { ok: true, server };
+    ? left(refusal('not_found', missingServerMessage(name)))
+    : right(server);
 }
 
 /** What mecha treats a server's results as, after the config's `[mcp.capabilities]` override. */
@@ -120,7 +119,8 @@ export function writeDefaultGraphServer(homePath: string): GraphServerWrite {
   }
   const before = parseConfig(current);
   if (before._tag === 'Left') return { state: 'invalid', file, issues: before.left };
-  if (findMcpServer(before.right, defaultGraphServerName).ok) return { state: 'present', file };
+  if (findMcpServer(before.right, defaultGraphServerName)._tag === 'Right')
+    return { state: 'present', file };
   const separator =
     current === '' || current.endsWith('\n\n') ? '' : current.endsWith('\n') ? '\n' : '\n\n';
   const next = `${current}${separator}${mcpServerToml(defaultGraphServer())}`;

@@ -1,5 +1,5 @@
 export type { BoundedTranscript, TranscriptBounds } from './bound-transcript.js';
-export { boundTranscript, defaultTranscriptBounds } from './bound-transcript.js';
+export { boundTranscript } from './bound-transcript.js';
 export type { Episode, EpisodeGoalError, EpisodeMeta } from './build-episode.js';
 export { episodeSource } from './build-episode.js';
 export type { ClassifyOptions } from './classify-session.js';
@@ -19,7 +19,6 @@ export { distillOnSessionEnd, nightly, nightlyLockFile } from './distill/nightly
 export type { ScoringReport } from './distill/score-predictions.js';
 export { scorePredictions } from './distill/score-predictions.js';
 export type { SessionOutcome, SessionResult } from './distill/session-outcome.js';
-export { sessionOutcomes } from './distill/session-outcome.js';
 export type { DistillBounds } from './distill-grammar.js';
 export { defaultDistillBounds, distillGrammar } from './distill-grammar.js';
 export type {
@@ -49,7 +48,9 @@ export type {
 } from './graph-client.js';
 export { connectGraph } from './graph-client.js';
 export type {
+  GraphOwnerDone,
   GraphOwnerOptions,
+  GraphOwnerRefusal,
   GraphOwnerRequest,
   GraphOwnerResult,
   GraphOwnerSession,
@@ -58,11 +59,8 @@ export { actOnGraph, openGraphOwner } from './graph-owner.js';
 export type { GraphServerWrite, McpCapabilities } from './graph-server.js';
 export {
   defaultGraphServer,
-  defaultGraphServerName,
   effectiveCapabilities,
-  findMcpServer,
   mcpServerToml,
-  missingServerMessage,
   writeDefaultGraphServer,
 } from './graph-server.js';
 export type { GraphEnvironment } from './graph-transport.js';
@@ -91,6 +89,6 @@ export type {
 export { reflect, reflectLockFile } from './reflect/reflect.js';
 export { emptyReviewQueueHint } from './review-queue-hint.js';
 export type { EpisodeTaint } from './session-taint.js';
-export { isKnownClean, sessionTaint } from './session-taint.js';
+export { sessionTaint } from './session-taint.js';
 export type { AppraisalBounds } from './text-appraisal.js';
 export { defaultAppraisalBounds } from './text-appraisal.js';

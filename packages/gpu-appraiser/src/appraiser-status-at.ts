@@ -1,7 +1,8 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AppraiserStatus, openAppraiser } from './appraiser.js';
+import { openAppraiser } from './appraiser.js';
+import type { AppraiserStatus } from './appraiser-types.js';
 
 /** The appraiser's status, and whether its memory exists yet. */
 export type AppraiserStatusRead = AppraiserStatus & { readonly memory: 'present' | 'absent' };

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scriptedAppraiserModel } from './__fixtures__/scripted-appraiser.js';
-import { type AppraiserOptions, openAppraiser } from './appraiser.js';
+import { openAppraiser } from './appraiser.js';
 import { AppraiserInputError } from './appraiser-error.js';
+import type { AppraiserOptions } from './appraiser-types.js';
 import { currentProcessor, previousProcessor } from './processor.js';
 
 const dirs: string[] = [];

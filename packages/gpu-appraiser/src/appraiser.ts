@@ -18,30 +18,6 @@ import {
 import { cachedEmbedder, type Embedder } from './similarity.js';
 import { appraiserStatus } from './status.js';
 
-export type {
-  AppraisalConfiguration,
-  Appraiser,
-  AppraiserOptions,
-  AppraiserStatus,
-  ControlRecord,
-  ControlResult,
-  LeaseResult,
-  QueueState,
-  RecallRequest,
-  RecallResult,
-  RetainResult,
-  RetainSourceInput,
-  RetryItem,
-  RunItem,
-  RunOptions,
-  RunReport,
-  RunRequestState,
-  RunState,
-  StoredAssessment,
-  StoredRelationship,
-} from './appraiser-types.js';
-export { correctionContextLimit, sharedLeaseRevision } from './appraiser-types.js';
-
 /**
  * Opens the appraiser's memory in `directory`, and before anything else can publish, recovers
  * from the journal: work that ended inside a call is recorded interrupted, a recorded complete
@@ -99,8 +75,6 @@ function assemble(core: AppraiserCore, options: AppraiserOptions): Appraiser {
     close: () => core.db.close(),
   };
 }
-
-export type { ServeControl, ServeResult } from './serve.js';
 
 /**
  * Serves the memory in `directory` until `signal` aborts: this process holds the model (through

@@ -85,7 +85,7 @@ describe('both grammars on the tiny GGUF', () => {
       expect(first.stopReason, first.text).toBe('grammar');
       const quotes = parseQuotes(first.text, text);
       expect(quotes, `${JSON.stringify(text)} → ${first.text}`).toMatchObject({ ok: true });
-      firsts.push({ text, quotes: quotes.ok ? quotes.value : [] });
+      firsts.push({ text, quotes: quotes.state === 'read' ? quotes.value : [] });
     }
     let supported = 0;
     for (const [index, [text, correctionAllowed, seed]] of cases.entries()) {
@@ -113,7 +113,7 @@ describe('both grammars on the tiny GGUF', () => {
         ...(descriptor === undefined ? {} : { taskId: 'T-1', taskDescriptor: descriptor }),
       });
       expect(parsed, second.text).toMatchObject({ ok: true });
-      if (parsed.ok && parsed.value.support === 1) supported += 1;
+      if (parsed.state === 'read' && parsed.value.support === 1) supported += 1;
     }
     expect(cases).toHaveLength(sourceCount);
     // The grammar leaves the model real choices: both branches are taken.
@@ -136,7 +136,7 @@ describe('both grammars on the tiny GGUF', () => {
     let accepted = 0;
     for (const [index, [text, seed]] of samples.entries()) {
       const quotes = firsts[index];
-      const list = quotes?.ok ? quotes.value : [];
+      const list = quotes?.state === 'read' ? quotes.value : [];
       const second = await model.complete({
         prompt: interpretPrompt(source(text), list, []),
         maxTokens: 64,
@@ -148,7 +148,7 @@ describe('both grammars on the tiny GGUF', () => {
         quotes: list,
         correctionTargets: 0,
       });
-      if (quotes?.ok && parsed.ok) accepted += 1;
+      if (quotes?.state === 'read' && parsed.state === 'read') accepted += 1;
     }
     expect(accepted).toBe(0);
   }, 300_000);

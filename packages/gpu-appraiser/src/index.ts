@@ -1,11 +1,8 @@
+// The public surface: what a harness author or another package uses (the CLI's `mecha
+// appraiser`, the bench). The grammars' parsers, the processor identity and the recall
+// renderer stay inside; docs/appraiser.md describes them.
 export type { AppraisalLimits, LimitProblem } from './appraisal-limits.js';
-export {
-  appraisalLimitRanges,
-  callsPerSource,
-  defaultAppraisalLimits,
-  validateAppraisalLimits,
-} from './appraisal-limits.js';
-export type { ServeControl, ServeResult } from './appraiser.js';
+export { appraisalLimitRanges } from './appraisal-limits.js';
 export { openAppraiser, serveAppraiser } from './appraiser.js';
 export { AppraiserInputError } from './appraiser-error.js';
 export type { AppraiserStatusRead } from './appraiser-status-at.js';
@@ -32,32 +29,14 @@ export type {
   StoredAssessment,
   StoredRelationship,
 } from './appraiser-types.js';
-export { correctionContextLimit, sharedLeaseRevision } from './appraiser-types.js';
 export type { AppraisalPolicy, FlagSet } from './controls.js';
-export { appraisalFlags } from './controls.js';
-export { isExplicitPromise } from './explicit-promise.js';
-export type { Interpretation, InterpretationField } from './interpretation.js';
-export {
-  interpretationFields,
-  scaleMax,
-  unknownValue,
-  unsupportedInterpretation,
-} from './interpretation.js';
+export type { Interpretation } from './interpretation.js';
+export { unsupportedInterpretation } from './interpretation.js';
 export type { InterpretationContext } from './interpretation-grammar.js';
 export { buildInterpretationGrammar } from './interpretation-grammar.js';
 export type { KvReservation, KvReserved, ReservableModel } from './kv-reservation.js';
-export { kvPageTokens, reservedTokens, reserveKvPages } from './kv-reservation.js';
-export type { InterpretationCheck } from './parse-interpretation.js';
-export { parseInterpretation, parserVersion } from './parse-interpretation.js';
-export type { Parsed } from './parse-quotes.js';
-export { parseQuotes } from './parse-quotes.js';
-export { currentProcessor, previousProcessor, processorDigest } from './processor.js';
-export { buildQuoteGrammar, maxQuotes } from './quote-grammar.js';
-export type { ContextGroup, ContextRevision, RenderedContext } from './render-context.js';
-export {
-  contextRevisions,
-  maxContextBytes,
-  maxContextReferences,
-  renderContext,
-} from './render-context.js';
+export { reservedTokens, reserveKvPages } from './kv-reservation.js';
+export { buildQuoteGrammar } from './quote-grammar.js';
+export type { ContextRevision, RenderedContext } from './render-context.js';
 export type { Embedder, SimilarityMethod } from './similarity.js';
+export type { ServeControl, ServeResult } from './serve.js';

@@ -1,3 +1,4 @@
+import { couldNotRead, readValue, type ValueRead } from '@mecha/errors';
 import { isExplicitPromise } from './explicit-promise.js';
 import {
   consequenceMax,
@@ -8,7 +9,6 @@ import {
   scaleMax,
   unknownValue,
 } from './interpretation.js';
-import type { Parsed } from './parse-quotes.js';
 
 /** The version of the rules below; part of the processor digest. */
 export const parserVersion = 2;
@@ -26,7 +26,7 @@ export interface InterpretationCheck {
   readonly correctionTargets: number;
 }
 
-const refuse = (reason: string) => ({ ok: false as const, reason });
+const refuse = couldNotRead;
 
 function occurrences(source: string, part: string): number {
   let count = 0;
@@ -46,7 +46,7 @@ function occurrences(source: string, part: string): number {
 export function parseInterpretation(
   text: string,
   check: InterpretationCheck,
-): Parsed<Interpretation> {
+): ValueRead<Interpretation> {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -116,5 +116,5 @@ export function parseInterpretation(
   if (answer.correction === 1 && check.correctionTargets === 0) {
     return refuse('a correction needs an eligible assessment to correct');
   }
-  return { ok: true, value: answer };
+  return readValue(answer);
 }

@@ -1,19 +1,16 @@
+import { couldNotRead, readValue, type ValueRead } from '@mecha/errors';
 import { isWellFormed } from './json-text.js';
 import { maxQuotes } from './quote-grammar.js';
 
-/** A parse that accepted the value or says why it refused. */
-export type Parsed<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly reason: string };
-
-const refuse = (reason: string) => ({ ok: false as const, reason });
+/** A parse refused: the reason, as a `ValueRead` that could not be read. */
+const refuse = couldNotRead;
 
 /**
  * Re-checks call 1's answer without the grammar: exactly a JSON array in the one spelling (no
  * whitespace, canonical escapes), at most eight quotes, each a non-empty, unique, exact
  * substring of the source. Anything else is refused with the reason.
  */
-export function parseQuotes(text: string, source: string): Parsed<readonly string[]> {
+export function parseQuotes(text: string, source: string): ValueRead<readonly string[]> {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -32,5 +29,5 @@ export function parseQuotes(text: string, source: string): Parsed<readonly strin
     if (seen.has(quote)) return refuse('a quote is repeated');
     seen.add(quote);
   }
-  return { ok: true, value: value as string[] };
+  return readValue(value as string[]);
 }

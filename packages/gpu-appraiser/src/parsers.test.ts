@@ -26,28 +26,31 @@ const valid: Partial<Interpretation> = {
 describe('parseQuotes', () => {
   it('accepts unique exact substrings and refuses everything else', () => {
     expect(parseQuotes('["Bob fixed","the build"]', source)).toEqual({
-      ok: true,
+      state: 'read',
       value: ['Bob fixed', 'the build'],
     });
-    expect(parseQuotes('[]', source)).toEqual({ ok: true, value: [] });
+    expect(parseQuotes('[]', source)).toEqual({ state: 'read', value: [] });
     expect(parseQuotes('["Bob","Bob"]', source)).toMatchObject({
-      ok: false,
+      state: 'unreadable',
       reason: 'a quote is repeated',
     });
     expect(parseQuotes('["Alice"]', source)).toMatchObject({
-      ok: false,
+      state: 'unreadable',
       reason: 'a quote is not an exact substring of the source',
     });
-    expect(parseQuotes('[""]', source)).toMatchObject({ ok: false, reason: 'a quote is empty' });
+    expect(parseQuotes('[""]', source)).toMatchObject({
+      state: 'unreadable',
+      reason: 'a quote is empty',
+    });
     expect(parseQuotes('[ "Bob"]', source)).toMatchObject({
-      ok: false,
+      state: 'unreadable',
       reason: 'call 1 is not in the one JSON spelling',
     });
     expect(parseQuotes('["B","o","b","f","i","x","e","d","t"]', source)).toMatchObject({
-      ok: false,
+      state: 'unreadable',
     });
     expect(parseQuotes('["Bob"', source)).toMatchObject({
-      ok: false,
+      state: 'unreadable',
       reason: 'call 1 did not return JSON',
     });
   });
@@ -66,7 +69,7 @@ describe('parseQuotes', () => {
           const wellFormed = quotes.every(isWellFormed);
           const expected =
             quotes.length <= 8 && new Set(quotes).size === quotes.length && wellFormed;
-          expect(result.ok).toBe(expected);
+          expect(result.state === 'read').toBe(expected);
         },
       ),
     );
@@ -97,8 +100,8 @@ describe('lastOccurrenceHeads', () => {
 
 describe('parseInterpretation', () => {
   it('accepts the support-0 answer and a supported one', () => {
-    expect(parseInterpretation(text({}), check).ok).toBe(true);
-    expect(parseInterpretation(text(valid), check).ok).toBe(true);
+    expect(parseInterpretation(text({}), check).state).toBe('read');
+    expect(parseInterpretation(text(valid), check).state).toBe('read');
   });
 
   it.each([
@@ -114,35 +117,42 @@ describe('parseInterpretation', () => {
     ['a task quote that is not the descriptor', { ...valid, task: 'He will write tests' }],
     ['correction with support 0', { correction: 1 as const }],
   ])('refuses %s', (_name, value) => {
-    expect(parseInterpretation(text(value as Partial<Interpretation>), check).ok).toBe(false);
+    expect(parseInterpretation(text(value as Partial<Interpretation>), check).state).toBe(
+      'unreadable',
+    );
   });
 
   it('refuses reordered, repeated, extra or spaced fields', () => {
     const good = text(valid);
-    expect(parseInterpretation(good.replace('{"support":1,', '{"support":1, '), check).ok).toBe(
-      false,
+    expect(parseInterpretation(good.replace('{"support":1,', '{"support":1, '), check).state).toBe(
+      'unreadable',
     );
     const { support, ...rest } = { ...unsupportedInterpretation, ...valid };
-    expect(parseInterpretation(JSON.stringify({ ...rest, support }), check).ok).toBe(false);
-    expect(parseInterpretation(good.replace('}', ',"extra":1}'), check).ok).toBe(false);
-    expect(parseInterpretation(good.replace('"harm"', '"benefit":1,"harm"'), check).ok).toBe(false);
+    expect(parseInterpretation(JSON.stringify({ ...rest, support }), check).state).toBe(
+      'unreadable',
+    );
+    expect(parseInterpretation(good.replace('}', ',"extra":1}'), check).state).toBe('unreadable');
+    expect(parseInterpretation(good.replace('"harm"', '"benefit":1,"harm"'), check).state).toBe(
+      'unreadable',
+    );
   });
 
   it('accepts task trust only with the admitted descriptor occurring once', () => {
     const trusted = { ...valid, trust_gain: 5, task: 'the login task' };
-    expect(parseInterpretation(text(trusted), check).ok).toBe(true);
+    expect(parseInterpretation(text(trusted), check).state).toBe('read');
     const { taskId: _taskId, ...unadmitted } = check;
-    expect(parseInterpretation(text(trusted), unadmitted).ok).toBe(false);
+    expect(parseInterpretation(text(trusted), unadmitted).state).toBe('unreadable');
     expect(
-      parseInterpretation(text(trusted), { ...check, source: `${source} the login task` }).ok,
-    ).toBe(false);
+      parseInterpretation(text(trusted), { ...check, source: `${source} the login task` }).state,
+    ).toBe('unreadable');
   });
 
   it('accepts a correction only when something is eligible', () => {
-    expect(parseInterpretation(text({ ...valid, correction: 1 }), check).ok).toBe(true);
+    expect(parseInterpretation(text({ ...valid, correction: 1 }), check).state).toBe('read');
     expect(
-      parseInterpretation(text({ ...valid, correction: 1 }), { ...check, correctionTargets: 0 }).ok,
-    ).toBe(false);
+      parseInterpretation(text({ ...valid, correction: 1 }), { ...check, correctionTargets: 0 })
+        .state,
+    ).toBe('unreadable');
   });
 });
 

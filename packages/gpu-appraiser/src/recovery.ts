@@ -79,7 +79,7 @@ export function recover(core: AppraiserCore): void {
         second.text,
         interpretationCheck(source, queue, second.quotes, candidates.length),
       );
-      if (parsed.ok) {
+      if (parsed.state === 'read') {
         const begin = records[0] as Begin;
         publish(core, queue, source, second.quotes, parsed.value, begin.model, candidates);
         journal.append({ kind: 'end', queue: queueId, outcome: 'complete' });

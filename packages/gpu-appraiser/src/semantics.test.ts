@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ScriptedAnswer, scriptedAppraiserModel } from './__fixtures__/scripted-appraiser.js';
-import { type Appraiser, correctionContextLimit, openAppraiser } from './appraiser.js';
+import { openAppraiser } from './appraiser.js';
+import { type Appraiser, correctionContextLimit } from './appraiser-types.js';
 
 // Semantic behaviour with a scripted model standing in for a competent one: a real model
 // cannot run here. The scripted answers go through the same grammar-free parser and publish

@@ -132,7 +132,7 @@ async function quoteCall(
   const bad = endIfUnusable(piece, 1, one);
   if (bad) return { end: bad };
   const quotes = parseQuotes(one.text, source.text);
-  if (!quotes.ok) {
+  if (quotes.state === 'unreadable') {
     finish(core, queue.id, 'refused', quotes.reason);
     return { end: piece.item('refused', quotes.reason) };
   }
@@ -195,7 +195,7 @@ async function interpretCall(
     two.text,
     interpretationCheck(source, queue, quotes, candidates.length),
   );
-  if (!parsed.ok) {
+  if (parsed.state === 'unreadable') {
     finish(core, queue.id, 'refused', parsed.reason);
     return piece.item('refused', parsed.reason);
   }

@@ -1,14 +1,12 @@
 export type { BoredomDetector, BoredomNotice } from './boredom.js';
 export { boredomDetector, boredomRungs, detectBoredom } from './boredom.js';
 export type { ConditionsInput } from './build-conditions.js';
-export { buildConditions, charterReadings, meetsSetpoint } from './build-conditions.js';
+export { charterReadings, meetsSetpoint } from './build-conditions.js';
 export type { CharterSensorFinding } from './charter-sensor-findings.js';
 export { charterSensorFindings, saturationRuns } from './charter-sensor-findings.js';
-export type { EndOfRunInput, TurnReading } from './conditions-at-end.js';
-export { conditionsAtEnd, storeFlow } from './conditions-at-end.js';
+export type { TurnReading } from './conditions-at-end.js';
 export type { OwnerTime, PartOfDay, QuietHours } from './owner-time.js';
 export { ownerTime } from './owner-time.js';
-export { peakReading } from './peak-reading.js';
 export type { CommitmentSources, PendingRow, PendingStores } from './pending-commitments.js';
 export { pendingCommitments } from './pending-commitments.js';
 export type { GuidanceReason, PlanningGuidance } from './planning-guidance.js';
@@ -47,4 +45,4 @@ export type {
 export { briefHeading, renderBrief } from './situation-brief.js';
 export type { BoardSummary, OwnTask } from './summarize-board.js';
 export { summarizeBoard } from './summarize-board.js';
-export { voiceState, voiceWindowMs } from './voice-state.js';
+export { voiceState } from './voice-state.js';

@@ -10,6 +10,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { leftOrThrow, rightOrThrow } from '@mecha/errors';
 import { folderSnapshot } from '@mecha/fixtures';
 import { initHome, type MechaHome, openHome } from '@mecha/stores';
 import * as E from 'fp-ts/lib/Either.js';
@@ -76,7 +77,7 @@ describe('importFromClaudeCodeHook', () => {
     ] as const) {
       appendFileSync(transcript, `${lines.slice(from, to).join('\n')}\n`);
       const done = await importFromClaudeCodeHook(home, payload(event, transcript));
-      expect(done).toMatchObject({ state: 'imported', event });
+      expect(rightOrThrow(done)).toMatchObject({ event });
       counted.push(ends());
     }
     // The Stop hook ends the answered run at once, not when the log's next line comes.
@@ -106,9 +107,7 @@ describe('importFromClaudeCodeHook', () => {
       true,
     );
     appendFileSync(transcript, `${lines.slice(0, 11).join('\n')}\n`);
-    expect(await importFromClaudeCodeHook(home, payload('Stop', transcript))).toMatchObject({
-      state: 'imported',
-    });
+    rightOrThrow(await importFromClaudeCodeHook(home, payload('Stop', transcript)));
     // Damage the other session's ledger line (same length, so nothing after it moves): the
     // hook never reads it, while a pass over the whole folder stops on it.
     const ledger = join(home.path, 'imports/claude-code.jsonl');
@@ -116,10 +115,9 @@ describe('importFromClaudeCodeHook', () => {
     expect(text.indexOf('other.jsonl')).toBeLessThan(text.indexOf('258c7280.jsonl'));
     writeFileSync(ledger, `X${text.slice(1)}`);
     appendFileSync(transcript, `${lines.slice(11).join('\n')}\n`);
-    expect(await importFromClaudeCodeHook(home, payload('Stop', transcript))).toMatchObject({
-      state: 'imported',
-      report: { lines: { read: lines.length - 11 } },
-    });
+    expect(
+      rightOrThrow(await importFromClaudeCodeHook(home, payload('Stop', transcript))),
+    ).toMatchObject({ report: { lines: { read: lines.length - 11 } } });
     const whole = await importHistory(home, { tool: 'claude-code', source: projects });
     expect(E.isLeft(whole) && whole.left.kind).toBe('ledger_damaged');
   });
@@ -134,10 +132,7 @@ describe('importFromClaudeCodeHook', () => {
       [payload('Stop', 'relative/t.jsonl'), 'bad_request'],
       [payload('Stop', `${transcript}.gone`), 'not_found'],
     ] as const) {
-      expect(await importFromClaudeCodeHook(home, input)).toMatchObject({
-        state: 'refused',
-        reason,
-      });
+      expect(leftOrThrow(await importFromClaudeCodeHook(home, input)).kind).toBe(reason);
     }
     expect(folderSnapshot(home.path)).toEqual(before);
   });

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { type Either, left, type Refusal, refusal, right } from '@mecha/errors';
 import type { MechaHome } from '@mecha/stores';
 import * as E from 'fp-ts/lib/Either.js';
 import { z } from 'zod';
@@ -26,28 +27,27 @@ const hookPayloadSchema = z.looseObject({
   session_id: z.string().optional(),
 });
 
-/** What importing on a hook did: the transcript's new lines imported, or why nothing was. */
-export type HookImport =
-  | {
-      readonly state: 'imported';
-      readonly event: string;
-      readonly transcript: string;
-      readonly report: ImportReport;
-      readonly line: string;
-      /** The mecha session the transcript is imported into; null while it holds nothing to import. */
-      readonly session: string | null;
-    }
-  | {
-      readonly state: 'refused';
-      readonly reason: 'bad_request' | 'not_found' | 'failed';
-      readonly message: string;
-    };
+/** What importing on a hook did: the transcript's new lines imported. */
+export interface HookImported {
+  readonly event: string;
+  readonly transcript: string;
+  readonly report: ImportReport;
+  readonly line: string;
+  /** The mecha session the transcript is imported into; null while it holds nothing to import. */
+  readonly session: string | null;
+}
 
-const refused = (reason: 'bad_request' | 'not_found' | 'failed', message: string): HookImport => ({
-  state: 'refused',
-  reason,
-  message,
-});
+/**
+ * Why nothing was imported: `bad_request` (not a hook payload mecha imports on), `not_found`
+ * (no transcript there), `not_written` (the import itself failed or skipped the file).
+ */
+export type HookRefusal = Refusal<'bad_request' | 'not_found' | 'not_written'>;
+
+/** What importing on a hook did, or why nothing was imported. */
+export type HookImport = Either<HookRefusal, HookImported>;
+
+const refused = (kind: HookRefusal['kind'], message: string): HookImport =>
+  left(refusal(kind, message));
 
 /**
  * Imports the new lines of the transcript a Claude Code hook names (`transcript_path` in the
@@ -98,17 +98,16 @@ export async function importFromClaudeCodeHook(
     turnEnded: turnOver.has(event),
     ...(options.now === undefined ? {} : { now: options.now }),
   });
-  if (E.isLeft(result)) return refused('failed', result.left.message);
+  if (E.isLeft(result)) return refused('not_written', result.left.message);
   const report = result.right;
   const skipped = report.skippedFiles[0];
-  if (skipped !== undefined) return refused('failed', `${transcript}: ${skipped.reason}`);
+  if (skipped !== undefined) return refused('not_written', `${transcript}: ${skipped.reason}`);
   const entry = readLedgerEntry(home.path, 'claude-code', transcript);
-  return {
-    state: 'imported',
+  return right({
     event,
     transcript,
     report,
     line: `${event}: ${report.lines.read} new lines, ${report.events} events written`,
     session: E.isRight(entry) ? (entry.right?.session_id ?? null) : null,
-  };
+  });
 }

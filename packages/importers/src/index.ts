@@ -1,4 +1,4 @@
-export type { HookImport } from './import-from-hook.js';
+export type { HookImport, HookImported, HookRefusal } from './import-from-hook.js';
 export { claudeCodeHookEvents, importFromClaudeCodeHook } from './import-from-hook.js';
 export type {
   DamagedLine,
@@ -21,6 +21,7 @@ export type {
   RateRow,
   ValidityOptions,
   ValidityReport,
+  ValidityReported,
   ValidityResult,
   ValidityRow,
 } from './validity/validity-report.js';

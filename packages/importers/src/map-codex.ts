@@ -1,3 +1,4 @@
+import { couldNotRead, readValue, type ValueRead } from '@mecha/errors';
 import { z } from 'zod';
 import type { LineOutcome } from './map-claude-code.js';
 import type { SessionBuilder } from './session-builder.js';
@@ -48,16 +49,15 @@ function firstIssue(error: z.ZodError, where: string): string {
   return `${where}${path}: ${issue.message}`;
 }
 
-function parsed<T>(
-  schema: z.ZodType<T>,
-  value: unknown,
-  where: string,
-): { ok: true; data: T } | { ok: false; outcome: LineOutcome } {
+function parsed<T>(schema: z.ZodType<T>, value: unknown, where: string): ValueRead<T> {
   const result = schema.safeParse(value);
-  return result.success
-    ? { ok: true, data: result.data }
-    : { ok: false, outcome: { kind: 'damaged', reason: firstIssue(result.error, where) } };
+  return result.success ? readValue(result.data) : couldNotRead(firstIssue(result.error, where));
 }
+
+const damaged = (item: { readonly reason: string }): LineOutcome => ({
+  kind: 'damaged',
+  reason: item.reason,
+});
 
 function textOf(content: string | readonly { readonly text?: string | undefined }[]): string {
   if (typeof content === 'string') return content;
@@ -132,53 +132,53 @@ function mapResponseItem(
   switch (payload.type) {
     case 'message': {
       const item = parsed(message, payload, 'response_item message');
-      if (!item.ok) return item.outcome;
+      if (item.state === 'unreadable') return damaged(item);
       // The person's prompt is read from its `user_message` event; user items also carry the
       // environment and instructions Codex injects, which are not the person's words.
-      if (item.data.role !== 'assistant') return skipped;
-      const text = textOf(item.data.content);
+      if (item.value.role !== 'assistant') return skipped;
+      const text = textOf(item.value.content);
       if (text === '') return skipped;
       builder.assistantText(at, builder.responseKey(), text);
       return mapped;
     }
     case 'function_call': {
       const item = parsed(functionCall, payload, 'response_item function_call');
-      if (!item.ok) return item.outcome;
-      const target = targetOf(item.data.arguments);
+      if (item.state === 'unreadable') return damaged(item);
+      const target = targetOf(item.value.arguments);
       builder.toolCall(at, builder.responseKey(), {
-        id: item.data.call_id,
-        tool: item.data.name,
+        id: item.value.call_id,
+        tool: item.value.name,
         ...(target === undefined ? {} : { target }),
-        args: argumentsText(item.data.arguments),
+        args: argumentsText(item.value.arguments),
       });
       return mapped;
     }
     case 'custom_tool_call': {
       const item = parsed(customToolCall, payload, 'response_item custom_tool_call');
-      if (!item.ok) return item.outcome;
+      if (item.state === 'unreadable') return damaged(item);
       builder.toolCall(at, builder.responseKey(), {
-        id: item.data.call_id,
-        tool: item.data.name,
-        args: argumentsText(item.data.input),
+        id: item.value.call_id,
+        tool: item.value.name,
+        args: argumentsText(item.value.input),
       });
       return mapped;
     }
     case 'local_shell_call': {
       const item = parsed(localShellCall, payload, 'response_item local_shell_call');
-      if (!item.ok) return item.outcome;
+      if (item.state === 'unreadable') return damaged(item);
       builder.toolCall(at, builder.responseKey(), {
-        id: item.data.call_id,
+        id: item.value.call_id,
         tool: 'local_shell',
-        args: argumentsText(item.data.action),
+        args: argumentsText(item.value.action),
       });
       return mapped;
     }
     case 'function_call_output':
     case 'custom_tool_call_output': {
       const item = parsed(callOutput, payload, `response_item ${payload.type}`);
-      if (!item.ok) return item.outcome;
-      const { text, status } = outputStatus(item.data.output);
-      builder.toolResult(at, { callId: item.data.call_id, status, content: text });
+      if (item.state === 'unreadable') return damaged(item);
+      const { text, status } = outputStatus(item.value.output);
+      builder.toolResult(at, { callId: item.value.call_id, status, content: text });
       return mapped;
     }
     default:
@@ -194,8 +194,8 @@ function mapEvent(
   switch (payload.type) {
     case 'user_message': {
       const item = parsed(userMessage, payload, 'event_msg user_message');
-      if (!item.ok) return item.outcome;
-      builder.prompt(at, item.data.message);
+      if (item.state === 'unreadable') return damaged(item);
+      builder.prompt(at, item.value.message);
       return mapped;
     }
     case 'task_complete':
@@ -204,8 +204,8 @@ function mapEvent(
       return mapped;
     case 'turn_aborted': {
       const item = parsed(turnAborted, payload, 'event_msg turn_aborted');
-      if (!item.ok) return item.outcome;
-      if (item.data.reason === 'interrupted') builder.interrupt(at);
+      if (item.state === 'unreadable') return damaged(item);
+      if (item.value.reason === 'interrupted') builder.interrupt(at);
       else builder.end(at, 'interrupted');
       return mapped;
     }
@@ -214,14 +214,14 @@ function mapEvent(
       return mapped;
     case 'exec_command_end': {
       const item = parsed(execCommandEnd, payload, 'event_msg exec_command_end');
-      if (!item.ok) return item.outcome;
-      builder.callExit(item.data.call_id, item.data.exit_code);
+      if (item.state === 'unreadable') return damaged(item);
+      builder.callExit(item.value.call_id, item.value.exit_code);
       return mapped;
     }
     case 'patch_apply_end': {
       const item = parsed(patchApplyEnd, payload, 'event_msg patch_apply_end');
-      if (!item.ok) return item.outcome;
-      builder.callExit(item.data.call_id, item.data.success ? 0 : 1);
+      if (item.state === 'unreadable') return damaged(item);
+      builder.callExit(item.value.call_id, item.value.success ? 0 : 1);
       return mapped;
     }
     default:
@@ -239,18 +239,18 @@ export function mapCodexLine(record: unknown, builder: SessionBuilder): LineOutc
     return { kind: 'damaged', reason: 'not a JSON object' };
   }
   const line = parsed(rolloutLine, record, 'rollout line');
-  if (!line.ok) return line.outcome;
-  const { timestamp: at, type, payload } = line.data;
+  if (line.state === 'unreadable') return damaged(line);
+  const { timestamp: at, type, payload } = line.value;
   switch (type) {
     case 'session_meta': {
       const meta = parsed(sessionMeta, payload, 'session_meta');
-      if (!meta.ok) return meta.outcome;
-      const source = meta.data.source;
+      if (meta.state === 'unreadable') return damaged(meta);
+      const source = meta.value.source;
       // `exec` runs headless; the interactive surfaces have a person at the prompt.
       const personPresent =
         source === 'exec' ? false : source === 'cli' || source === 'vscode' ? true : undefined;
       builder.context({
-        ...(meta.data.cwd === undefined ? {} : { workspace: meta.data.cwd }),
+        ...(meta.value.cwd === undefined ? {} : { workspace: meta.value.cwd }),
         ...(personPresent === undefined ? {} : { personPresent }),
       });
       return mapped;

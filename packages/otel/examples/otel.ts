@@ -72,7 +72,7 @@ console.log(
     {
       home: home.path,
       session: session.sessionId,
-      outcome: outcome.state === 'exported' ? outcome.line : outcome.message,
+      outcome: outcome._tag === 'Right' ? outcome.right.line : outcome.left.message,
       spans: spans.map((span) => ({ name: span.name, attributes: mechaAttributes(span) })),
     },
     null,

@@ -4,6 +4,7 @@ import {
   readSession,
   readSessionStores,
 } from '@mecha/appraisal-core';
+import { type Either, left, type Refusal, refusal, right } from '@mecha/errors';
 import { ExportResultCode } from '@opentelemetry/core';
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
@@ -38,54 +39,54 @@ export interface ExportAppraisalsOptions {
   readonly progress?: (sent: number, total: number) => void;
 }
 
-/** What came of an export: counts ready to render, or why it did not happen. */
-export type ExportAppraisalsOutcome =
-  | {
-      readonly state: 'exported';
-      /** The traces URL the spans went to. */
-      readonly url: string;
-      readonly protocol: OtlpProtocol;
-      readonly sessions: number;
-      readonly runs: number;
-      readonly spans: number;
-      /** Sessions whose transcript could not be read: exported as `unreadable`, with no valence. */
-      readonly unreadable: number;
-      readonly line: string;
-    }
-  | {
-      readonly state: 'refused';
-      /**
-       * `bad_request`: the endpoint is not an http(s) URL. `unreadable`: the session store could
-       * not be listed. `endpoint_refused`: the endpoint answered with an error, or could not be
-       * reached; `sent` sessions went before it (an export again sends the same ids).
-       */
-      readonly reason: 'bad_request' | 'unreadable' | 'endpoint_refused';
-      readonly message: string;
-      readonly sent?: number;
-    };
+/** An export that happened: counts ready to render. */
+export interface ExportedAppraisals {
+  readonly state: 'exported';
+  /** The traces URL the spans went to. */
+  readonly url: string;
+  readonly protocol: OtlpProtocol;
+  readonly sessions: number;
+  readonly runs: number;
+  readonly spans: number;
+  /** Sessions whose transcript could not be read: exported as `unreadable`, with no valence. */
+  readonly unreadable: number;
+  readonly line: string;
+}
+
+/**
+ * Why an export did not happen. `bad_request`: the endpoint is not an http(s) URL.
+ * `unreadable`: the session store could not be listed. `call_failed`: the endpoint answered
+ * with an error, or could not be reached; `sent` sessions went before it (an export again sends
+ * the same ids).
+ */
+export interface ExportRefusal extends Refusal<'bad_request' | 'unreadable' | 'call_failed'> {
+  readonly sent?: number;
+}
+
+/** What came of an export: the counts, or why it did not happen. */
+export type ExportAppraisalsOutcome = Either<ExportRefusal, ExportedAppraisals>;
 
 /** The traces URL for an endpoint, or why it is not one. */
-export function tracesUrl(
-  endpoint: string,
-): { ok: true; url: string } | { ok: false; message: string } {
+export function tracesUrl(endpoint: string): Either<Refusal<'bad_request'>, string> {
   let parsed: URL;
   try {
     parsed = new URL(endpoint);
   } catch {
-    return {
-      ok: false,
-      message: `--endpoint takes an http(s) URL, not ${JSON.stringify(endpoint)}`,
-    };
+    return left(
+      refusal('bad_request', `--endpoint takes an http(s) URL, not ${JSON.stringify(endpoint)}`),
+    );
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    return {
-      ok: false,
-      message: `--endpoint takes an http(s) URL (OTLP over HTTP), not a ${parsed.protocol.replace(':', '')} URL`,
-    };
+    return left(
+      refusal(
+        'bad_request',
+        `--endpoint takes an http(s) URL (OTLP over HTTP), not a ${parsed.protocol.replace(':', '')} URL`,
+      ),
+    );
   }
-  if (parsed.pathname.endsWith('/v1/traces')) return { ok: true, url: parsed.href };
+  if (parsed.pathname.endsWith('/v1/traces')) return right(parsed.href);
   parsed.pathname = `${parsed.pathname.replace(/\/+$/, '')}/v1/traces`;
-  return { ok: true, url: parsed.href };
+  return right(parsed.href);
 }
 
 function refusalText(url: string, error: unknown): string {
@@ -111,14 +112,10 @@ function refusalText(url: string, error: unknown): string {
 function send(
   exporter: JsonExporter | ProtobufExporter,
   spans: ReadableSpan[],
-): Promise<{ ok: true } | { ok: false; error: unknown }> {
+): Promise<Either<unknown, void>> {
   return new Promise((resolve) => {
     exporter.export(spans, (result) => {
-      resolve(
-        result.code === ExportResultCode.SUCCESS
-          ? { ok: true }
-          : { ok: false, error: result.error },
-      );
+      resolve(result.code === ExportResultCode.SUCCESS ? right(undefined) : left(result.error));
     });
   });
 }
@@ -135,7 +132,8 @@ export async function exportAppraisals(
   options: ExportAppraisalsOptions,
 ): Promise<ExportAppraisalsOutcome> {
   const target = tracesUrl(options.endpoint);
-  if (!target.ok) return { state: 'refused', reason: 'bad_request', message: target.message };
+  if (target._tag === 'Left') return target;
+  const url = target.right;
   const protocol = options.protocol ?? 'http/protobuf';
   const [stores, charter] = await Promise.all([readSessionStores(ports), ports.charter.lines()]);
   const index = indexSessionStores(stores);
@@ -163,14 +161,15 @@ export async function exportAppraisals(
     },
   });
   if (listing.state === 'unreadable') {
-    return {
-      state: 'refused',
-      reason: 'unreadable',
-      message: 'the session store could not be listed; nothing was exported (run mecha doctor)',
-    };
+    return left(
+      refusal(
+        'unreadable',
+        'the session store could not be listed; nothing was exported (run mecha doctor)',
+      ),
+    );
   }
   const config = {
-    url: target.url,
+    url,
     timeoutMillis: options.timeoutMs ?? 10_000,
     ...(options.headers === undefined ? {} : { headers: { ...options.headers } }),
   };
@@ -183,13 +182,14 @@ export async function exportAppraisals(
     for (let start = 0; start < sessions.length; start += batch) {
       const group = sessions.slice(start, start + batch);
       const result = await send(exporter, readableSpans(group.flat()));
-      if (!result.ok) {
-        return {
-          state: 'refused',
-          reason: 'endpoint_refused',
-          message: `${refusalText(target.url, result.error)}; ${sent} of ${sessions.length} sessions were sent before it (exporting again sends the same spans)`,
+      if (result._tag === 'Left') {
+        return left({
+          ...refusal(
+            'call_failed',
+            `${refusalText(url, result.left)}; ${sent} of ${sessions.length} sessions were sent before it (exporting again sends the same spans)`,
+          ),
           sent,
-        };
+        });
       }
       sent += group.length;
       options.progress?.(sent, sessions.length);
@@ -199,14 +199,14 @@ export async function exportAppraisals(
   }
   const spans = sessions.reduce((sum, group) => sum + group.length, 0);
   const runs = spans - sessions.length;
-  return {
+  return right({
     state: 'exported',
-    url: target.url,
+    url,
     protocol,
     sessions: sessions.length,
     runs,
     spans,
     unreadable,
-    line: `exported the appraisals of ${sessions.length} sessions (${runs} runs, ${spans} spans) to ${target.url} over ${protocol}${unreadable > 0 ? `; ${unreadable} transcripts could not be read and went as unreadable, with no valence` : ''}`,
-  };
+    line: `exported the appraisals of ${sessions.length} sessions (${runs} runs, ${spans} spans) to ${url} over ${protocol}${unreadable > 0 ? `; ${unreadable} transcripts could not be read and went as unreadable, with no valence` : ''}`,
+  });
 }

@@ -4,7 +4,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSessionRecorder, homePorts, openHome, rightOrThrow } from '@mecha/stores';
+import { leftOrThrow, rightOrThrow } from '@mecha/errors';
+import { createSessionRecorder, homePorts, openHome } from '@mecha/stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mechaNames } from '../src/attribute-names.js';
 import { exportAppraisals } from '../src/index.js';
@@ -89,7 +90,7 @@ describe.each(['http/protobuf', 'http/json'] as const)('exportAppraisals over %s
       now,
       progress: (sent, total) => seen.push([sent, total]),
     });
-    expect(outcome).toMatchObject({
+    expect(rightOrThrow(outcome)).toMatchObject({
       state: 'exported',
       sessions: 2,
       runs: 3,
@@ -240,12 +241,11 @@ describe('exportAppraisals refusals', () => {
         now,
         batchSessions: 1,
       });
-      expect(outcome.state).toBe('refused');
-      if (outcome.state !== 'refused') return;
-      expect(outcome.reason).toBe('endpoint_refused');
-      expect(outcome.message).toContain('HTTP 401');
-      expect(outcome.message).toContain('invalid credentials');
-      expect(outcome.message).toContain('0 of 2 sessions were sent');
+      const refused = leftOrThrow(outcome);
+      expect(refused.kind).toBe('call_failed');
+      expect(refused.message).toContain('HTTP 401');
+      expect(refused.message).toContain('invalid credentials');
+      expect(refused.message).toContain('0 of 2 sessions were sent');
     } finally {
       receiver.answerWith(200);
     }
@@ -259,15 +259,15 @@ describe('exportAppraisals refusals', () => {
       now,
       timeoutMs: 200,
     });
-    expect(outcome).toMatchObject({ state: 'refused', reason: 'endpoint_refused' });
-    if (outcome.state === 'refused')
-      expect(outcome.message).toMatch(/could not reach .*ECONNREFUSED/);
+    const refused = leftOrThrow(outcome);
+    expect(refused.kind).toBe('call_failed');
+    expect(refused.message).toMatch(/could not reach .*ECONNREFUSED/);
   });
 
   it('refuses an endpoint that is not an http(s) URL, sending nothing', async () => {
     for (const endpoint of ['localhost:4318', 'grpc://127.0.0.1:4317', '']) {
       const outcome = await exportAppraisals(homePorts(openHome(folder)), { endpoint, now });
-      expect(outcome).toMatchObject({ state: 'refused', reason: 'bad_request' });
+      expect(leftOrThrow(outcome).kind).toBe('bad_request');
     }
   });
 
@@ -278,6 +278,6 @@ describe('exportAppraisals refusals', () => {
       now: new Date('2026-12-30T00:00:00Z'),
       days: 7,
     });
-    expect(outcome).toMatchObject({ state: 'exported', sessions: 0, spans: 0 });
+    expect(rightOrThrow(outcome)).toMatchObject({ state: 'exported', sessions: 0, spans: 0 });
   });
 });

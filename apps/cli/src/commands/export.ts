@@ -1,12 +1,14 @@
 import { stripControl } from '@mecha/appraisal-core';
+import { isLeft } from '@mecha/errors';
 import { exportAppraisals, type OtlpProtocol } from '@mecha/otel';
 import { homePorts } from '@mecha/stores';
 import {
   type Command,
   type CommandGroup,
   exitCodes,
-  failure,
+  refusalJson,
   refused,
+  refusedCode,
   usageError,
 } from '../command.js';
 import { openCommandHome, readoutNow } from '../home.js';
@@ -84,19 +86,17 @@ const exportOtel: Command = {
       progress: (sent, total) => context.stderr(`mecha ${path}: ${sent}/${total} sessions sent\n`),
     });
     if (flag(values, 'json')) {
-      context.stdout(`${JSON.stringify(outcome, null, 2)}\n`);
-      if (outcome.state === 'refused') {
-        context.stderr(`mecha ${path}: ${stripControl(outcome.message)}\n`);
-        return outcome.reason === 'bad_request' ? exitCodes.usage : exitCodes.failure;
+      context.stdout(
+        `${JSON.stringify(isLeft(outcome) ? refusalJson(outcome.left) : outcome.right, null, 2)}\n`,
+      );
+      if (isLeft(outcome)) {
+        context.stderr(`mecha ${path}: ${stripControl(outcome.left.message)}\n`);
+        return refusedCode(outcome.left);
       }
       return exitCodes.ok;
     }
-    if (outcome.state === 'refused') {
-      return outcome.reason === 'bad_request'
-        ? refused(context, path, outcome)
-        : failure(context, path, outcome.message);
-    }
-    context.stdout(`${stripControl(outcome.line)}\n`);
+    if (isLeft(outcome)) return refused(context, path, outcome.left);
+    context.stdout(`${stripControl(outcome.right.line)}\n`);
     return exitCodes.ok;
   },
 };

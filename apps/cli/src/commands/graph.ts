@@ -1,7 +1,7 @@
 import { stripControl, stripControlDeep } from '@mecha/appraisal-core';
 import type { GraphOwnerRequest } from '@mecha/distill';
 import type { CommandContext } from '../cli-io.js';
-import { type Command, type CommandGroup, exitCodes, failure, usageError } from '../command.js';
+import { type Command, type CommandGroup, exitCodes, refused, usageError } from '../command.js';
 import { homePath } from '../home.js';
 import { flag, type OptionValues, stringOption, wholeNumber } from '../parse-command.js';
 
@@ -35,13 +35,11 @@ async function act(
     resolveServer: runnableGraphServer,
     ...(server === undefined ? {} : { server }),
   });
-  if (result.state === 'refused') {
-    if (result.reason === 'bad_request') return usageError(context, path, result.message);
-    return failure(context, path, result.message);
-  }
+  if (result._tag === 'Left') return refused(context, path, result.left);
+  const done = result.right;
   if (flag(values, 'json'))
-    context.stdout(`${JSON.stringify(stripControlDeep(result.data), null, 2)}\n`);
-  else context.stdout(`${result.lines.map((line) => stripControl(line)).join('\n')}\n`);
+    context.stdout(`${JSON.stringify(stripControlDeep(done.data), null, 2)}\n`);
+  else context.stdout(`${done.lines.map((line) => stripControl(line)).join('\n')}\n`);
   return exitCodes.ok;
 }
 

@@ -51,10 +51,11 @@ const hookCommand: Command = {
       if (process.stdin.isTTY) return note('no hook payload on stdin (Claude Code pipes it in)');
       const payload = readFileSync(0, 'utf8');
       const done = await importFromClaudeCodeHook(home, payload);
-      if (done.state === 'refused') return note(done.message);
-      if (flag(values, 'json')) context.stdout(`${JSON.stringify(done.report, null, 2)}\n`);
-      else if (flag(values, 'print-session') && done.session !== null) {
-        context.stdout(`${done.session}\n`);
+      if (done._tag === 'Left') return note(done.left.message);
+      const imported = done.right;
+      if (flag(values, 'json')) context.stdout(`${JSON.stringify(imported.report, null, 2)}\n`);
+      else if (flag(values, 'print-session') && imported.session !== null) {
+        context.stdout(`${imported.session}\n`);
       }
       return exitCodes.ok;
     } catch (error) {

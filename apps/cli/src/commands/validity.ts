@@ -183,8 +183,8 @@ const validity: Command = {
       },
     });
     progress.done();
-    if (result.state === 'refused') return failure(context, 'validity', result.message);
-    const json = `${JSON.stringify(result.report, null, 2)}\n`;
+    if (result.state === 'unreadable') return failure(context, 'validity', result.reason);
+    const json = `${JSON.stringify(result.value.report, null, 2)}\n`;
     if (out !== undefined) {
       try {
         writeFileSync(out, json);
@@ -193,7 +193,7 @@ const validity: Command = {
       }
     }
     if (flag(values, 'json')) context.stdout(json);
-    else context.stdout(render(result.report, out));
+    else context.stdout(render(result.value.report, out));
     return exitCodes.ok;
   },
 };

@@ -15,9 +15,9 @@ export function reviewRoutes(app: Hono, board: BoardContext): void {
     const queue = (name: 'facts' | 'corrections'): GraphAnswer =>
       typeof listed === 'string'
         ? { ok: false, reason: listed }
-        : listed.state === 'refused'
-          ? { ok: false, reason: listed.message }
-          : { ok: true, value: (listed.data[name] ?? {}) as Record<string, unknown> };
+        : listed._tag === 'Left'
+          ? { ok: false, reason: listed.left.message }
+          : { ok: true, value: (listed.right.data[name] ?? {}) as Record<string, unknown> };
     return render(
       context,
       {
@@ -43,12 +43,12 @@ export function reviewRoutes(app: Hono, board: BoardContext): void {
       );
     }
     const result = await options.graph.act(request);
-    return result.state === 'done'
-      ? board.done(context, '/review', { ok: true, lines: [said(result.data)] })
+    return result._tag === 'Right'
+      ? board.done(context, '/review', { ok: true, lines: [said(result.right.data)] })
       : review(
           context,
-          { ok: false, lines: [result.message] },
-          result.reason === 'bad_request' ? 400 : 409,
+          { ok: false, lines: [result.left.message] },
+          result.left.kind === 'bad_request' ? 400 : 409,
         );
   };
   app.post('/review/facts/:id', async (context) => {

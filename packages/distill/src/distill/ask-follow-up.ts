@@ -21,14 +21,15 @@ export async function askFollowUp<T>(
   parse: (text: string) => ParsedModelJson<T>,
 ): Promise<FollowUp<T>> {
   const asked = await run.model.complete(prompt, request);
-  if (!asked.ok) {
-    if (asked.stop !== undefined) {
-      run.stop.note(asked.stop);
-      if (asked.stop.reason === 'aborted') return { state: 'aborted' };
+  if (asked._tag === 'Left') {
+    const { stop } = asked.left;
+    if (stop !== undefined) {
+      run.stop.note(stop);
+      if (stop.reason === 'aborted') return { state: 'aborted' };
     }
     return { state: 'failed' };
   }
-  const parsed = parse(asked.result.text);
+  const parsed = parse(asked.right.text);
   return parsed.state === 'read'
     ? { state: 'answered', answer: parsed.value }
     : { state: 'failed' };

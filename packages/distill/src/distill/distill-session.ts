@@ -112,12 +112,13 @@ export async function distillSession(
   const prompt = distillPrompt({ ...header, transcript: shown });
   run.progress(index, sessionId, 'distilling');
   const completion = await run.model.complete(prompt, { grammar: run.grammar, maxTokens });
-  if (!completion.ok) {
-    if (completion.stop !== undefined) run.stop.note(completion.stop);
-    if (completion.repeats === true) return recordFailure(run, sessionId, completion.reason);
-    return { sessionId, outcome: 'model_failed', reason: completion.reason };
+  if (completion._tag === 'Left') {
+    const { stop, repeats, message } = completion.left;
+    if (stop !== undefined) run.stop.note(stop);
+    if (repeats === true) return recordFailure(run, sessionId, message);
+    return { sessionId, outcome: 'model_failed', reason: message };
   }
-  const parsed = parseDistillReply(completion.result.text, run.bounds);
+  const parsed = parseDistillReply(completion.right.text, run.bounds);
   // Decoding is greedy, so the same transcript gets the same reply: this failure repeats.
   if (parsed.state !== 'read') return recordFailure(run, sessionId, parsed.reason);
   const reply: DistillReply = parsed.value;
@@ -135,7 +136,7 @@ export async function distillSession(
   const appraised = await askAppraisal(
     run,
     index,
-    { sessionId, prompt, reply: completion.result.text, taint, events, earlier },
+    { sessionId, prompt, reply: completion.right.text, taint, events, earlier },
     work,
   );
   if (appraised.state === 'aborted') {

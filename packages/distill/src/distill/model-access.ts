@@ -1,3 +1,4 @@
+import { type Either, left, type Refusal, refusal, right } from '@mecha/errors';
 import {
   type ChatPrompt,
   type CompletionModel,
@@ -11,16 +12,18 @@ import {
 import type { DistillOptions, ModelSource } from './distill-options.js';
 import type { DistillStop } from './distill-report.js';
 
-/** A completion, or why there is none and whether the run must stop. */
-export type Completion =
-  | { readonly ok: true; readonly result: CompletionResult }
-  | {
-      readonly ok: false;
-      readonly reason: string;
-      readonly stop?: DistillStop;
-      /** Set when the same call would fail the same way on every try. */
-      readonly repeats?: boolean;
-    };
+/** Why a call to the model gave no completion (`message`), and whether the run must stop. */
+export interface CompletionRefusal extends Refusal<'call_failed'> {
+  readonly stop?: DistillStop;
+  /** Set when the same call would fail the same way on every try. */
+  readonly repeats?: boolean;
+}
+
+/** A completion, or why there is none. */
+export type Completion = Either<CompletionRefusal, CompletionResult>;
+
+const failed = (message: string, more: Omit<CompletionRefusal, 'kind' | 'message'> = {}) =>
+  left({ ...refusal('call_failed', message), ...more });
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -93,7 +96,7 @@ export class ModelAccess {
     request: Required<Pick<CompletionRequest, 'grammar' | 'maxTokens'>>,
   ): Promise<Completion> {
     const ready = await this.ready();
-    if ('reason' in ready) return { ok: false, reason: ready.message, stop: ready };
+    if ('reason' in ready) return failed(ready.message, { stop: ready });
     this.calls += 1;
     const signal = this.options.signal;
     try {
@@ -106,28 +109,18 @@ export class ModelAccess {
         ...(signal === undefined ? {} : { signal }),
       });
       if (result.stopReason === 'aborted') {
-        return {
-          ok: false,
-          reason: 'aborted',
-          stop: { reason: 'aborted', message: 'stopped on request' },
-        };
+        return failed('aborted', { stop: { reason: 'aborted', message: 'stopped on request' } });
       }
       if (result.stopReason === 'maxTokens') {
-        return {
-          ok: false,
-          reason: `the reply ran past ${request.maxTokens} tokens`,
-          repeats: true,
-        };
+        return failed(`the reply ran past ${request.maxTokens} tokens`, { repeats: true });
       }
-      return { ok: true, result };
+      return right(result);
     } catch (error) {
       const fatal =
         ModelLoadError.isInstance(error) ||
         ModelDisposedError.isInstance(error) ||
         ModelConfigError.isInstance(error);
-      return {
-        ok: false,
-        reason: messageOf(error),
+      return failed(messageOf(error), {
         ...(PromptTooLongError.isInstance(error) ? { repeats: true } : {}),
         ...(fatal
           ? {
@@ -137,7 +130,7 @@ export class ModelAccess {
               },
             }
           : {}),
-      };
+      });
     }
   }
 

@@ -50,8 +50,8 @@ export async function planRun(
   }
   // A dry run pushes nothing, so it needs no graph server: it only says what would be done.
   const found = findMcpServer(config.right, serverName);
-  if (!found.ok && !dryRun) {
-    return { state: 'cannot_run', reason: 'no_server', message: found.message };
+  if (found._tag === 'Left' && !dryRun) {
+    return { state: 'cannot_run', reason: 'no_server', message: found.left.message };
   }
 
   const [listing, ledger] = await Promise.all([
@@ -93,6 +93,6 @@ export async function planRun(
       Date.parse(a.startedAt) - Date.parse(b.startedAt) || a.sessionId.localeCompare(b.sessionId),
   );
   const considered = limit === undefined ? waiting : waiting.slice(0, Math.max(0, limit));
-  const server = found.ok ? found.server : undefined;
+  const server = found._tag === 'Right' ? found.right : undefined;
   return { server, listing, ledger, alreadyDistilled, excluded, considered };
 }

@@ -412,12 +412,12 @@ async function pass(options: ReflectOptions, contrastEvidence: boolean): Promise
         grammar: { gbnf },
         maxTokens: options.maxTokens ?? 1_024,
       });
-      if (!asked.ok) {
-        return asked.stop === undefined
-          ? { state: 'failed', reason: asked.reason }
-          : { state: 'stopped', stop: asked.stop };
+      if (asked._tag === 'Left') {
+        return asked.left.stop === undefined
+          ? { state: 'failed', reason: asked.left.message }
+          : { state: 'stopped', stop: asked.left.stop };
       }
-      const reply = parse(asked.result.text);
+      const reply = parse(asked.right.text);
       return reply.state === 'read'
         ? { state: 'answered', value: reply.value }
         : { state: 'failed', reason: reply.reason };

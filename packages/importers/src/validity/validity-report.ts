@@ -5,6 +5,7 @@ import {
   recordSchemas,
   type TranscriptEvent,
 } from '@mecha/appraisal-core';
+import { couldNotRead, readValue, type ValueRead } from '@mecha/errors';
 import type { TranscriptEventInput } from '@mecha/stores';
 import {
   type BenchmarkFormat,
@@ -124,14 +125,14 @@ export interface ValidityReport {
   readonly rows: readonly ValidityRow[];
 }
 
-/** What a validity run gave: the report, or why there is none. */
-export type ValidityResult =
-  | { readonly state: 'reported'; readonly report: ValidityReport; readonly line: string }
-  | {
-      readonly state: 'refused';
-      readonly reason: 'unreadable';
-      readonly message: string;
-    };
+/** The report and its one-line summary. */
+export interface ValidityReported {
+  readonly report: ValidityReport;
+  readonly line: string;
+}
+
+/** What a validity run read: the report, or why the jobs could not be read. */
+export type ValidityResult = ValueRead<ValidityReported>;
 
 /** Options for `validityReport`. */
 export interface ValidityOptions {
@@ -307,11 +308,7 @@ export async function validityReport(options: ValidityOptions): Promise<Validity
     onProgress: (done, total) => options.onProgress?.('read', done, total),
   });
   if (jobs.state === 'unreadable') {
-    return {
-      state: 'refused',
-      reason: 'unreadable',
-      message: `cannot read ${options.jobs}: ${jobs.reason}`,
-    };
+    return couldNotRead(`cannot read ${options.jobs}: ${jobs.reason}`);
   }
   const rows = jobs.trials.map(rowOf);
   const measured: Measured[] = [];
@@ -401,5 +398,5 @@ export async function validityReport(options: ValidityOptions): Promise<Validity
     },
     rows,
   };
-  return { state: 'reported', report, line: line(report) };
+  return readValue({ report, line: line(report) });
 }

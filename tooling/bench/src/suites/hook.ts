@@ -116,7 +116,7 @@ async function run(): Promise<readonly ResultTable[]> {
         const started = performance.now();
         const done = await importFromClaudeCodeHook(home, payload);
         times.push(performance.now() - started);
-        if (done.state !== 'imported') throw new Error(done.message);
+        if (done._tag === 'Left') throw new Error(done.left.message);
       }
       inProcess.push([
         `${before + 1} turns imported before${others === 0 ? '' : `, after ${others.toLocaleString('en')} ledger lines of other sessions`}${withoutPointer ? ', its pointer removed (the whole ledger read)' : ''}`,

@@ -79,7 +79,7 @@ async function run(): Promise<readonly ResultTable[]> {
     await connection.close();
     const review = { act: 'review', limit: 50 } as const;
     const check = (result: Awaited<ReturnType<typeof actOnGraph>>) => {
-      if (result.state !== 'done') throw new Error(result.message);
+      if (result._tag === 'Left') throw new Error(result.left.message);
     };
     const once = {
       stdio: await measure('one act per connection, stdio', async () =>

@@ -58,7 +58,7 @@ export const validitySuite: Suite = {
       'validityReport: readouts, 5 AUCs × 2,000 resamples',
       async () => {
         const result = await validityReport({ jobs, format: 'swe-bench', commit: null });
-        if (result.state === 'reported') report = result.report;
+        if (result.state === 'read') report = result.value.report;
       },
       { samples },
     );
