@@ -4,7 +4,9 @@
 // score: killed (or timed out) over every mutant that compiled, as Stryker counts it.
 // score excl. equivalent: the same with the mutants listed in equivalent.json taken out of the
 // denominator; the bar is 98%. A listed mutant is matched by file, mutator, the source text it
-// replaces and its replacement, so moving a line does not unlist it.
+// replaces and its replacement, so moving a line does not unlist it. The same table reads mecha's
+// reports (mecha.mjs writes the same shape, with mecha's operator names as mutators); an entry of
+// equivalent.json belongs to Stryker unless it says `"grader": "mecha"`.
 
 const detected = new Set(['Killed', 'Timeout']);
 const undetected = new Set(['Survived', 'NoCoverage']);
@@ -28,9 +30,11 @@ const pct = (n, d) => (d === 0 ? '—' : `${((100 * n) / d).toFixed(1)}%`);
 
 /**
  * @param {{ target: { name: string }, report: any }[]} reports
- * @param {{ package: string, file: string, mutator: string, original: string, replacement: string, reason: string }[]} equivalents
+ * @param {{ package: string, file: string, mutator: string, original: string, replacement: string, reason: string, grader?: 'stryker' | 'mecha' }[]} allEquivalents
+ * @param {'stryker' | 'mecha'} [grader] whose reports these are
  */
-export function summarise(reports, equivalents) {
+export function summarise(reports, allEquivalents, grader = 'stryker') {
+  const equivalents = allEquivalents.filter((e) => (e.grader ?? 'stryker') === grader);
   const listed = new Map(
     equivalents.map((e) => [key(e.package, e.file, e.mutator, e.original, e.replacement), e]),
   );

@@ -3,14 +3,22 @@
 // (which reads `process.env`), so such a test fails on every mutant for a reason that is not
 // the mutant's. Each excluded test is named with its reason in targets.mjs.
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { mergeConfig } from 'vitest/config';
 import { targets } from './targets.mjs';
 
 const target = targets.find((t) => t.name === process.env.MECHA_MUTATION_PACKAGE);
 const { default: base } = await import(pathToFileURL(join(process.cwd(), 'vitest.config.ts')).href);
 
+// Under `--grader mecha` (mecha.mjs), mecha-setup.mjs drives the mutant switch in each worker.
+const mecha = process.env.MECHA_MUTATION_GRADER === 'mecha';
+
 export default mergeConfig(base, {
   root: process.cwd(),
-  test: { exclude: ['**/node_modules/**', ...Object.keys(target?.sourceScans ?? {})] },
+  test: {
+    exclude: ['**/node_modules/**', ...Object.keys(target?.sourceScans ?? {})],
+    ...(mecha
+      ? { setupFiles: [fileURLToPath(new URL('./mecha-setup.mjs', import.meta.url))] }
+      : {}),
+  },
 });

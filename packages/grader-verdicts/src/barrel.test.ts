@@ -15,6 +15,7 @@ describe('the built @mecha/grader-verdicts', () => {
       'builtinGraders',
       'bundledBankDir',
       'checkBank',
+      'describeMutant',
       'driftExitCodes',
       'formatExpectation',
       'freezeBank',
@@ -22,7 +23,9 @@ describe('the built @mecha/grader-verdicts', () => {
       'gradeLoop',
       'gradeTask',
       'graphEvaluator',
+      'guardBound',
       'planGraphPrune',
+      'planMutation',
       'prunePlanSchema',
       'readQueryBank',
       'readSkillEvidence',
@@ -38,6 +41,7 @@ describe('the built @mecha/grader-verdicts', () => {
       'verdicts',
       'verifyGraders',
       'verifyPrunePlan',
+      'warmTimeLimitMs',
     ]);
   });
 });

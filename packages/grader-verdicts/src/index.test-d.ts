@@ -7,6 +7,11 @@ import {
   type GradeLoopOutcome,
   gradeLoop,
   gradeTask,
+  guardBound,
+  type Mutant,
+  type MutationPlan,
+  type MutationPlanOptions,
+  planMutation,
   tallyVerdicts,
   type Verdict,
   type VerdictTally,
@@ -20,3 +25,9 @@ expectTypeOf(tallyVerdicts).returns.toEqualTypeOf<VerdictTally>();
 expectTypeOf<Grade['verdict']>().toEqualTypeOf<Verdict>();
 expectTypeOf(gradeLoop<string>).parameters.toEqualTypeOf<[options: GradeLoopOptions<string>]>();
 expectTypeOf(gradeLoop<string>).returns.resolves.toEqualTypeOf<GradeLoopOutcome<string>>();
+expectTypeOf(planMutation).parameters.toEqualTypeOf<
+  [file: string, options?: MutationPlanOptions]
+>();
+expectTypeOf(planMutation).returns.resolves.toEqualTypeOf<MutationPlan>();
+expectTypeOf<MutationPlan['mutants']>().toEqualTypeOf<readonly Mutant[]>();
+expectTypeOf(guardBound).returns.toEqualTypeOf<number>();

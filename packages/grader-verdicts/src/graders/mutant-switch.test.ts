@@ -43,6 +43,13 @@ export function depth(n: number): number {
   if (n <= 0) return 0;
   return 1 + depth(n - 1);
 }
+export function lean(n: number): number {
+  let x = n;
+  if (x > 3) x -= 2;
+  else x += 1;
+  while (x > 50) x -= 7;
+  return x;
+}
 `;
 
 interface Switch {
@@ -59,6 +66,7 @@ type Api = {
   label(n: number, tag?: { name?: string }): string;
   steps(n: number): number;
   depth(n: number): number;
+  lean(n: number): number;
 };
 
 const state: Switch = {
@@ -133,6 +141,7 @@ function calls(api: Api, sample: Sample) {
     ),
     outcome(() => api.steps(sample.n)),
     outcome(() => api.depth(Math.min(sample.n, 30))),
+    outcome(() => api.lean(sample.n)),
   ];
 }
 

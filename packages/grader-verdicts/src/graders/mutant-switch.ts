@@ -148,7 +148,16 @@ function placeSwitch(
       let statementStart = false;
       for (let up: TS.Node = node; !ts.isSourceFile(up); up = up.parent) {
         if (up.getStart(sourceFile) !== nodeStart) break;
-        if (ts.isExpressionStatement(up)) statementStart = true;
+        // A statement in a list may follow one that ends without a semicolon, so its switch
+        // starts with one; the body of an \`if\`, \`else\` or loop follows \`)\`, \`else\` or \`do\`,
+        // where a semicolon would end the body early (and orphan an \`else\`).
+        if (ts.isExpressionStatement(up)) {
+          statementStart =
+            ts.isBlock(up.parent) ||
+            ts.isSourceFile(up.parent) ||
+            ts.isCaseOrDefaultClause(up.parent) ||
+            ts.isModuleBlock(up.parent);
+        }
       }
       return { start: nodeStart, end: node.getEnd(), kind: 'expression', statementStart };
     }

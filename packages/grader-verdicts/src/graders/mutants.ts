@@ -89,10 +89,15 @@ const libraryFiles = new Map<string, TS.SourceFile>();
 
 /**
  * A type checker for one source file that is asked again and again about edited versions of
- * it: library files are parsed once and every new program reuses the previous one.
+ * it: library files are parsed once and every new program reuses the previous one. `options`
+ * replaces the grader's own strict defaults (a project's tsconfig, read by `planMutation`).
  */
-export function sourceChecker(ts: typeof TS, file: string, text: string) {
-  const options = compilerOptions(ts);
+export function sourceChecker(
+  ts: typeof TS,
+  file: string,
+  text: string,
+  options: TS.CompilerOptions = compilerOptions(ts),
+) {
   const target = resolve(file);
   const base = ts.createCompilerHost(options, true);
   const cache = new Map<string, TS.SourceFile>();

@@ -65,8 +65,17 @@ const processTimeConstantMs = 2_500;
  * longer and still ends; the floor keeps a test with few hits from tripping on a small change,
  * and a hundred thousand hits cost a few milliseconds.
  */
-function guardBound(baselineHits: number): number {
+export function guardBound(baselineHits: number): number {
   return 10 * baselineHits + 100_000;
+}
+
+/**
+ * How long a mutant's run may take in a warm runner, from the baseline's time for the tests it
+ * runs (load included): the warm engine's rule, shared with the vitest runner of the mutation
+ * script (`npm run mutation -- --grader mecha`).
+ */
+export function warmTimeLimitMs(baselineMs: number): number {
+  return warmTimeFactor * baselineMs + warmTimeConstantMs;
 }
 
 /** Runs one mutant's tests; resolves its fate (a timeout counts only when confirmed). */
@@ -263,7 +272,7 @@ async function warmEngine(
     };
     const limitMs = Math.min(
       timeoutMs,
-      warmTimeFactor * (loadMs + traces.reduce((t, p) => t + p.ms, 0)) + warmTimeConstantMs,
+      warmTimeLimitMs(loadMs + traces.reduce((t, p) => t + p.ms, 0)),
     );
     const worker = idle.pop() ?? new WarmWorker(workspace, testFile);
     try {

@@ -1,0 +1,135 @@
+// The two graders side by side (`npm run mutation -- --grader both`): per file, each tool's
+// mutants, tsc-rejected, killed, survivors and score, the difference in points, the survivors
+// of each listed under one another, and each tool's wall time for the whole run. Markdown, so
+// the table can go into docs/testing.md as printed.
+import { originalText } from './summarise.mjs';
+
+const detected = new Set(['Killed', 'Timeout']);
+const undetected = new Set(['Survived', 'NoCoverage']);
+
+function key(pkg, file, mutator, original, replacement) {
+  return JSON.stringify([pkg, file, mutator, original, replacement]);
+}
+
+/** Per file of one tool's reports: counts, and each survivor with whether it is listed. */
+function perFile(reports, equivalents, grader) {
+  const listed = new Set(
+    equivalents
+      .filter((e) => (e.grader ?? 'stryker') === grader)
+      .map((e) => key(e.package, e.file, e.mutator, e.original, e.replacement)),
+  );
+  const files = new Map();
+  for (const { target, report } of reports) {
+    for (const [file, { source, mutants }] of Object.entries(report.files)) {
+      const row = {
+        mutants: 0,
+        compile: 0,
+        skipped: 0,
+        killed: 0,
+        survived: 0,
+        equivalent: 0,
+        survivors: [],
+      };
+      for (const mutant of mutants) {
+        if (mutant.status === 'Pending') continue;
+        if (mutant.status === 'Ignored') {
+          row.skipped += 1;
+          continue;
+        }
+        row.mutants += 1;
+        if (mutant.status === 'CompileError' || mutant.status === 'RuntimeError') row.compile += 1;
+        else if (detected.has(mutant.status)) row.killed += 1;
+        else if (undetected.has(mutant.status)) {
+          const original = originalText(source, mutant.location);
+          const equivalent = listed.has(
+            key(target.name, file, mutant.mutatorName, original, mutant.replacement ?? ''),
+          );
+          row.survived += 1;
+          if (equivalent) row.equivalent += 1;
+          row.survivors.push({
+            line: mutant.location.start.line,
+            text: `${mutant.location.start.line}:${mutant.location.start.column} ${mutant.mutatorName}${mutant.status === 'NoCoverage' ? ' (no coverage)' : ''} \`${clip(original)}\` → \`${clip(mutant.replacement ?? '')}\`${equivalent ? ' (equivalent)' : ''}`,
+          });
+        }
+      }
+      row.survivors.sort((a, b) => a.line - b.line);
+      files.set(`${target.name}/${file.replace(/^src\//, '')}`, row);
+    }
+  }
+  return files;
+}
+
+const clip = (text) => {
+  const one = text.replace(/\s+/g, ' ');
+  return (one.length > 60 ? `${one.slice(0, 57)}…` : one)
+    .replaceAll('|', '\\|')
+    .replaceAll('`', "'");
+};
+const score = (row) => {
+  const valid = row.mutants - row.compile;
+  return valid === 0 ? undefined : (100 * row.killed) / valid;
+};
+const pct = (value) => (value === undefined ? '—' : `${value.toFixed(1)}%`);
+const cells = (row) =>
+  row === undefined
+    ? ['—', '—', '—', '—', '—']
+    : [row.mutants, row.compile, row.killed, row.survived, pct(score(row))].map(String);
+const seconds = (ms) => (ms === undefined ? '—' : `${(ms / 1000).toFixed(0)} s`);
+
+/**
+ * @param {{ target: { name: string }, report: any, ms?: number }[]} stryker
+ * @param {{ target: { name: string }, report: any, ms?: number }[]} mecha
+ * @param {{ package: string, file: string, mutator: string, original: string, replacement: string, grader?: string }[]} equivalents
+ * @returns {string[]} Markdown lines
+ */
+export function compareGraders(stryker, mecha, equivalents) {
+  const left = perFile(stryker, equivalents, 'stryker');
+  const right = perFile(mecha, equivalents, 'mecha');
+  const files = [...new Set([...left.keys(), ...right.keys()])].sort();
+  const lines = [
+    '| file | Stryker mutants | tsc-rejected | killed | survived | score | mecha mutants | tsc-rejected | killed | survived | score | mecha − Stryker |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  const total = (rows) =>
+    rows.reduce(
+      (sum, row) => {
+        for (const field of ['mutants', 'compile', 'killed', 'survived']) sum[field] += row[field];
+        return sum;
+      },
+      { mutants: 0, compile: 0, killed: 0, survived: 0 },
+    );
+  for (const file of files) {
+    const a = left.get(file);
+    const b = right.get(file);
+    const delta =
+      a === undefined || b === undefined || score(a) === undefined || score(b) === undefined
+        ? '—'
+        : `${(score(b) - score(a)).toFixed(1)}`;
+    lines.push(`| ${file} | ${[...cells(a), ...cells(b), delta].join(' | ')} |`);
+  }
+  const ta = total([...left.values()]);
+  const tb = total([...right.values()]);
+  lines.push(
+    `| **all** | ${[...cells(ta), ...cells(tb), `${((score(tb) ?? 0) - (score(ta) ?? 0)).toFixed(1)}`].join(' | ')} |`,
+  );
+  const ms = (reports) =>
+    reports.every((r) => r.ms !== undefined) ? reports.reduce((t, r) => t + r.ms, 0) : undefined;
+  const msA = ms(stryker);
+  const msB = ms(mecha);
+  lines.push(
+    '',
+    `Wall time, every file above: Stryker ${seconds(msA)}, mecha ${seconds(msB)}${msA && msB ? ` (Stryker ÷ mecha ${(msA / msB).toFixed(2)}×)` : ''}.`,
+    '',
+    '| file | Stryker survivors | mecha survivors |',
+    '| --- | --- | --- |',
+  );
+  for (const file of files) {
+    const a = left.get(file)?.survivors ?? [];
+    const b = right.get(file)?.survivors ?? [];
+    if (a.length === 0 && b.length === 0) continue;
+    const list = (survivors) =>
+      survivors.length === 0 ? 'none' : survivors.map((s) => s.text).join('<br>');
+    lines.push(`| ${file} | ${list(a)} | ${list(b)} |`);
+  }
+  return lines;
+}
