@@ -1,8 +1,8 @@
 import {
   type Agency,
   type Cite,
-  type EventSource,
   citeText,
+  type EventSource,
   entryText,
   explainLabel,
   formatSign,
