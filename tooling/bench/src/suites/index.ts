@@ -13,6 +13,7 @@ import { validitySuite } from './validity.js';
 import { verdictsSuite } from './verdicts.js';
 import { webSuite } from './web.js';
 import { webPagesSuite } from './web-pages.js';
+import { webPaintSuite } from './web-paint.js';
 
 /** A benchmark suite: an id to select it by, a title for its docs section, and its run. */
 export interface Suite {
@@ -37,4 +38,5 @@ export const suites: readonly Suite[] = [
   webSuite,
   validitySuite,
   webPagesSuite,
+  webPaintSuite,
 ];
