@@ -544,12 +544,18 @@ describe('the web board in a browser', () => {
     // 390 px is a phone; 320 px is 400% zoom of a 1280-pixel window.
     for (const width of [390, 320]) {
       await page.setViewportSize({ width, height: 640 });
+      // Every page (and the runs table with its search and order in use).
       for (const path of [
         '/',
+        '/?q=report&sort=negative',
         '/board',
+        '/board?status=done',
         '/drafts',
         '/questions',
+        '/charter',
         '/corpus',
+        '/successes',
+        '/review',
         `/sessions/${draftSession}`,
       ]) {
         await page.goto(`${base}${path}`);

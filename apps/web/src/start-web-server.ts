@@ -67,6 +67,15 @@ export async function startWebServer(options: StartWebServerOptions): Promise<Ru
   const started = performance.now();
   const readout = new HomeReadout(home);
   await readout.start();
+  // The stores the pages read beside the sessions (the readout reads them when first asked),
+  // read now, so the first page opened does not pay for them.
+  const ports = readout.ports();
+  await Promise.all([
+    ports.learning.textAppraisals(),
+    ports.learning.counterfactuals(),
+    ports.learning.comparisons(),
+    ports.board.read(),
+  ]);
   const startMs = performance.now() - started;
   const unwatch = options.watch === false ? () => undefined : readout.watch();
   const closing = new AbortController();

@@ -16,6 +16,84 @@ export function boardClient(): void {
     });
   }
 
+  // Keyboard shortcuts (listed under "Keyboard shortcuts" on every page). Never while typing in
+  // a field, never with Ctrl, Alt or Meta held: the browser's and the field's keys stay theirs.
+  const items = () =>
+    Array.from(
+      document.querySelectorAll<HTMLElement>(
+        '#runs > li, li[data-task], li[data-draft], li[data-question]',
+      ),
+    );
+  let selected: HTMLElement | undefined;
+  const select = (item: HTMLElement) => {
+    if (selected !== undefined) delete selected.dataset.selected;
+    selected = item;
+    item.dataset.selected = '';
+    const target = item.querySelector<HTMLElement>('a[href], button, textarea, input, select');
+    if (target !== null) target.focus();
+    else {
+      item.tabIndex = -1;
+      item.focus();
+    }
+    item.scrollIntoView({ block: 'nearest' });
+  };
+  document.addEventListener('keydown', (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+    const target = event.target as HTMLElement | null;
+    if (
+      target !== null &&
+      (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))
+    ) {
+      return;
+    }
+    const key = event.key;
+    if (key === 'j' || key === 'k') {
+      const list = items();
+      if (list.length === 0) return;
+      const at = selected === undefined ? -1 : list.indexOf(selected);
+      const next = at === -1 ? (key === 'j' ? 0 : list.length - 1) : at + (key === 'j' ? 1 : -1);
+      const item = list[Math.max(0, Math.min(list.length - 1, next))];
+      if (item !== undefined) select(item);
+      event.preventDefault();
+      return;
+    }
+    if (key === 'n' || key === 'p') {
+      const link = document.querySelector<HTMLAnchorElement>(
+        `a[rel="${key === 'n' ? 'next' : 'prev'}"]`,
+      );
+      if (link !== null) {
+        event.preventDefault();
+        link.click();
+      }
+      return;
+    }
+    if (key === '/') {
+      const search = document.querySelector<HTMLInputElement>('input[type="search"]');
+      if (search !== null) {
+        event.preventDefault();
+        search.focus();
+      }
+      return;
+    }
+    if (key === '?') {
+      const help = document.getElementById('keys') as HTMLDetailsElement | null;
+      if (help !== null) {
+        event.preventDefault();
+        help.open = true;
+        help.querySelector('summary')?.focus();
+        help.scrollIntoView({ block: 'nearest' });
+      }
+      return;
+    }
+    // An act of the selected item: its button is pressed, or its box is focused for typing.
+    if (selected === undefined || !document.contains(selected)) return;
+    const act = selected.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`);
+    if (act === null) return;
+    event.preventDefault();
+    if (act instanceof HTMLButtonElement) act.click();
+    else act.focus();
+  });
+
   if (body.dataset.live !== 'runs' || typeof EventSource === 'undefined') return;
   const list = document.getElementById('runs');
   const indicator = document.getElementById('live-indicator');

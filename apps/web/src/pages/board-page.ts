@@ -46,8 +46,8 @@ function taskHtml(
       ? html`<form method="post" action="/board/${task.id}/reopen" aria-label="Reopen ${task.id}">${csrfField(csrf)}
 <label>Back to<select name="to">${reopenTargets.map((target) => html`<option value="${target}"${target === back ? html` selected` : ''}>${target}</option>`)}</select></label>
 <label>Reason<input name="reason" size="24" maxlength="4000"></label>
-<button type="submit">Reopen</button></form>`
-      : html`<form method="post" action="/board/${task.id}/close" aria-label="Close ${task.id}">${csrfField(csrf)}<input type="hidden" name="from" value="${task.status}"><button type="submit" name="to" value="done">Done</button> <button type="submit" name="to" value="dropped">Drop</button></form>`
+<button type="submit" data-key="o" aria-keyshortcuts="o">Reopen</button></form>`
+      : html`<form method="post" action="/board/${task.id}/close" aria-label="Close ${task.id}">${csrfField(csrf)}<input type="hidden" name="from" value="${task.status}"><button type="submit" name="to" value="done" data-key="d" aria-keyshortcuts="d">Done</button> <button type="submit" name="to" value="dropped" data-key="x" aria-keyshortcuts="x">Drop</button></form>`
   }</div>
 ${
   closure === undefined

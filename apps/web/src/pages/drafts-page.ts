@@ -34,14 +34,14 @@ function draftHtml(draft: Staged, csrf: string, now: Date): Html {
 <div class="run__answer">${draft.text === undefined ? html`<span class="note">The draft's text was not recorded.</span>` : html`<pre>${stripControlLines(draft.text)}</pre>`}</div>
 <div class="acts">
 <form method="post" action="/drafts/${draft.draft_id}" aria-label="Send ${draft.draft_id}">${csrfField(csrf)}
-<label>The draft as it will be sent: change it here to send your words<textarea name="text" rows="3" cols="40" data-shown="">
+<label>The draft as it will be sent: change it here to send your words<textarea name="text" rows="3" cols="40" data-shown="" data-key="e" aria-keyshortcuts="e">
 ${draftAsShown(draft.text ?? '')}</textarea></label>
 <p class="note" id="send-says-${draft.draft_id}">Send sends the box: as written while you leave it unchanged, your edit once you change it.</p>
-<button type="submit" name="verdict" value="send" aria-describedby="send-says-${draft.draft_id}">Send</button>
+<button type="submit" name="verdict" value="send" aria-describedby="send-says-${draft.draft_id}" data-key="s" aria-keyshortcuts="s">Send</button>
 <button type="submit" name="verdict" value="send_edited">Send my edit</button></form>
 <form method="post" action="/drafts/${draft.draft_id}" aria-label="Reject ${draft.draft_id}">${csrfField(csrf)}
 <label>Reason (optional)<input name="reason" size="24" maxlength="4000"></label>
-<button type="submit" name="verdict" value="reject">Reject</button></form>
+<button type="submit" name="verdict" value="reject" data-key="r" aria-keyshortcuts="r">Reject</button></form>
 </div>
 </li>`;
 }
@@ -85,7 +85,7 @@ function questionHtml(
 <div class="run__meta">${question.question_id}<br>${question.purpose === 'goal' ? 'confirm the goal' : 'a question'} · from <a href="/sessions/${question.session_id}">${question.session_id}</a>${question.goal === undefined ? '' : html` · about ${question.goal.kind}${question.goal.id === undefined ? '' : ` ${question.goal.id}`}`}<br>parked ${question.at.replace('T', ' ').slice(0, 16)}${waitFlag(question.at, now, 'parked')}</div>
 <div class="run__answer">${askedHtml(question.question_id, words)}</div>
 <form class="acts" method="post" action="/questions/${question.question_id}/answer" aria-label="Answer ${question.question_id}">${csrfField(csrf)}
-<label>Your answer<textarea name="answer" rows="2" cols="40" required${asked ? html` aria-describedby="asked-${question.question_id}"` : ''}></textarea></label>
+<label>Your answer<textarea name="answer" rows="2" cols="40" required data-key="a" aria-keyshortcuts="a"${asked ? html` aria-describedby="asked-${question.question_id}"` : ''}></textarea></label>
 <button type="submit">Answer</button></form>
 </li>`;
 }

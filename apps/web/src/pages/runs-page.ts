@@ -21,7 +21,26 @@ export interface RunsQuery {
   readonly days?: number;
   readonly kind?: string;
   readonly label?: string;
+  /** The order: newest first (the default), oldest first, or by either side of the valence. */
+  readonly sort?: RunsSort;
+  /** Words to find in the last answer or the title of a task a run worked on. */
+  readonly q?: string;
 }
+
+/** How the runs list can be ordered; `newest` is the default. */
+export const runsSorts = ['newest', 'oldest', 'negative', 'positive'] as const;
+/** See {@link runsSorts}. */
+export type RunsSort = (typeof runsSorts)[number];
+
+const sortWords: Readonly<Record<RunsSort, string>> = {
+  newest: 'newest first',
+  oldest: 'oldest first',
+  negative: 'most negative first',
+  positive: 'most positive first',
+};
+
+/** The longest search the runs list takes, in characters. */
+export const maxSearch = 200;
 
 const kindPattern = /^[a-z][a-z0-9_-]{0,31}$/;
 
@@ -54,10 +73,20 @@ export function parseRunsQuery(
       message: `label takes one of ${filterLabels.join(', ')}`,
     };
   }
+  const sort = query.sort === undefined || query.sort === '' ? undefined : query.sort;
+  if (sort !== undefined && !(runsSorts as readonly string[]).includes(sort)) {
+    return { ok: false, message: `sort takes one of ${runsSorts.join(', ')}` };
+  }
+  const q = (query.q ?? '').trim();
+  if (q.length > maxSearch) {
+    return { ok: false, message: `the search takes at most ${maxSearch} characters` };
+  }
   return {
     ok: true,
     query: {
       page: page ?? 1,
+      ...(sort === undefined || sort === 'newest' ? {} : { sort: sort as RunsSort }),
+      ...(q === '' ? {} : { q }),
       ...(days === undefined ? {} : { days }),
       ...(kind === undefined ? {} : { kind }),
       ...(label === undefined ? {} : { label }),
@@ -71,6 +100,50 @@ export function byLabel(rows: readonly RunRow[], label: string | undefined): rea
   if (label === 'silent')
     return rows.filter((row) => row.state !== 'unreadable' && row.chip === undefined);
   return rows.filter((row) => row.label === label && row.chip !== undefined);
+}
+
+/**
+ * Rows in the order asked for. By a side of the valence: the larger first, ties newest first,
+ * and rows whose valence is unknown (an unreadable transcript) last, never as 0. Stable.
+ */
+export function sortRuns(rows: readonly RunRow[], sort: RunsSort | undefined): readonly RunRow[] {
+  if (sort === undefined || sort === 'newest') return rows;
+  if (sort === 'oldest') return [...rows].reverse();
+  const side = sort;
+  const position = new Map(rows.map((row, index) => [row.sessionId, index]));
+  return [...rows].sort((a, b) => {
+    if (a.valence === null || b.valence === null) {
+      if (a.valence === b.valence) return 0;
+      return a.valence === null ? 1 : -1;
+    }
+    return (
+      b.valence[side] - a.valence[side] ||
+      (position.get(a.sessionId) ?? 0) - (position.get(b.sessionId) ?? 0)
+    );
+  });
+}
+
+/** The text a search looks in for a row: its last answer and the titles of its tasks. */
+export function searchText(row: RunRow, taskTitles: readonly string[]): string {
+  return [row.lastAnswer ?? '', ...taskTitles].join('\n').toLocaleLowerCase('en');
+}
+
+/** Keeps the rows whose text holds every word of the search (case ignored). */
+export function bySearch(
+  rows: readonly RunRow[],
+  q: string | undefined,
+  textOf: (row: RunRow) => string,
+): readonly RunRow[] {
+  if (q === undefined) return rows;
+  const words = q
+    .toLocaleLowerCase('en')
+    .split(/\s+/)
+    .filter((word) => word !== '');
+  if (words.length === 0) return rows;
+  return rows.filter((row) => {
+    const text = textOf(row);
+    return words.every((word) => text.includes(word));
+  });
 }
 
 function when(iso: string | undefined): string {
@@ -130,6 +203,11 @@ function filterForm(query: RunsQuery, kinds: readonly string[]): Html {
     (label) =>
       html`<option value="${label}"${query.label === label ? html` selected` : ''}>${label === 'neutral' ? 'neutral (signed, no label word)' : label}</option>`,
   )}</select></label>
+<label>Find<input name="q" type="search" maxlength="${maxSearch}" value="${query.q ?? ''}" placeholder="words in the answer or task"></label>
+<label>Order<select name="sort">${runsSorts.map(
+    (sort) =>
+      html`<option value="${sort}"${(query.sort ?? 'newest') === sort ? html` selected` : ''}>${sortWords[sort]}</option>`,
+  )}</select></label>
 <button type="submit">Show</button>
 </form>`;
 }
@@ -139,9 +217,25 @@ function pageLink(query: RunsQuery, page: number): string {
   if (query.days !== undefined) params.set('days', String(query.days));
   if (query.kind !== undefined) params.set('kind', query.kind);
   if (query.label !== undefined) params.set('label', query.label);
+  if (query.q !== undefined) params.set('q', query.q);
+  if (query.sort !== undefined && query.sort !== 'newest') params.set('sort', query.sort);
   if (page > 1) params.set('page', String(page));
   const text = params.toString();
   return text === '' ? '/' : `/?${text}`;
+}
+
+/**
+ * The page numbers a pager shows: the first, the last, and two either side of the current one,
+ * with null where numbers are left out. Nothing when there is one page.
+ */
+export function pageNumbers(page: number, pages: number): readonly (number | null)[] {
+  if (pages <= 1) return [];
+  const shown: (number | null)[] = [];
+  for (let number = 1; number <= pages; number += 1) {
+    if (number === 1 || number === pages || Math.abs(number - page) <= 2) shown.push(number);
+    else if (shown[shown.length - 1] !== null) shown.push(null);
+  }
+  return shown;
 }
 
 /** The runs page: newest first, filtered and paginated, each with its answer and chip. */
@@ -164,7 +258,16 @@ ${
 }
 <ol class="runs" id="runs">${shown.map((row) => runRowHtml(row))}</ol>
 ${rows.length === 0 && typeof listing !== 'object' ? html`<p id="runs-empty" class="note">No runs in this window.</p>` : ''}
-<nav class="pager" aria-label="Pages of runs">${page > 1 ? html`<a href="${pageLink(query, page - 1)}" rel="prev">Newer</a>` : ''}${page < pages ? html`<a href="${pageLink(query, page + 1)}" rel="next">Older</a>` : ''}</nav>`;
+<nav class="pager" aria-label="Pages of runs">${page > 1 ? html`<a href="${pageLink(query, page - 1)}" rel="prev">Previous</a>` : ''}${pageNumbers(
+    page,
+    pages,
+  ).map((number) =>
+    number === null
+      ? html`<span class="pager__gap" aria-hidden="true">…</span>`
+      : number === page
+        ? html`<span class="pager__current" aria-current="page">${number}</span>`
+        : html`<a href="${pageLink(query, number)}">${number}</a>`,
+  )}${page < pages ? html`<a href="${pageLink(query, page + 1)}" rel="next">Next</a>` : ''}</nav>`;
 }
 
 /**

@@ -2,6 +2,7 @@ import {
   type Agency,
   type Cite,
   citeText,
+  type EventSource,
   entryText,
   explainLabel,
   formatSign,
@@ -75,25 +76,41 @@ function folded(text: string): Html {
   return html`<details><summary><span class="fold__start">${characters.slice(0, foldCharacters).join('')}…</span> <span class="note">(show all ${characters.length.toLocaleString('en')} characters)</span></summary><pre>${clean}</pre></details>`;
 }
 
+/**
+ * Where an imported event came from, as `mecha sessions appraise ID` prints it: the source log's
+ * file and line (1-based), and the record's own id there. Nothing for a harness's own events.
+ */
+export function sourceText(source: EventSource): string {
+  const id = source.id === undefined ? '' : ` (${stripControl(source.id)})`;
+  return `${stripControl(source.file)}:${source.line}${id}`;
+}
+
+function sourceHtml(event: TranscriptEvent): Html | string {
+  return event.source === undefined
+    ? ''
+    : html` <span class="note event__source">from <code>${sourceText(event.source)}</code></span>`;
+}
+
 function eventHtml(event: TranscriptEvent, anchors: Set<string>): Html {
+  const from = sourceHtml(event);
   switch (event.type) {
     case 'message':
-      return html`<li class="event event--message"><span class="event__kind">${event.role === 'assistant' ? 'the model' : event.role === 'owner' ? 'you' : event.role === 'third_party' ? 'a third party' : 'system'}</span> ${taintChipHtml(event.taint === 'third_party')}${event.text === undefined ? html` <span class="note">(text not recorded)</span>` : folded(event.text)}</li>`;
+      return html`<li class="event event--message"><span class="event__kind">${event.role === 'assistant' ? 'the model' : event.role === 'owner' ? 'you' : event.role === 'third_party' ? 'a third party' : 'system'}</span> ${taintChipHtml(event.taint === 'third_party')}${event.text === undefined ? html` <span class="note">(text not recorded)</span>` : folded(event.text)}${from}</li>`;
     case 'tool_call':
-      return html`<li class="event"><span class="event__kind">tool call</span> <code>${stripControl(event.tool)}</code>${event.target === undefined ? '' : html` on <code>${stripControl(event.target)}</code>`}</li>`;
+      return html`<li class="event"><span class="event__kind">tool call</span> <code>${stripControl(event.tool)}</code>${event.target === undefined ? '' : html` on <code>${stripControl(event.target)}</code>`}${from}</li>`;
     case 'tool_result':
-      return html`<li class="event"><span class="event__kind">tool result</span> ${event.status === 'ok' ? 'ok' : event.status === 'error' ? 'an error' : 'denied'} ${taintChipHtml(event.taint === 'third_party')}${event.text === undefined ? '' : folded(event.text)}</li>`;
+      return html`<li class="event"><span class="event__kind">tool result</span> ${event.status === 'ok' ? 'ok' : event.status === 'error' ? 'an error' : 'denied'} ${taintChipHtml(event.taint === 'third_party')}${event.text === undefined ? '' : folded(event.text)}${from}</li>`;
     case 'intervention':
-      return html`<li class="event"><span class="event__kind">you stepped in</span> ${event.kind === 'steer' ? 'you steered the run' : event.kind === 'deny' ? 'you denied a call' : 'you stopped the run'}</li>`;
+      return html`<li class="event"><span class="event__kind">you stepped in</span> ${event.kind === 'steer' ? 'you steered the run' : event.kind === 'deny' ? 'you denied a call' : 'you stopped the run'}${from}</li>`;
     case 'step_check':
-      return html`<li class="event"><span class="event__kind">step check</span> ${stripControl(event.step_id)} ${event.passed ? 'passed' : 'failed'}</li>`;
+      return html`<li class="event"><span class="event__kind">step check</span> ${stripControl(event.step_id)} ${event.passed ? 'passed' : 'failed'}${from}</li>`;
     case 'compaction':
-      return html`<li class="event"><span class="event__kind">compaction</span> the message list was rewritten in place</li>`;
+      return html`<li class="event"><span class="event__kind">compaction</span> the message list was rewritten in place${from}</li>`;
     case 'counter': {
       const id = `counter-${event.name}`;
       const first = !anchors.has(id);
       anchors.add(id);
-      return html`<li class="event"${first ? html` id="${id}"` : ''}><span class="event__kind">counter</span> ${event.name} = ${event.value}</li>`;
+      return html`<li class="event"${first ? html` id="${id}"` : ''}><span class="event__kind">counter</span> ${event.name} = ${event.value}${from}</li>`;
     }
     default:
       return html``;
@@ -154,7 +171,7 @@ function traceHtml(
         turns.set(turn, list);
       }
       return html`<section class="trace-run" aria-label="Run ${run.runId}">
-<h3>Run ${run.runId} <span class="note">(${when(run.start?.at)}${run.start === undefined ? '' : html` · ${run.start.surface}`})</span></h3>
+<h3>Run ${run.runId} <span class="note">(${when(run.start?.at)}${run.start === undefined ? '' : html` · ${run.start.surface}`})</span>${run.start === undefined ? '' : sourceHtml(run.start)}</h3>
 <ol class="turns">${[...turns.entries()].map(([turn, events]) => {
         const anchor = turnAnchor(turn);
         const first = !anchors.has(anchor);

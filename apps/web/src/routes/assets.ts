@@ -5,6 +5,9 @@ import { boardStyle } from '../views/board-style.js';
 const script = `(${boardClient.toString()})();\n`;
 const elementScript = `(${appraisalElement.toString()})();\n`;
 
+/** The board's icon: the logo's ring, plum and teal halves (the chip's two sides). */
+export const favicon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path d="M16 3a13 13 0 0 0 0 26" fill="none" stroke="#8a3b5c" stroke-width="5"/><path d="M16 3a13 13 0 0 1 0 26" fill="none" stroke="#2f6f62" stroke-width="5"/></svg>`;
+
 /** The board's health check, style sheet and scripts. */
 export function assetRoutes(app: Hono, version: string): void {
   app.get('/healthz', (context) => context.json({ ok: true, service: 'mecha-web', version }));
@@ -12,6 +15,11 @@ export function assetRoutes(app: Hono, version: string): void {
     context.header('content-type', 'text/css; charset=utf-8');
     context.header('cache-control', 'no-cache');
     return context.body(boardStyle);
+  });
+  app.get('/assets/favicon.svg', (context) => {
+    context.header('content-type', 'image/svg+xml');
+    context.header('cache-control', 'max-age=86400');
+    return context.body(favicon);
   });
   app.get('/assets/board.js', (context) => {
     context.header('content-type', 'text/javascript; charset=utf-8');

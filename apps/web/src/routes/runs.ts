@@ -1,8 +1,17 @@
 import type { PopulationOptions } from '@mecha/appraisal-core';
 import type { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { byLabel, kindsPresent, parseRunsQuery, runRowHtml, runsPage } from '../pages/runs-page.js';
-import type { BoardContext } from './board-context.js';
+import {
+  byLabel,
+  bySearch,
+  kindsPresent,
+  parseRunsQuery,
+  runRowHtml,
+  runsPage,
+  searchText,
+  sortRuns,
+} from '../pages/runs-page.js';
+import { type BoardContext, keptPerVersion } from './board-context.js';
 
 /** Runs, the home page, and its live stream of runs that finished with something signed. */
 export function runsRoutes(app: Hono, board: BoardContext): void {
@@ -15,7 +24,30 @@ export function runsRoutes(app: Hono, board: BoardContext): void {
     }
     return kindsKept.kinds;
   };
-  app.get('/', (context) => {
+  // Each session's searchable text (its last answer and the titles of the tasks its runs named
+  // as their goal), built when first searched and kept until the readout changes.
+  const searchable = keptPerVersion(readout, async () => {
+    const tasks = await board.boardTasks();
+    const titles = new Map<string, string>();
+    if (tasks.state !== 'unreadable')
+      for (const task of tasks.tasks) titles.set(task.id, task.title);
+    const ports = readout.ports();
+    const texts = new Map<string, string>();
+    for (const row of readout.rows()) {
+      const transcript = await ports.sessions.transcript(row.sessionId);
+      const own = new Set<string>();
+      if (transcript.state !== 'unreadable') {
+        for (const event of transcript.records) {
+          if (event.type !== 'run_start' || event.goal?.kind !== 'task') continue;
+          const title = event.goal.id === undefined ? undefined : titles.get(event.goal.id);
+          if (title !== undefined) own.add(title);
+        }
+      }
+      texts.set(row.sessionId, searchText(row, [...own]));
+    }
+    return texts;
+  });
+  app.get('/', async (context) => {
     const parsed = parseRunsQuery(context.req.query());
     const present = kinds();
     const refusal = !parsed.ok
@@ -41,9 +73,19 @@ export function runsRoutes(app: Hono, board: BoardContext): void {
       ...(query.days === undefined ? {} : { days: query.days }),
       ...(query.kind === undefined ? {} : { kind: query.kind }),
     };
-    const rows = byLabel(readout.population(population), query.label);
+    const labelled = byLabel(readout.population(population), query.label);
+    const texts = query.q === undefined ? undefined : await searchable();
+    const rows = sortRuns(
+      bySearch(labelled, query.q, (row) => texts?.get(row.sessionId) ?? ''),
+      query.sort,
+    );
+    // New runs arrive at the top of the plain list only: newest first, nothing filtered.
     const filtered =
-      query.days !== undefined || query.kind !== undefined || query.label !== undefined;
+      query.days !== undefined ||
+      query.kind !== undefined ||
+      query.label !== undefined ||
+      query.q !== undefined ||
+      query.sort !== undefined;
     return render(context, {
       title: 'Runs',
       current: '/',

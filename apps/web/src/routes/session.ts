@@ -1,30 +1,16 @@
 import { goalText } from '@mecha/appraisal-core';
 import { homePorts, sessionReadout } from '@mecha/stores';
 import type { Hono } from 'hono';
-import { sessionPage } from '../pages/session-page.js';
-import { type BoardContext, layoutNote } from './board-context.js';
+import { type SessionContext, sessionPage } from '../pages/session-page.js';
+import { type BoardContext, keptPerVersion, layoutNote } from './board-context.js';
 
 /** One session: why its label, its errors in words, and the trace of its turns. */
 export function sessionRoutes(app: Hono, board: BoardContext): void {
   const { readout, render } = board;
-  app.get('/sessions/:id', async (context) => {
-    const found = await sessionReadout(readout.ports(), context.req.param('id'));
-    if (found.state === 'refused') {
-      return render(
-        context,
-        {
-          title: 'Session',
-          current: null,
-          content: layoutNote('No such session.'),
-          said: { ok: false, lines: [found.message] },
-        },
-        404,
-      );
-    }
-    const sessionId = found.reading.sessionId;
-    // The whole transcript, for the trace (the in-memory one keeps only what a reading uses).
-    const [transcript, tasks, charterRead, outbox] = await Promise.all([
-      homePorts(board.home).sessions.transcript(sessionId),
+  // Goals' titles and rejections' reasons over every task, charter line and draft: built once
+  // per change of the readout, not once per page.
+  const lookupsNow = keptPerVersion(readout, async (): Promise<SessionContext> => {
+    const [tasks, charterRead, outbox] = await Promise.all([
       board.boardTasks(),
       readout.ports().charter.lines(),
       readout.ports().outbox.read(),
@@ -47,10 +33,32 @@ export function sessionRoutes(app: Hono, board: BoardContext): void {
         }
       }
     }
+    return { goalTitles, rejections };
+  });
+  app.get('/sessions/:id', async (context) => {
+    const found = await sessionReadout(readout.ports(), context.req.param('id'));
+    if (found.state === 'refused') {
+      return render(
+        context,
+        {
+          title: 'Session',
+          current: null,
+          content: layoutNote('No such session.'),
+          said: { ok: false, lines: [found.message] },
+        },
+        404,
+      );
+    }
+    const sessionId = found.reading.sessionId;
+    // The whole transcript, for the trace (the in-memory one keeps only what a reading uses).
+    const [transcript, lookups] = await Promise.all([
+      homePorts(board.home).sessions.transcript(sessionId),
+      lookupsNow(),
+    ]);
     return render(context, {
       title: `Session ${sessionId}`,
       current: null,
-      content: sessionPage(found, readout.row(sessionId), transcript, { goalTitles, rejections }),
+      content: sessionPage(found, readout.row(sessionId), transcript, lookups),
     });
   });
 }

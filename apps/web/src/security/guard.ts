@@ -150,9 +150,16 @@ export function guard(options: GuardOptions): MiddlewareHandler {
 export function securityHeaders(): MiddlewareHandler {
   return async (context, next) => {
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     await next();
-    // The server's own time for the answer (the page is rendered by now), for a browser's tools.
-    context.header('server-timing', `app;dur=${(performance.now() - started).toFixed(2)}`);
+    // The server's own time for the answer (the page is rendered by now), for a browser's tools:
+    // wall-clock (`app`), and the process's CPU time meanwhile (`cpu`, user and system), which a
+    // loaded machine does not inflate the way it does the wall clock.
+    const cpu = process.cpuUsage(cpuBefore);
+    context.header(
+      'server-timing',
+      `app;dur=${(performance.now() - started).toFixed(2)}, cpu;dur=${((cpu.user + cpu.system) / 1000).toFixed(2)}`,
+    );
     context.header(
       'content-security-policy',
       [

@@ -7,7 +7,14 @@
 export const boardStyle = `
 :root { --ink: #1f2933; --muted: #4a5563; --line: #c9d1d9; --paper: #ffffff; --wash: #f3f5f7;
   --negative: #8a3b5c; --positive: #2f6f62; --link: #1d4f91; --amber-ink: #5c3a00; --amber: #fde7b0;
-  --focus: #1d4f91; }
+  --focus: #1d4f91; --chip-ink: #33414f; --chip: #eef1f4; --track: #d5dbe1; --control: #7b8794;
+  --hover: #e4e7eb; --new: #eef6f3; --target: #fff6d6; color-scheme: light dark; }
+/* Dark mode follows the system's setting (prefers-color-scheme); the same meanings, lighter inks. */
+@media (prefers-color-scheme: dark) {
+  :root { --ink: #e4e7eb; --muted: #b3bcc6; --line: #3e4c59; --paper: #12161b; --wash: #1d242c;
+    --negative: #e59abb; --positive: #74c7b3; --link: #9cc2ff; --focus: #9cc2ff; --chip-ink: #dde3e9;
+    --chip: #27313b; --track: #4a5866; --control: #8d99a6; --hover: #2b3540; --new: #183029; --target: #3b3318; }
+}
 * { box-sizing: border-box; }
 html { font: 16px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); background: var(--paper); }
 body { margin: 0; }
@@ -35,22 +42,22 @@ h2 { font-size: 1.1rem; margin: 1.4rem 0 .5rem; }
 form.filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin-bottom: 1rem; }
 label { display: inline-flex; flex-direction: column; gap: .15rem; font-size: .9rem; color: var(--muted); }
 input, select, textarea, button { font: inherit; color: var(--ink); }
-input, select, textarea { max-width: 100%; border: 1px solid #7b8794; border-radius: 4px; padding: .25rem .4rem; background: var(--paper); }
-button { border: 1px solid #52606d; border-radius: 4px; background: var(--wash); padding: .25rem .7rem; cursor: pointer; }
-button:hover { background: #e4e7eb; }
+input, select, textarea { max-width: 100%; border: 1px solid var(--control); border-radius: 4px; padding: .25rem .4rem; background: var(--paper); }
+button { border: 1px solid var(--control); border-radius: 4px; background: var(--wash); padding: .25rem .7rem; cursor: pointer; }
+button:hover { background: var(--hover); }
 ol.runs, ul.items { list-style: none; margin: 0; padding: 0; }
 ol.runs > li, ul.items > li { border-bottom: 1px solid var(--line); padding: .6rem 0; display: flex; flex-wrap: wrap; gap: .3rem 1rem; align-items: baseline; }
 .run__meta { color: var(--muted); font-size: .9rem; min-width: 14rem; }
 .run__answer { flex: 1 1 24rem; overflow-wrap: anywhere; }
-.chip { display: inline-flex; align-items: center; gap: .35rem; font-size: .85rem; color: #33414f; background: #eef1f4;
+.chip { display: inline-flex; align-items: center; gap: .35rem; font-size: .85rem; color: var(--chip-ink); background: var(--chip);
   border: 1px solid var(--line); border-radius: 999px; padding: .05rem .55rem; white-space: nowrap; }
 .chip__word { font-weight: 600; }
 .chip__partial { font-style: italic; }
 .bar { width: 7.5em; height: .75em; }
-.bar__track { fill: #d5dbe1; }
+.bar__track { fill: var(--track); }
 .bar__negative { fill: var(--negative); }
 .bar__positive { fill: var(--positive); }
-.bar__tick { stroke: #33414f; stroke-width: 1.5; }
+.bar__tick { stroke: var(--chip-ink); stroke-width: 1.5; }
 .taint { font-size: .85rem; color: var(--amber-ink); background: var(--amber); border: 1px solid #d9a520; border-radius: 4px; padding: .05rem .45rem; }
 .status { font-size: .85rem; border: 1px solid var(--line); border-radius: 4px; padding: 0 .35rem; }
 .closure { flex-basis: 100%; color: var(--muted); font-size: .9rem; overflow-wrap: anywhere; }
@@ -63,26 +70,32 @@ th, td { border-bottom: 1px solid var(--line); padding: .25rem .6rem; text-align
 td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
 .pager { display: flex; flex-wrap: wrap; gap: .5rem 1rem; margin-top: 1rem; }
 .pager [aria-current="page"] { font-weight: 700; }
+.pager__current { padding: 0 .3rem; border-bottom: 2px solid var(--ink); }
+[data-selected] { outline: 2px solid var(--focus); outline-offset: 2px; }
+footer.foot { padding: 0 1rem 1rem; max-width: 72rem; }
+.keys dl { display: grid; grid-template-columns: max-content 1fr; gap: .15rem 1rem; }
+.keys dd { margin: 0; overflow-wrap: anywhere; }
+kbd { font: .9em ui-monospace, monospace; border: 1px solid var(--line); border-radius: 3px; padding: 0 .3rem; }
 .flag { font-size: .85rem; font-weight: 600; color: var(--negative); border: 1px solid var(--negative); border-radius: 4px; padding: 0 .35rem; white-space: nowrap; }
 nav.tabs ul { gap: .25rem 1rem; }
 details.closed > summary h2 { display: inline; }
 .live { display: inline-flex; align-items: center; gap: .4rem; font-size: .9rem; color: var(--muted); margin: 0 0 .5rem; }
 .live__dot { width: .7rem; height: .7rem; border-radius: 50%; border: 2px solid var(--muted); }
 .live[data-state="on"] .live__dot { background: var(--positive); border-color: var(--positive); }
-.run--new { background: #eef6f3; }
+.run--new { background: var(--new); }
 .flag--new { color: var(--positive); border-color: var(--positive); }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .chart { max-width: 100%; height: auto; }
-.chart .axis { stroke: #7b8794; stroke-width: 1; }
+.chart .axis { stroke: var(--control); stroke-width: 1; }
 .chart .series-negative { fill: none; stroke: var(--negative); stroke-width: 2; }
 .chart .series-positive { fill: none; stroke: var(--positive); stroke-width: 2; stroke-dasharray: 6 3; }
 .chart text { font-size: 11px; fill: var(--muted); }
-.series-label-0, .series-label-1, .series-label-2, .series-label-3 { fill: none; stroke: #33414f; stroke-width: 2; }
+.series-label-0, .series-label-1, .series-label-2, .series-label-3 { fill: none; stroke: var(--chip-ink); stroke-width: 2; }
 .series-label-1 { stroke-dasharray: 6 3; }
 .series-label-2 { stroke-dasharray: 2 3; }
 .series-label-3 { stroke-dasharray: 8 3 2 3; }
 .legend svg { vertical-align: middle; margin-right: .3em; }
-.chart .acts-bar { fill: #52606d; }
+.chart .acts-bar { fill: var(--muted); }
 .legend { display: flex; gap: 1rem; flex-wrap: wrap; font-size: .9rem; }
 .swatch-negative::before, .swatch-positive::before { content: ""; display: inline-block; width: 1.2em; height: 0; margin-right: .3em; vertical-align: middle; }
 .swatch-negative::before { border-top: 2px solid var(--negative); }
@@ -102,7 +115,7 @@ ul.errors > li { padding: .35rem 0; border-bottom: 1px solid var(--line); overfl
 ol.turns > li { border-top: 1px solid var(--line); padding: .3rem .25rem; scroll-margin-top: 1rem; }
 ol.turns h4 { font-size: .95rem; margin: .2rem 0; }
 .turn--cited { border-left: 4px solid var(--negative); }
-.turn:target { background: #fff6d6; outline: 3px solid var(--focus); }
+.turn:target { background: var(--target); outline: 3px solid var(--focus); }
 .event { margin: .2rem 0; overflow-wrap: anywhere; }
 .event__kind { font-size: .85rem; font-weight: 600; color: var(--muted); }
 .event pre, .event details { margin: .2rem 0; }

@@ -61,6 +61,21 @@ function navCount(path: string, waiting: PageOptions['waiting']): Html {
   return html` <span class="count" data-count="${path.slice(1)}">(${count === null ? '?' : count}<span class="visually-hidden"> waiting</span>)</span>`;
 }
 
+/** The keyboard shortcuts the board's script adds, as every page lists them. */
+export const shortcuts: readonly (readonly [keys: string, what: string])[] = [
+  ['j / k', 'the next / previous item of the list (runs, tasks, drafts, questions)'],
+  ['n / p', 'the next / previous page'],
+  ['/', 'the search box (runs)'],
+  ['d / x / o', 'Done / Drop / Reopen the selected task (board)'],
+  ['s / e / r', 'Send the selected draft / edit its box / Reject it (drafts)'],
+  ['a', 'type an answer to the selected question (questions)'],
+  ['?', 'this list'],
+];
+
+const keysHelp = html`<details class="keys" id="keys"><summary>Keyboard shortcuts</summary>
+<p class="note">Not while you type in a field, and never with Ctrl, Alt or ⌘ held.</p>
+<dl>${shortcuts.map(([keys, what]) => html`<dt><kbd>${keys}</kbd></dt><dd>${what}</dd>`)}</dl></details>`;
+
 /** The whole document around a page: header with logo and navigation, the page, the script. */
 export function layout(options: PageOptions): Html {
   return html`<!doctype html>
@@ -69,6 +84,7 @@ export function layout(options: PageOptions): Html {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title} · mecha</title>
+<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/board.css">
 <script src="/assets/board.js" defer></script>
 </head>
@@ -86,6 +102,7 @@ ${saidHtml(options.said)}${options.live === undefined ? '' : html`<p class="live
 ${options.content}
 <p id="live-status" class="note" role="status" aria-live="polite"></p>
 </main>
+<footer class="foot">${keysHelp}</footer>
 </body>
 </html>`;
 }

@@ -14,6 +14,7 @@ import { validitySuite } from './validity.js';
 import { verdictsSuite } from './verdicts.js';
 import { webSuite } from './web.js';
 import { webPagesSuite } from './web-pages.js';
+import { webPaintSuite } from './web-paint.js';
 
 /** What the command line gave every suite: `--model PATH`, a GGUF for the suites that load one. */
 export interface BenchOptions {
@@ -44,4 +45,5 @@ export const suites: readonly Suite[] = [
   webSuite,
   validitySuite,
   webPagesSuite,
+  webPaintSuite,
 ];

@@ -50,8 +50,9 @@ export async function page(
   url: string,
   count: number,
   warmup = 3,
-): Promise<{ server: number; trip: number }> {
+): Promise<{ server: number; cpu: number; trip: number }> {
   const server: number[] = [];
+  const cpu: number[] = [];
   const trip: number[] = [];
   for (let index = 0; index < warmup + count; index += 1) {
     globalThis.gc?.();
@@ -60,12 +61,15 @@ export async function page(
     await response.arrayBuffer();
     const took = performance.now() - started;
     if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
-    const timing = /app;dur=([\d.]+)/.exec(response.headers.get('server-timing') ?? '');
+    const header = response.headers.get('server-timing') ?? '';
+    const timing = /app;dur=([\d.]+)/.exec(header);
+    const cpuTiming = /cpu;dur=([\d.]+)/.exec(header);
     if (index < warmup) continue;
     trip.push(took);
     server.push(Number(timing?.[1] ?? Number.NaN));
+    cpu.push(Number(cpuTiming?.[1] ?? Number.NaN));
   }
-  return { server: median(server), trip: median(trip) };
+  return { server: median(server), cpu: median(cpu), trip: median(trip) };
 }
 
 /**
