@@ -38,5 +38,5 @@ export type { KvReservation, KvReserved, ReservableModel } from './kv-reservatio
 export { reservedTokens, reserveKvPages } from './kv-reservation.js';
 export { buildQuoteGrammar } from './quote-grammar.js';
 export type { ContextRevision, RenderedContext } from './render-context.js';
-export type { Embedder, SimilarityMethod } from './similarity.js';
 export type { ServeControl, ServeResult } from './serve.js';
+export type { Embedder, SimilarityMethod } from './similarity.js';
