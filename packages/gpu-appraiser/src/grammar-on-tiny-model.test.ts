@@ -84,7 +84,7 @@ describe('both grammars on the tiny GGUF', () => {
       });
       expect(first.stopReason, first.text).toBe('grammar');
       const quotes = parseQuotes(first.text, text);
-      expect(quotes, `${JSON.stringify(text)} → ${first.text}`).toMatchObject({ ok: true });
+      expect(quotes, `${JSON.stringify(text)} → ${first.text}`).toMatchObject({ state: 'read' });
       firsts.push({ text, quotes: quotes.state === 'read' ? quotes.value : [] });
     }
     let supported = 0;
@@ -112,7 +112,7 @@ describe('both grammars on the tiny GGUF', () => {
         correctionTargets: correctionAllowed ? 1 : 0,
         ...(descriptor === undefined ? {} : { taskId: 'T-1', taskDescriptor: descriptor }),
       });
-      expect(parsed, second.text).toMatchObject({ ok: true });
+      expect(parsed, second.text).toMatchObject({ state: 'read' });
       if (parsed.state === 'read' && parsed.value.support === 1) supported += 1;
     }
     expect(cases).toHaveLength(sourceCount);
