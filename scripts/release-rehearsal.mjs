@@ -144,6 +144,16 @@ export function tarballFindings({ files, manifest, read, expectedVersion, publis
   if (typeof manifest.license !== 'string' || manifest.license === '')
     findings.push('no license field');
   if (!has.has('README.md')) findings.push('no README.md');
+  // npm publish --provenance refuses a package whose repository.url is missing (or names another
+  // repository than the one building it: scripts/release-rehearsal-publish.mjs checks that).
+  const repositoryUrl =
+    typeof manifest.repository === 'string' ? manifest.repository : manifest.repository?.url;
+  if (typeof repositoryUrl !== 'string' || repositoryUrl === '')
+    findings.push('no repository.url (npm publish --provenance refuses it)');
+  else if (typeof manifest.repository?.directory !== 'string')
+    findings.push('repository has no directory (the package folder in the monorepo)');
+  if (typeof manifest.homepage !== 'string') findings.push('no homepage');
+  if (typeof (manifest.bugs?.url ?? manifest.bugs) !== 'string') findings.push('no bugs url');
   for (const target of manifestTargets(manifest))
     if (!has.has(target))
       findings.push(`${target} is named in package.json but not in the tarball`);
