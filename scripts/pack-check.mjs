@@ -1,4 +1,6 @@
 // The pack check: what users would install, checked as they would install it.
+// 0. Every public package.json names the repository (with its directory), homepage and bugs
+//    (scripts/package-metadata.mjs): npm publish --provenance refuses a package without them.
 // 1. `pnpm pack` every publishable package (pnpm rewrites workspace: and catalog: specifiers).
 // 2. publint --strict and attw --profile esm-only on each tarball.
 // 3. A consumer project outside the repository `npm install`s the tarballs (no workspace
@@ -19,6 +21,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { metadataFindings } from './package-metadata.mjs';
 import { pnpmBin, pnpmEnv } from './pnpm.mjs';
 
 function run(command, args, options) {
@@ -29,18 +32,48 @@ function run(command, args, options) {
   };
 }
 
-/** The publishable packages: every workspace package under packages/ and apps/ not marked private. */
-export function publishablePackages(root) {
-  return ['packages', 'apps'].flatMap((group) =>
-    readdirSync(join(root, group))
-      .map((name) => join(root, group, name))
-      .filter((dir) => existsSync(join(dir, 'package.json')))
-      .map((dir) => ({
-        dir,
-        manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')),
-      }))
-      .filter(({ manifest }) => !manifest.private),
+/**
+ * The workspace's package folders, from pnpm-workspace.yaml's `packages:` globs (`dir/*` or a
+ * plain folder; `!`-negations drop matches), sorted.
+ */
+export function workspaceDirs(root) {
+  const text = readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8');
+  const block = /^packages:\n((?:[ \t]+-[^\n]*\n?)+)/m.exec(text)?.[1] ?? '';
+  const globs = [...block.matchAll(/^[ \t]+-[ \t]*["']?([^"'\n#]+?)["']?[ \t]*(?:#.*)?$/gm)].map(
+    (found) => found[1],
   );
+  const expand = (glob) => {
+    if (glob.endsWith('/*')) {
+      const base = join(root, glob.slice(0, -2));
+      if (!existsSync(base)) return [];
+      return readdirSync(base, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => join(base, entry.name));
+    }
+    if (glob.includes('*')) throw new Error(`pnpm-workspace.yaml: glob '${glob}' is not read here`);
+    return [join(root, glob)];
+  };
+  const excluded = new Set(
+    globs.filter((glob) => glob.startsWith('!')).flatMap((glob) => expand(glob.slice(1))),
+  );
+  const dirs = globs
+    .filter((glob) => !glob.startsWith('!'))
+    .flatMap(expand)
+    .filter((dir) => !excluded.has(dir) && existsSync(join(dir, 'package.json')));
+  return [...new Set(dirs)].sort();
+}
+
+/**
+ * The publishable packages, found rather than listed: every workspace package
+ * (pnpm-workspace.yaml) not marked private, sorted by folder.
+ */
+export function publishablePackages(root) {
+  return workspaceDirs(root)
+    .map((dir) => ({
+      dir,
+      manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')),
+    }))
+    .filter(({ manifest }) => !manifest.private);
 }
 
 /** Every import specifier a package publishes: its root and each subpath without a wildcard. */
@@ -73,6 +106,10 @@ export async function packCheck({ root, keep = false }) {
   };
   const packages = publishablePackages(root);
   const bin = (name) => join(root, 'node_modules', '.bin', name);
+  // repository (with directory), homepage and bugs: npm publish --provenance needs the first.
+  const metadata = metadataFindings(root);
+  for (const finding of metadata) fail(finding);
+  if (metadata.length > 0) lines.push('fix: node scripts/package-metadata.mjs --write');
 
   for (const { dir, manifest } of packages) {
     const packed = run(pnpmBin(), ['pack', '--pack-destination', tarballs], { cwd: dir });

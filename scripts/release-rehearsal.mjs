@@ -20,8 +20,10 @@
 //    storage and config and no uplink; every tarball is `npm publish`ed to it, and what it serves
 //    is checked to be byte for byte the tarball that was checked (its sha512 integrity).
 // 4. In a fresh prefix and npm cache: `npm install -g @mecha/cli`, then `mecha --version`,
-//    `mecha init`, `mecha demo`, `mecha web` (GET / answers 200, then it is stopped), and the
-//    graph server installed with it answers an MCP `tools/list` through the SDK's stdio client.
+//    `mecha init`, `mecha doctor`, `mecha demo` (its scripted distillation leaves candidate
+//    facts that `mecha graph review` lists), `mecha web` (GET / and /review answer 200, then it
+//    is stopped), and the graph server installed with it answers an MCP `tools/list` through the
+//    SDK's stdio client.
 // 5. A consumer project installs @mecha/appraisal-core and @mecha/stores from the registry,
 //    type-checks the example of docs/integrating.md under --strict (nodenext, skipLibCheck off)
 //    and runs it twice against one home.
@@ -144,6 +146,16 @@ export function tarballFindings({ files, manifest, read, expectedVersion, publis
   if (typeof manifest.license !== 'string' || manifest.license === '')
     findings.push('no license field');
   if (!has.has('README.md')) findings.push('no README.md');
+  // npm publish --provenance refuses a package whose repository.url is missing (or names another
+  // repository than the one building it: scripts/release-rehearsal-publish.mjs checks that).
+  const repositoryUrl =
+    typeof manifest.repository === 'string' ? manifest.repository : manifest.repository?.url;
+  if (typeof repositoryUrl !== 'string' || repositoryUrl === '')
+    findings.push('no repository.url (npm publish --provenance refuses it)');
+  else if (typeof manifest.repository?.directory !== 'string')
+    findings.push('repository has no directory (the package folder in the monorepo)');
+  if (typeof manifest.homepage !== 'string') findings.push('no homepage');
+  if (typeof (manifest.bugs?.url ?? manifest.bugs) !== 'string') findings.push('no bugs url');
   for (const target of manifestTargets(manifest))
     if (!has.has(target))
       findings.push(`${target} is named in package.json but not in the tarball`);
@@ -608,7 +620,7 @@ export async function rehearse({ root, inPlace = false, out, keep = false, log =
     };
     delete userEnv.MECHA_HOME;
     const home = join(work, 'user-home');
-    await step('mecha --version, init, demo', () => {
+    await step('mecha --version, init, doctor, demo, graph review', () => {
       const version = must(
         'mecha --version failed',
         run(mecha, ['--version'], { env: userEnv }),
@@ -625,9 +637,20 @@ export async function rehearse({ root, inPlace = false, out, keep = false, log =
         'mecha demo failed',
         run(mecha, ['demo', '--home', demoHome, '--sessions', '60'], { env: userEnv }),
       );
-      return `mecha ${version}; init, doctor and demo exit 0 (${demo.stdout.split('\n').length} lines of demo)`;
+      // The demo's scripted distillation goes through the graph server installed beside the
+      // command, and leaves candidate facts in the review queue the demo tells the user to open.
+      const review = must(
+        'mecha graph review on the demo home failed',
+        run(mecha, ['--home', demoHome, 'graph', 'review', '--json'], { env: userEnv }),
+      );
+      const waiting = JSON.parse(review.stdout).facts?.items?.length ?? 0;
+      if (waiting === 0)
+        throw new RehearsalError('the demo left nothing in the review queue', {
+          output: `${demo.output}\n${review.output}`,
+        });
+      return `mecha ${version}; init, doctor and demo exit 0 (${demo.stdout.split('\n').length} lines of demo); graph review lists ${waiting} candidate facts`;
     });
-    await step('mecha web answers GET / with 200', async () => {
+    await step('mecha web answers GET / and /review with 200', async () => {
       const web = startChild(mecha, ['--home', join(work, 'demo-home'), 'web', '--port', '0'], {
         env: userEnv,
       });
@@ -646,7 +669,14 @@ export async function rehearse({ root, inPlace = false, out, keep = false, log =
           throw new RehearsalError(`GET ${url} answered ${response.status}`, {
             output: body.slice(0, 2000),
           });
-        return `GET / 200 (${body.length} bytes), stopped`;
+        const reviewPage = await fetch(new URL('/review', url));
+        const reviewBody = await reviewPage.text();
+        if (reviewPage.status !== 200 || !reviewBody.includes('id="facts"'))
+          throw new RehearsalError(
+            `GET /review answered ${reviewPage.status} without the demo's candidate facts`,
+            { output: reviewBody.slice(0, 2000) },
+          );
+        return `GET / 200 (${body.length} bytes), GET /review lists the candidate facts, stopped`;
       } finally {
         await stopChild(web.child);
       }

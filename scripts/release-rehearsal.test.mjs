@@ -70,6 +70,13 @@ const clean = {
     name: '@mecha/x',
     version: '1.2.0',
     license: 'MIT',
+    repository: {
+      type: 'git',
+      url: 'git+https://github.com/o/r.git',
+      directory: 'packages/x',
+    },
+    homepage: 'https://github.com/o/r/tree/main/packages/x#readme',
+    bugs: { url: 'https://github.com/o/r/issues' },
     exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } },
     dependencies: { '@mecha/y': '^1.0.0', zod: '^4.0.0' },
   },
@@ -104,6 +111,13 @@ test('each defect of a tarball is named', () => {
     ],
     [{ read: () => '# @mecha/x\n\n## 1.1.0\n' }, /newest entry is 1.1.0/],
     [{ files: clean.files.filter((f) => f !== 'CHANGELOG.md') }, /no CHANGELOG/],
+    [{ manifest: { ...clean.manifest, repository: undefined } }, /no repository.url/],
+    [
+      { manifest: { ...clean.manifest, repository: { type: 'git', url: 'git+https://x/y.git' } } },
+      /repository has no directory/,
+    ],
+    [{ manifest: { ...clean.manifest, homepage: undefined } }, /no homepage/],
+    [{ manifest: { ...clean.manifest, bugs: undefined } }, /no bugs url/],
   ];
   for (const [change, expected] of cases) {
     const findings = tarballFindings({ ...clean, ...change });
