@@ -21,7 +21,8 @@ const words: Readonly<Record<CorrectionOutcome, string>> = {
   failed: 'failed (tried again next pass)',
 };
 
-const order: readonly CorrectionOutcome[] = [
+/** The outcomes listed one by one: what the pass asked (or would), and what it would not ask. */
+const listedOutcomes: readonly CorrectionOutcome[] = [
   'would_judge',
   'would_reflect',
   'written',
@@ -30,22 +31,16 @@ const order: readonly CorrectionOutcome[] = [
   'not_a_correction',
   'failed',
   'declined',
+];
+const listed: ReadonlySet<CorrectionOutcome> = new Set(listedOutcomes);
+
+/** Every outcome, in the order the summary names them: the listed ones first. */
+const order: readonly CorrectionOutcome[] = [
+  ...listedOutcomes,
   'not_clean',
   'no_words',
   'on_record',
 ];
-
-/** The outcomes listed one by one: what the pass asked (or would), and what it would not ask. */
-const listed: ReadonlySet<CorrectionOutcome> = new Set([
-  'would_judge',
-  'would_reflect',
-  'written',
-  'not_grounded',
-  'nothing_to_learn',
-  'not_a_correction',
-  'failed',
-  'declined',
-]);
 
 const declineWords: Readonly<Record<DeclineOnRecord['outcome'], string>> = {
   not_a_correction: 'judged not a correction',
