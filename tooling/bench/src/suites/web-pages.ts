@@ -2,14 +2,12 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateHome } from '@mecha/stores/testing';
 import { startWebServer } from '@mecha/web';
 import type { ResultTable } from '../measure.js';
 import type { Suite } from './index.js';
-import { cliReadout, page } from './web.js';
+import { boardHome, cliReadout, page } from './web.js';
 
 const cliBin = fileURLToPath(new URL('../../../../apps/cli/dist/bin.js', import.meta.url));
-const day = 86_400_000;
 
 const ms = (value: number) =>
   value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
@@ -32,13 +30,7 @@ async function run(): Promise<readonly ResultTable[]> {
   try {
     const sessions = 10_000;
     const home = join(work, 'home');
-    generateHome({
-      path: home,
-      seed: 'bench',
-      sessions,
-      start: new Date(Date.now() - 120 * day),
-      days: 120,
-    });
+    boardHome(home, sessions);
     const cli = cliReadout(home, 3);
     const server = await startWebServer({
       home,

@@ -1,14 +1,13 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateHome } from '@mecha/stores/testing';
 import { startWebServer } from '@mecha/web';
 import { chromium } from 'playwright-core';
 import { median, type ResultTable } from '../measure.js';
 import type { Suite } from './index.js';
+import { boardHome } from './web.js';
 
 const chromiumPath = '/usr/bin/chromium';
-const day = 86_400_000;
 const samples = 5;
 
 /** Runs in the page: its first contentful paint and load event, from the navigation's start. */
@@ -34,13 +33,7 @@ async function run(): Promise<readonly ResultTable[]> {
   try {
     const sessions = 10_000;
     const home = join(work, 'home');
-    generateHome({
-      path: home,
-      seed: 'bench',
-      sessions,
-      start: new Date(Date.now() - 120 * day),
-      days: 120,
-    });
+    boardHome(home, sessions);
     const server = await startWebServer({
       home,
       port: 0,

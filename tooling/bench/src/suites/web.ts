@@ -18,6 +18,20 @@ const ms = (value: number) =>
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 /** The CLI's readout as a person runs it: `mecha sessions appraise --json`, a cold Node each time. */
+/**
+ * The home every web suite measures: `generateHome` with seed `bench`, `sessions` sessions spread
+ * over the last 120 days.
+ */
+export function boardHome(home: string, sessions: number): void {
+  generateHome({
+    path: home,
+    seed: 'bench',
+    sessions,
+    start: new Date(Date.now() - 120 * day),
+    days: 120,
+  });
+}
+
 export function cliReadout(home: string, count: number): number {
   spawnSync(process.execPath, [cliBin, '--home', home, 'sessions', 'appraise', '--json'], {
     stdio: 'ignore',
@@ -117,13 +131,7 @@ async function run(): Promise<readonly ResultTable[]> {
   try {
     const sessions = 10_000;
     const home = join(work, 'home');
-    generateHome({
-      path: home,
-      seed: 'bench',
-      sessions,
-      start: new Date(Date.now() - 120 * day),
-      days: 120,
-    });
+    boardHome(home, sessions);
     const cli = cliReadout(home, 5);
     const inProcess = await measure(
       'appraiseCorpus over homePorts, in process',
