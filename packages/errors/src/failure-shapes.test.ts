@@ -13,15 +13,10 @@ import { describe, expect, it } from 'vitest';
  */
 const remaining: Readonly<Record<string, number>> = {
   // A recorded state, not a failure shape: a queue item's outcome ('complete' | 'refused' |
-  // 'interrupted') and a control's ('pending' | 'applied' | 'refused') are rows of the
-  // appraiser's memory and lines of its journal, which `mecha appraiser queue|status` prints.
+  // 'interrupted') is a row of the appraiser's memory and a line of its journal, which
+  // `mecha appraiser queue|status` prints.
   'gpu-appraiser/src/queue.ts': 3,
   'gpu-appraiser/src/work-item.ts': 4,
-  'gpu-appraiser/src/control-store.ts': 1,
-  // Not converted yet: `ControlResult`, `RecallResult` and `LeaseResult` (the appraiser's acts
-  // answer them; `mecha appraiser recall|share|lease --json` prints them as they are).
-  'gpu-appraiser/src/appraiser-types.ts': 3,
-  'gpu-appraiser/src/recall.ts': 5,
   // Not converted yet: the grader bank's drift report, prune and registry (another change).
   'grader-verdicts/src/drift/drift-watch.ts': 4,
   'grader-verdicts/src/prune/graph-prune.ts': 14,

@@ -1,3 +1,4 @@
+import type { Either, Refusal } from '@mecha/errors';
 import type { CompletionModel, DeviceScheduler } from '@mecha/local-model';
 import type { AppraisalLimits, LimitProblem } from './appraisal-limits.js';
 import type { AppraisalPolicy, FlagSet } from './controls.js';
@@ -63,22 +64,25 @@ export interface AppraisalConfiguration {
   readonly limits: AppraisalLimits;
 }
 
+/** A control recorded: pending until a quiet boundary. */
+export interface ControlPending {
+  readonly id: number;
+  /** The configuration that will hold once every pending control is applied. */
+  readonly configuration: AppraisalConfiguration;
+}
+
 /**
- * A control's answer: pending until a quiet boundary, with the configuration that will hold once
- * every pending control is applied; or refused as a status, nothing changed.
+ * A control refused (limits out of range): recorded as refused under `id`, nothing changed;
+ * `message` joins the `problems`.
  */
-export type ControlResult =
-  | {
-      readonly state: 'pending';
-      readonly id: number;
-      readonly configuration: AppraisalConfiguration;
-    }
-  | {
-      readonly state: 'refused';
-      readonly id: number;
-      readonly problems: readonly LimitProblem[];
-      readonly configuration: AppraisalConfiguration;
-    };
+export interface ControlRefusal extends Refusal<'rejected'> {
+  readonly id: number;
+  readonly problems: readonly LimitProblem[];
+  readonly configuration: AppraisalConfiguration;
+}
+
+/** A control's answer: pending until a quiet boundary, or refused with nothing changed. */
+export type ControlResult = Either<ControlRefusal, ControlPending>;
 
 /** Everything `status` reports. */
 export interface AppraiserStatus {
@@ -226,32 +230,41 @@ export interface RecallRequest {
   readonly request?: string;
 }
 
+/** What recall found: the ranked sources and the context rendered from them. */
+export interface RecalledContext {
+  /** Which similarity ranked the reports: the model's embeddings, or word overlap without one. */
+  readonly similarity: SimilarityMethod;
+  /** Why word overlap ran although an embedder was there (embedding failed), in words. */
+  readonly fallback?: string;
+  readonly ranked: readonly { readonly sourceId: number; readonly score: number }[];
+  readonly context: RenderedContext;
+}
+
+/** Why recall or a shared lease was refused: a context revision this build does not render. */
+export type RecallRefusal = Refusal<'rejected'>;
+
 /** Recall's answer. */
-export type RecallResult =
-  | {
-      readonly state: 'ok';
-      /** Which similarity ranked the reports: the model's embeddings, or word overlap without one. */
-      readonly similarity: SimilarityMethod;
-      /** Why word overlap ran although an embedder was there (embedding failed), in words. */
-      readonly fallback?: string;
-      readonly ranked: readonly { readonly sourceId: number; readonly score: number }[];
-      readonly context: RenderedContext;
-    }
-  | { readonly state: 'refused'; readonly reason: string };
+export type RecallResult = Either<RecallRefusal, RecalledContext>;
 
 /** A shared context lease: the revision and the exact rendering it was given. */
-export type LeaseResult =
-  | {
-      readonly state: 'ok';
-      readonly leaseId: number;
-      readonly revision: ContextRevision;
-      /** The rendering policy: the revision's own. */
-      readonly policy: number;
-      readonly context: RenderedContext;
-      /** Whether rendering the recorded groups again gives the recorded bytes exactly. */
-      readonly reproduced: boolean;
-    }
-  | { readonly state: 'refused'; readonly reason: string };
+export interface SharedLease {
+  readonly leaseId: number;
+  readonly revision: ContextRevision;
+  /** The rendering policy: the revision's own. */
+  readonly policy: number;
+  readonly context: RenderedContext;
+  /** Whether rendering the recorded groups again gives the recorded bytes exactly. */
+  readonly reproduced: boolean;
+}
+
+/**
+ * Why a lease was refused: a revision this build does not render (`rejected`), no such lease
+ * (`not_found`), or a recorded lease of a revision unknown to this build (`unreadable`).
+ */
+export type LeaseRefusal = Refusal<'rejected' | 'not_found' | 'unreadable'>;
+
+/** A shared lease made or read again, or why not. */
+export type LeaseResult = Either<LeaseRefusal, SharedLease>;
 
 /** The revision new shared leases use. */
 export const sharedLeaseRevision = 4;

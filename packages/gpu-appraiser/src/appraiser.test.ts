@@ -66,7 +66,7 @@ describe('intake and the queue', () => {
 
   it('keeps a new setting pending until a quiet boundary, and status says so', () => {
     const appraiser = openAppraiser({ directory: directory() });
-    expect(appraiser.setAppraisal('on').state).toBe('pending');
+    expect(appraiser.setAppraisal('on')._tag).toBe('Right');
     expect(appraiser.status().pending.map((control) => control.kind)).toEqual(['flags']);
     expect(appraiser.status().flags.writes).toBe(false);
     // Intake is a quiet boundary: the setting applies, then the report is queued.
@@ -213,7 +213,7 @@ describe('a run', () => {
   it('refuses an oversized prompt before any model call, and an unchanged retry calls no model', async () => {
     const model = scriptedAppraiserModel(() => ({ quotes: [] }));
     const appraiser = enabled({ model });
-    expect(appraiser.setLimits({ promptBytes: 2000 }).state).toBe('pending');
+    expect(appraiser.setLimits({ promptBytes: 2000 })._tag).toBe('Right');
     appraiser.applyPending();
     appraiser.retainSource({ text: 'x'.repeat(3000), owner: 'a', scope: 's', subject: 'bob' });
     const first = await appraiser.run();
@@ -234,9 +234,9 @@ describe('a run', () => {
   it('refuses bad limits as a status naming each field, and applies nothing', () => {
     const appraiser = enabled();
     const result = appraiser.setLimits({ sourceRows: 65, outputTokens: 0 });
-    expect(result.state).toBe('refused');
-    if (result.state === 'refused') {
-      expect(result.problems.map((problem) => problem.field)).toEqual([
+    expect(result._tag).toBe('Left');
+    if (result._tag === 'Left') {
+      expect(result.left.problems.map((problem) => problem.field)).toEqual([
         'outputTokens',
         'sourceRows',
       ]);
@@ -338,7 +338,7 @@ describe('processors and imported configurations', () => {
     });
     expect((await appraiser.run()).state).toBe('imported_configuration');
     const recalled = await appraiser.recall({ owner: 'a', scope: 's', query: 'login page' });
-    expect(recalled.state).toBe('ok');
+    expect(recalled._tag).toBe('Right');
     // An explicit appraisal control selects the current processor again.
     appraiser.setAppraisal('on');
     appraiser.applyPending();

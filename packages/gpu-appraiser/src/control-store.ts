@@ -1,3 +1,4 @@
+import { left, refusal, right } from '@mecha/errors';
 import { lockHolder } from '@mecha/local-model';
 import { type AppraisalLimits, validateAppraisalLimits } from './appraisal-limits.js';
 import type { AppraiserCore } from './appraiser-core.js';
@@ -107,11 +108,8 @@ function applyPending(core: AppraiserCore): readonly ControlRecord[] {
 /** The controls of the memory in `core`. */
 export function controlStore(core: AppraiserCore): ControlStore {
   const { db, running } = core;
-  const pendingResult = (id: number): ControlResult => ({
-    state: 'pending',
-    id,
-    configuration: projectedConfiguration(core),
-  });
+  const pendingResult = (id: number): ControlResult =>
+    right({ id, configuration: projectedConfiguration(core) });
 
   function recordControl(kind: ControlRecord['kind'], value: unknown): number {
     if (running.active) {
@@ -145,14 +143,16 @@ export function controlStore(core: AppraiserCore): ControlStore {
         ...partial,
       });
       if (problems.length > 0) {
+        const message = problems.map((problem) => problem.message).join('; ');
         const id = db
           .prepare(controlSql.refuseLimits)
-          .run(
-            JSON.stringify(partial),
-            problems.map((problem) => problem.message).join('; '),
-            core.now(),
-          ).lastInsertRowid as number;
-        return { state: 'refused', id, problems, configuration: projectedConfiguration(core) };
+          .run(JSON.stringify(partial), message, core.now()).lastInsertRowid as number;
+        return left({
+          ...refusal('rejected', message),
+          id,
+          problems,
+          configuration: projectedConfiguration(core),
+        });
       }
       return pendingResult(recordControl('limits', partial));
     },

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { leftOrThrow, rightOrThrow } from '@mecha/errors';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scriptedAppraiserModel } from './__fixtures__/scripted-appraiser.js';
@@ -22,19 +23,18 @@ describe('the configuration each control answers with', () => {
   it('folds every pending control in order; a refusal shows what stands', () => {
     const appraiser = openAppraiser({ directory: directory() });
     appraiser.setAppraisal('on');
-    const paused = appraiser.setPolicy('paused');
+    const paused = rightOrThrow(appraiser.setPolicy('paused'));
     expect(paused).toMatchObject({
-      state: 'pending',
       configuration: {
         flags: { writes: true, recall: true, background: false },
         policy: 'paused',
         imported: false,
       },
     });
-    const rows = appraiser.setLimits({ sourceRows: 8 });
+    const rows = rightOrThrow(appraiser.setLimits({ sourceRows: 8 }));
     expect(rows.configuration.limits).toEqual({ ...defaultAppraisalLimits, sourceRows: 8 });
-    const refused = appraiser.setLimits({ sourceRows: 65, pagesPerSequence: 0 });
-    expect(refused.state).toBe('refused');
+    const refused = leftOrThrow(appraiser.setLimits({ sourceRows: 65, pagesPerSequence: 0 }));
+    expect(refused.kind).toBe('rejected');
     // Nothing changed by the refusal: the configuration still has the pending 8 rows.
     expect(refused.configuration.limits.sourceRows).toBe(8);
     expect(appraiser.configuration()).toEqual({
@@ -56,12 +56,12 @@ describe('the configuration each control answers with', () => {
 
   it('imports a previous configuration as recall only; bad flags are refused', () => {
     const appraiser = openAppraiser({ directory: directory() });
-    expect(appraiser.importConfiguration({ flags: 3 }).configuration).toMatchObject({
+    expect(rightOrThrow(appraiser.importConfiguration({ flags: 3 })).configuration).toMatchObject({
       imported: true,
       flags: { writes: true, recall: true },
     });
     expect(() => appraiser.importConfiguration({ flags: 9 })).toThrow(AppraiserInputError);
-    expect(appraiser.setAppraisal('off').configuration.imported).toBe(false);
+    expect(rightOrThrow(appraiser.setAppraisal('off')).configuration.imported).toBe(false);
     appraiser.close();
   });
 
@@ -75,7 +75,7 @@ describe('the configuration each control answers with', () => {
         (field, value) => {
           const [min, max] = appraisalLimitRanges[field];
           const result = appraiser.setLimits({ [field]: value });
-          expect(result.state).toBe(value >= min && value <= max ? 'pending' : 'refused');
+          expect(result._tag).toBe(value >= min && value <= max ? 'Right' : 'Left');
         },
       ),
     );

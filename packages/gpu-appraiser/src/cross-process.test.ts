@@ -163,7 +163,7 @@ describe('two real processes on the tiny GGUF', () => {
     const control = openAppraiser({ directory: dir });
     expect(control.status().worker).toBe(child.pid);
     expect(control.status().journal.recoveryDeferred).toBe(true);
-    expect(control.setLimits({ sourceRows: 8 })).toMatchObject({ state: 'pending' });
+    expect(control.setLimits({ sourceRows: 8 })).toMatchObject({ _tag: 'Right' });
     control.close();
     writeFileSync(join(gate, 'go'), '');
     const { report, calls } = await done;

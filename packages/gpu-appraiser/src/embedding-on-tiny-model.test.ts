@@ -47,10 +47,10 @@ describe('recall on the tiny GGUF', () => {
       scope: 'team',
       query: reports[0] as string,
     });
-    expect(result).toMatchObject({ state: 'ok', similarity: 'embedding' });
-    if (result.state !== 'ok') return;
-    expect(result.ranked[0]).toEqual({ sourceId: 1, score: 1_000_000 });
-    expect(result.ranked.slice(1).every((entry) => entry.score < 1_000_000)).toBe(true);
+    expect(result).toMatchObject({ _tag: 'Right', right: { similarity: 'embedding' } });
+    if (result._tag !== 'Right') return;
+    expect(result.right.ranked[0]).toEqual({ sourceId: 1, score: 1_000_000 });
+    expect(result.right.ranked.slice(1).every((entry) => entry.score < 1_000_000)).toBe(true);
     appraiser.close();
   });
 
@@ -60,8 +60,10 @@ describe('recall on the tiny GGUF', () => {
     const long = `${'payments outage '.repeat(400)}end`;
     appraiser.retainSource({ text: long, owner: 'alice', scope: 'team' });
     const result = await appraiser.recall({ owner: 'x', scope: 'team', query: 'payments outage' });
-    expect(result).toMatchObject({ state: 'ok', similarity: 'embedding' });
-    expect(result.state === 'ok' && result.ranked.map((entry) => entry.sourceId)).toEqual([1]);
+    expect(result).toMatchObject({ _tag: 'Right', right: { similarity: 'embedding' } });
+    expect(result._tag === 'Right' && result.right.ranked.map((entry) => entry.sourceId)).toEqual([
+      1,
+    ]);
     appraiser.close();
   });
 });

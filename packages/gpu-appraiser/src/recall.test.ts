@@ -68,14 +68,14 @@ describe('recall', () => {
     const before = counts(appraiser.directory);
     const result = await appraiser.recall({ owner: 'alice', scope: 'team', query: 'payments' });
     expect(counts(appraiser.directory)).toEqual(before);
-    expect(result.state).toBe('ok');
-    if (result.state !== 'ok') return;
+    expect(result._tag).toBe('Right');
+    if (result._tag !== 'Right') return;
     // Both match "payments" equally; only the appraised source has an intensity to add.
-    expect(result.ranked).toEqual([
+    expect(result.right.ranked).toEqual([
       { sourceId: b.sourceId, score: 1_000_000 + 250_000 },
       { sourceId: a.sourceId, score: 1_000_000 },
     ]);
-    expect(result.context.text).toContain('positive: benefit=1000000');
+    expect(result.right.context.text).toContain('positive: benefit=1000000');
     appraiser.close();
   });
 
@@ -89,12 +89,12 @@ describe('recall', () => {
       query: 'payments',
       appraisal: { priority: 7 },
     });
-    expect(explicit.state === 'ok' && explicit.ranked[0]?.score).toBe(1_000_007);
+    expect(explicit._tag === 'Right' && explicit.right.ranked[0]?.score).toBe(1_000_007);
     appraiser.setAppraisal('off');
     appraiser.applyPending();
     const off = await appraiser.recall({ owner: 'alice', scope: 'team', query: 'payments' });
     // Disabling recall defaults keeps evidence and recall; it only drops the default priority.
-    expect(off.state === 'ok' && off.ranked[0]?.score).toBe(1_000_000);
+    expect(off._tag === 'Right' && off.right.ranked[0]?.score).toBe(1_000_000);
     appraiser.close();
   });
 
@@ -121,13 +121,13 @@ describe('recall', () => {
       scope: 'team',
       query: 'payments outage unrelated words',
     });
-    expect(result.state === 'ok' && result.ranked).toEqual([]);
+    expect(result._tag === 'Right' && result.right.ranked).toEqual([]);
     const near = await appraiser.recall({
       owner: 'alice',
       scope: 'team',
       query: 'payments outage',
     });
-    expect(near.state === 'ok' && near.ranked.map((entry) => entry.sourceId)).toEqual([
+    expect(near._tag === 'Right' && near.right.ranked.map((entry) => entry.sourceId)).toEqual([
       kept.sourceId,
     ]);
     appraiser.close();
@@ -154,10 +154,10 @@ describe('recall', () => {
       scope: 'team',
       query: 'restored payments database',
     });
-    expect(result.state).toBe('ok');
-    if (result.state !== 'ok') return;
-    expect(result.context.text).not.toContain('benefit=1000000');
-    expect(result.context.text).toContain(JSON.stringify(strong));
+    expect(result._tag).toBe('Right');
+    if (result._tag !== 'Right') return;
+    expect(result.right.context.text).not.toContain('benefit=1000000');
+    expect(result.right.context.text).toContain(JSON.stringify(strong));
     appraiser.close();
   });
 
@@ -189,10 +189,10 @@ describe('recall', () => {
       query: 'API keys',
       task: 'T-5',
     });
-    expect(matching.state === 'ok' && matching.context.text).toContain(
+    expect(matching._tag === 'Right' && matching.right.context.text).toContain(
       'task "T-4": trust_gain=700000',
     );
-    expect(other.state === 'ok' && other.context.text).not.toContain('trust_gain');
+    expect(other._tag === 'Right' && other.right.context.text).not.toContain('trust_gain');
     appraiser.close();
   });
 
@@ -203,8 +203,8 @@ describe('recall', () => {
     appraiser.setAppraisal('off');
     appraiser.applyPending();
     const off = await appraiser.recall({ owner: 'alice', scope: 'team', query: 'payments' });
-    expect(off.state === 'ok' && off.context.text).toContain(JSON.stringify(strong));
-    expect(off.state === 'ok' && off.context.text).not.toMatch(
+    expect(off._tag === 'Right' && off.right.context.text).toContain(JSON.stringify(strong));
+    expect(off._tag === 'Right' && off.right.context.text).not.toMatch(
       /queue #|assessment #|relationship #/,
     );
     const explicit = await appraiser.recall({
@@ -213,7 +213,7 @@ describe('recall', () => {
       query: 'payments',
       appraisal: { priority: 0 },
     });
-    expect(explicit.state === 'ok' && explicit.context.text).toContain('assessment #');
+    expect(explicit._tag === 'Right' && explicit.right.context.text).toContain('assessment #');
     appraiser.close();
   });
 
@@ -234,8 +234,12 @@ describe('recall', () => {
       query: 'payments',
       appraisal: { priority: 500_000 },
     });
-    expect(result.state === 'ok' && result.ranked).toEqual([{ sourceId, score: 1_000_000 }]);
-    expect(result.state === 'ok' && result.context.text).not.toMatch(/queue #|assessment #/);
+    expect(result._tag === 'Right' && result.right.ranked).toEqual([
+      { sourceId, score: 1_000_000 },
+    ]);
+    expect(result._tag === 'Right' && result.right.context.text).not.toMatch(
+      /queue #|assessment #/,
+    );
     appraiser.close();
   });
 
@@ -262,7 +266,7 @@ describe('recall', () => {
         query: 'invoice',
         ...request,
       });
-      return result.state === 'ok' ? result.ranked.map((entry) => entry.sourceId) : [];
+      return result._tag === 'Right' ? result.right.ranked.map((entry) => entry.sourceId) : [];
     };
     expect(await ids({})).toHaveLength(3);
     expect(await ids({ participant: 'bob' })).toEqual([byBob.sourceId, aboutBob.sourceId]);
@@ -276,11 +280,11 @@ describe('recall', () => {
     expect(
       await appraiser.recall({ owner: 'a', scope: 's', query: 'x', revision: 5 }),
     ).toMatchObject({
-      state: 'refused',
+      _tag: 'Left',
     });
-    expect(
-      (await appraiser.recall({ owner: 'a', scope: 's', query: 'x', revision: 3 })).state,
-    ).toBe('ok');
+    expect((await appraiser.recall({ owner: 'a', scope: 's', query: 'x', revision: 3 }))._tag).toBe(
+      'Right',
+    );
     appraiser.close();
   });
 });

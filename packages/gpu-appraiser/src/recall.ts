@@ -1,6 +1,8 @@
+import { type Either, isLeft, left, refusal, right } from '@mecha/errors';
 import type { AppraiserCore } from './appraiser-core.js';
 import {
   type LeaseResult,
+  type RecallRefusal,
   type RecallRequest,
   type RecallResult,
   type SourceRow,
@@ -22,16 +24,16 @@ import { recallSql } from './sql.js';
 // Recall: the available sources of a scope ranked against a query by `selectRecall`, rendered
 // as a bounded context; and shared leases, which record that context and render it again.
 
-type Recalled =
-  | {
-      state: 'ok';
-      ranked: { sourceId: number; score: number }[];
-      similarity: SimilarityMethod;
-      fallback?: string;
-      groups: ContextGroup[];
-      context: RenderedContext;
-    }
-  | { state: 'refused'; reason: string };
+type Recalled = Either<
+  RecallRefusal,
+  {
+    ranked: { sourceId: number; score: number }[];
+    similarity: SimilarityMethod;
+    fallback?: string;
+    groups: ContextGroup[];
+    context: RenderedContext;
+  }
+>;
 
 const unknownRevision = (revision: number) =>
   `context revision ${revision} is unknown; this build renders ${contextRevisions.join(' and ')}`;
@@ -83,7 +85,7 @@ async function recallGroups(
   revision: number,
 ): Promise<Recalled> {
   if (!(contextRevisions as readonly number[]).includes(revision)) {
-    return { state: 'refused', reason: unknownRevision(revision) };
+    return left(refusal('rejected', unknownRevision(revision)));
   }
   const work = core.settings.limits();
   const candidates = candidatesIn(core, request.scope);
@@ -114,14 +116,13 @@ async function recallGroups(
   );
   // The groups the context holds, in order: what a lease records.
   const held = new Set(context.sources);
-  return {
-    state: 'ok',
+  return right({
     ranked: ranked.map(({ sourceId, score }) => ({ sourceId, score })),
     similarity: measured.method,
     ...(measured.fallback === undefined ? {} : { fallback: measured.fallback }),
     groups: ranked.map((entry) => entry.group).filter((group) => held.has(group.source.id)),
     context,
-  };
+  });
 }
 
 /**
@@ -139,14 +140,14 @@ export async function recall(
     request,
     request.revision ?? currentContextRevision,
   );
-  if (recalled.state === 'refused') return recalled;
-  return {
-    state: 'ok',
-    similarity: recalled.similarity,
-    ...(recalled.fallback === undefined ? {} : { fallback: recalled.fallback }),
-    ranked: recalled.ranked,
-    context: recalled.context,
-  };
+  if (isLeft(recalled)) return recalled;
+  const { similarity, fallback, ranked, context } = recalled.right;
+  return right({
+    similarity,
+    ...(fallback === undefined ? {} : { fallback }),
+    ranked,
+    context,
+  });
 }
 
 /** Recalls and records the context as a shared lease (revision 4 only). */
@@ -157,14 +158,13 @@ export async function shareContext(
 ): Promise<LeaseResult> {
   const revision = request.revision ?? sharedLeaseRevision;
   if (revision !== sharedLeaseRevision) {
-    return {
-      state: 'refused',
-      reason: `new shared leases use revision ${sharedLeaseRevision}, not ${revision}`,
-    };
+    return left(
+      refusal('rejected', `new shared leases use revision ${sharedLeaseRevision}, not ${revision}`),
+    );
   }
   const recalled = await recallGroups(core, embedder, request, revision);
-  if (recalled.state === 'refused') return recalled;
-  const { groups, context } = recalled;
+  if (isLeft(recalled)) return recalled;
+  const { groups, context } = recalled.right;
   const leaseId = core.db
     .prepare(recallSql.insertLease)
     .run(
@@ -178,7 +178,7 @@ export async function shareContext(
       context.text,
       core.now(),
     ).lastInsertRowid as number;
-  return { state: 'ok', leaseId, revision, policy: revision, context, reproduced: true };
+  return right({ leaseId, revision, policy: revision, context, reproduced: true });
 }
 
 /** A recorded lease exactly as it was rendered; an unknown revision or lease is refused. */
@@ -193,23 +193,24 @@ export function readLease(core: AppraiserCore, leaseId: number): LeaseResult {
         text: string;
       }
     | undefined;
-  if (!row) return { state: 'refused', reason: `no shared lease #${leaseId}` };
+  if (!row) return left(refusal('not_found', `no shared lease #${leaseId}`));
   if (!(contextRevisions as readonly number[]).includes(row.revision)) {
-    return {
-      state: 'refused',
-      reason: `shared lease #${leaseId} has revision ${row.revision}, unknown to this build (it renders ${contextRevisions.join(' and ')})`,
-    };
+    return left(
+      refusal(
+        'unreadable',
+        `shared lease #${leaseId} has revision ${row.revision}, unknown to this build (it renders ${contextRevisions.join(' and ')})`,
+      ),
+    );
   }
   const revision = row.revision as ContextRevision;
   const groups = JSON.parse(row.groups) as ContextGroup[];
   const again = renderContext(groups, row.request, revision);
-  return {
-    state: 'ok',
+  return right({
     leaseId,
     revision,
     policy: row.policy,
     // Exactly the recorded bytes, never a new rendering.
     context: { ...again, system: row.system, text: row.text },
     reproduced: again.text === row.text && again.system === row.system,
-  };
+  });
 }

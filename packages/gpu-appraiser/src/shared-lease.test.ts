@@ -43,15 +43,18 @@ describe('shared context leases', () => {
       scope: 'team',
       query: 'payments',
     });
-    expect(shared).toMatchObject({ state: 'ok', revision: 4, policy: 4, reproduced: true });
-    if (shared.state !== 'ok') return;
-    expect(shared.context.text).toContain('assessment #');
+    expect(shared).toMatchObject({
+      _tag: 'Right',
+      right: { revision: 4, policy: 4, reproduced: true },
+    });
+    if (shared._tag !== 'Right') return;
+    expect(shared.right.context.text).toContain('assessment #');
     // The memory changes: the source is withdrawn and a new report arrives.
     appraiser.withdrawSource(1);
     appraiser.retainSource({ text: 'Dan fixed payments.', owner: 'alice', scope: 'team' });
     const now = await appraiser.recall({ owner: 'alice', scope: 'team', query: 'payments' });
-    expect(now.state === 'ok' && now.context.text).not.toBe(shared.context.text);
-    const again = appraiser.readLease(shared.leaseId);
+    expect(now._tag === 'Right' && now.right.context.text).not.toBe(shared.right.context.text);
+    const again = appraiser.readLease(shared.right.leaseId);
     expect(again).toEqual(shared);
     appraiser.close();
   });
@@ -65,8 +68,14 @@ describe('shared context leases', () => {
         query: 'payments',
         revision: 3,
       }),
-    ).toEqual({ state: 'refused', reason: 'new shared leases use revision 4, not 3' });
-    expect(appraiser.readLease(99)).toEqual({ state: 'refused', reason: 'no shared lease #99' });
+    ).toEqual({
+      _tag: 'Left',
+      left: { kind: 'rejected', message: 'new shared leases use revision 4, not 3' },
+    });
+    expect(appraiser.readLease(99)).toEqual({
+      _tag: 'Left',
+      left: { kind: 'not_found', message: 'no shared lease #99' },
+    });
     const db = new Database(join(appraiser.directory, 'memory.sqlite'));
     db.prepare(
       `INSERT INTO shared_leases (revision, policy, owner, scope, request, groups, system, text, created_at)
@@ -74,8 +83,11 @@ describe('shared context leases', () => {
     ).run();
     db.close();
     expect(appraiser.readLease(1)).toMatchObject({
-      state: 'refused',
-      reason: expect.stringMatching(/revision 5, unknown to this build/),
+      _tag: 'Left',
+      left: {
+        kind: 'unreadable',
+        message: expect.stringMatching(/revision 5, unknown to this build/),
+      },
     });
     appraiser.close();
   });
@@ -94,9 +106,12 @@ describe('shared context leases', () => {
     ).run(JSON.stringify([group]), rendered.system, rendered.text);
     db.close();
     const lease = appraiser.readLease(1);
-    expect(lease).toMatchObject({ state: 'ok', revision: 3, policy: 3, reproduced: true });
-    expect(lease.state === 'ok' && lease.context.text).toBe(rendered.text);
-    expect(lease.state === 'ok' && lease.context.text).toContain(
+    expect(lease).toMatchObject({
+      _tag: 'Right',
+      right: { revision: 3, policy: 3, reproduced: true },
+    });
+    expect(lease._tag === 'Right' && lease.right.context.text).toBe(rendered.text);
+    expect(lease._tag === 'Right' && lease.right.context.text).toContain(
       `source=#1 v1 actor="alice" source_ref`,
     );
     appraiser.close();
@@ -113,8 +128,8 @@ describe('shared context leases', () => {
     const reopened = openAppraiser({ directory: dir });
     expect(reopened.assessments()).toHaveLength(1);
     expect(
-      (await reopened.shareContext({ owner: 'alice', scope: 'team', query: 'payments' })).state,
-    ).toBe('ok');
+      (await reopened.shareContext({ owner: 'alice', scope: 'team', query: 'payments' }))._tag,
+    ).toBe('Right');
     reopened.close();
     const check = new Database(join(dir, 'memory.sqlite'), { readonly: true });
     expect(check.pragma('user_version', { simple: true })).toBe(2);

@@ -62,15 +62,18 @@ describe('recall by embeddings (scripted embedder)', () => {
       appraiser.retainSource({ text: unrelated, owner: 'alice', scope: 'team' });
     }
     const byEmbedding = await embedded.recall({ owner: 'x', scope: 'team', query });
-    expect(byEmbedding).toMatchObject({ state: 'ok', similarity: 'embedding' });
-    if (byEmbedding.state !== 'ok') return;
-    expect(byEmbedding.ranked).toEqual([
+    expect(byEmbedding).toMatchObject({ _tag: 'Right', right: { similarity: 'embedding' } });
+    if (byEmbedding._tag !== 'Right') return;
+    expect(byEmbedding.right.ranked).toEqual([
       { sourceId: 1, score: cosineMillionths(vectors[query], vectors[paraphrase]) },
     ]);
-    expect(byEmbedding.context.text).toContain(paraphrase);
+    expect(byEmbedding.right.context.text).toContain(paraphrase);
     const byWords = await plain.recall({ owner: 'x', scope: 'team', query });
-    expect(byWords).toMatchObject({ state: 'ok', similarity: 'word_overlap', ranked: [] });
-    expect(byWords.state === 'ok' && 'fallback' in byWords).toBe(false);
+    expect(byWords).toMatchObject({
+      _tag: 'Right',
+      right: { similarity: 'word_overlap', ranked: [] },
+    });
+    expect(byWords._tag === 'Right' && 'fallback' in byWords.right).toBe(false);
     embedded.close();
     plain.close();
   });
@@ -84,8 +87,8 @@ describe('recall by embeddings (scripted embedder)', () => {
     appraiser.retainSource({ text: paraphrase, owner: 'alice', scope: 'team' });
     const first = await appraiser.recall({ owner: 'x', scope: 'team', query });
     const again = await appraiser.recall({ owner: 'x', scope: 'team', query: 'payments' });
-    expect(first).toMatchObject({ similarity: 'embedding' });
-    expect(again).toMatchObject({ similarity: 'embedding' });
+    expect(first).toMatchObject({ right: { similarity: 'embedding' } });
+    expect(again).toMatchObject({ right: { similarity: 'embedding' } });
     expect(asked).toEqual([[query, paraphrase], ['payments']]);
     appraiser.close();
   });
@@ -99,10 +102,12 @@ describe('recall by embeddings (scripted embedder)', () => {
     appraiser.retainSource({ text: 'Bob fixed the checkout.', owner: 'alice', scope: 'team' });
     const result = await appraiser.recall({ owner: 'x', scope: 'team', query: 'checkout' });
     expect(result).toMatchObject({
-      state: 'ok',
-      similarity: 'word_overlap',
-      fallback: 'embedding failed: the device is gone',
-      ranked: [{ sourceId: 1 }],
+      _tag: 'Right',
+      right: {
+        similarity: 'word_overlap',
+        fallback: 'embedding failed: the device is gone',
+        ranked: [{ sourceId: 1 }],
+      },
     });
     appraiser.close();
   });
@@ -130,7 +135,9 @@ describe('recall by embeddings (scripted embedder)', () => {
       query,
       appraisal: { priority: 1_000_000 },
     });
-    expect(result.state === 'ok' && result.ranked.map((entry) => entry.sourceId)).toEqual([2]);
+    expect(result._tag === 'Right' && result.right.ranked.map((entry) => entry.sourceId)).toEqual([
+      2,
+    ]);
     appraiser.setLimits({ recallFloor: 0 });
     appraiser.applyPending();
     const open = await appraiser.recall({
@@ -140,7 +147,9 @@ describe('recall by embeddings (scripted embedder)', () => {
       appraisal: { priority: 1_000_000 },
     });
     // With no floor the appraised report comes first: its priority outweighs its similarity.
-    expect(open.state === 'ok' && open.ranked.map((entry) => entry.sourceId)).toEqual([1, 2]);
+    expect(open._tag === 'Right' && open.right.ranked.map((entry) => entry.sourceId)).toEqual([
+      1, 2,
+    ]);
     appraiser.close();
   });
 });

@@ -5,6 +5,7 @@ import { type Command, exitCodes, failure, usageError } from '../command.js';
 import { homePath } from '../home.js';
 import { flag, stringOption } from '../parse-command.js';
 import {
+  controlJson,
   controlLines,
   limitOptions,
   print,
@@ -42,7 +43,7 @@ export function setting(path: string, summary: string, which: 'on' | 'off'): Com
           which === 'on'
             ? appraiser.setAppraisal(background ? { background: true } : 'on')
             : appraiser.setAppraisal(background ? { background: false } : 'off');
-        print(context, flag(values, 'json'), result, () => controlLines(result));
+        print(context, flag(values, 'json'), controlJson(result), () => controlLines(result));
         return exitCodes.ok;
       });
     },
@@ -135,8 +136,8 @@ export const limits: Command = {
         return exitCodes.ok;
       }
       const result = appraiser.setLimits(asked);
-      print(context, flag(values, 'json'), result, () => controlLines(result));
-      return result.state === 'refused' ? exitCodes.failure : exitCodes.ok;
+      print(context, flag(values, 'json'), controlJson(result), () => controlLines(result));
+      return result._tag === 'Left' ? exitCodes.failure : exitCodes.ok;
     });
   },
 };
@@ -167,7 +168,7 @@ export function policyCommand(
     async run({ values, context }) {
       return withAppraiser(context, this.path, (appraiser) => {
         const result = appraiser.setPolicy(policy);
-        print(context, flag(values, 'json'), result, () => controlLines(result));
+        print(context, flag(values, 'json'), controlJson(result), () => controlLines(result));
         return exitCodes.ok;
       });
     },
@@ -260,7 +261,7 @@ export const importCommand: Command = {
     }
     return withAppraiser(context, this.path, (appraiser) => {
       const result = appraiser.importConfiguration({ flags });
-      print(context, flag(values, 'json'), result, () => controlLines(result));
+      print(context, flag(values, 'json'), controlJson(result), () => controlLines(result));
       return exitCodes.ok;
     });
   },

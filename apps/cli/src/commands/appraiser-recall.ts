@@ -82,14 +82,16 @@ export const recall: Command = {
         ...(numbers.revision === undefined ? {} : { revision: numbers.revision }),
       };
       if (flag(values, 'share')) {
-        const lease = await appraiser.shareContext(request);
-        if (lease.state === 'refused') return failure(context, path, lease.reason);
-        print(context, flag(values, 'json'), lease, () => leaseLines(lease));
+        const shared = await appraiser.shareContext(request);
+        if (shared._tag === 'Left') return failure(context, path, shared.left.message);
+        const lease = shared.right;
+        print(context, flag(values, 'json'), { state: 'ok', ...lease }, () => leaseLines(lease));
         return exitCodes.ok;
       }
-      const result = await appraiser.recall(request);
-      if (result.state === 'refused') return failure(context, path, result.reason);
-      print(context, flag(values, 'json'), result, () => [
+      const recalled = await appraiser.recall(request);
+      if (recalled._tag === 'Left') return failure(context, path, recalled.left.message);
+      const result = recalled.right;
+      print(context, flag(values, 'json'), { state: 'ok', ...result }, () => [
         ...(result.fallback === undefined ? [] : [`warning: ${result.fallback}`]),
         `${result.ranked.length} ranked by ${result.similarity === 'embedding' ? 'embeddings' : 'word overlap'}; context revision ${result.context.revision}: ${result.context.references} references, ${result.context.memoryBytes} bytes`,
         ...(result.context.system === '' ? [] : [result.context.system]),
@@ -130,9 +132,10 @@ export const leaseCommand: Command = {
     const id = wholeNumber(positionals[0] as string, 'ID');
     if (!id.ok) return usageError(context, path, id.message);
     return withAppraiser(context, this.path, (appraiser) => {
-      const lease = appraiser.readLease(id.value);
-      if (lease.state === 'refused') return failure(context, path, lease.reason);
-      print(context, flag(values, 'json'), lease, () => leaseLines(lease));
+      const read = appraiser.readLease(id.value);
+      if (read._tag === 'Left') return failure(context, path, read.left.message);
+      const lease = read.right;
+      print(context, flag(values, 'json'), { state: 'ok', ...lease }, () => leaseLines(lease));
       return exitCodes.ok;
     });
   },

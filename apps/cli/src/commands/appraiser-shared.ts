@@ -7,8 +7,8 @@ import type {
   AppraiserOptions,
   AppraiserStatus,
   ControlResult,
-  LeaseResult,
   RunReport,
+  SharedLease,
 } from '@mecha/gpu-appraiser';
 import type { CommandContext } from '../cli-io.js';
 import { failure } from '../command.js';
@@ -76,17 +76,27 @@ export function configurationLines(configuration: AppraisalConfiguration): strin
   ];
 }
 
+/** A control as `--json` prints it: `{ state: 'pending' | 'refused', id, …, configuration }`. */
+export function controlJson(result: ControlResult) {
+  if (result._tag === 'Left') {
+    const { id, problems, configuration } = result.left;
+    return { state: 'refused' as const, id, problems, configuration };
+  }
+  return { state: 'pending' as const, ...result.right };
+}
+
 export function controlLines(result: ControlResult): string[] {
-  if (result.state === 'refused') {
+  if (result._tag === 'Left') {
+    const refused = result.left;
     return [
-      `appraisal control: refused (#${result.id}); nothing changed`,
-      ...result.problems.map((problem) => `  ${problem.message}`),
-      ...configurationLines(result.configuration),
+      `appraisal control: refused (#${refused.id}); nothing changed`,
+      ...refused.problems.map((problem) => `  ${problem.message}`),
+      ...configurationLines(refused.configuration),
     ];
   }
   return [
-    `appraisal control: pending (#${result.id}); applied at the next quiet boundary`,
-    ...configurationLines(result.configuration),
+    `appraisal control: pending (#${result.right.id}); applied at the next quiet boundary`,
+    ...configurationLines(result.right.configuration),
   ];
 }
 
@@ -138,7 +148,7 @@ export function runLines(report: RunReport): string[] {
   return lines;
 }
 
-export function leaseLines(lease: Extract<LeaseResult, { state: 'ok' }>): string[] {
+export function leaseLines(lease: SharedLease): string[] {
   return [
     `shared lease #${lease.leaseId}: revision ${lease.revision}, rendering policy ${lease.policy}; ${lease.context.references} references, ${lease.context.memoryBytes} bytes${lease.reproduced ? '' : ' (this build renders it differently now; shown as recorded)'}`,
     ...(lease.context.system === '' ? [] : [lease.context.system]),

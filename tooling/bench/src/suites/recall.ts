@@ -155,10 +155,11 @@ async function runMethod(
     const started = performance.now();
     const result = await appraiser.recall({ owner: 'bench', scope: 'bank', query: query.text });
     ms.push(performance.now() - started);
-    if (result.state !== 'ok') throw new Error(result.reason);
-    if (result.fallback) throw new Error(result.fallback);
-    method = result.similarity;
-    const at = result.ranked.findIndex((entry) => entry.sourceId === sourceIds[query.target]);
+    if (result._tag === 'Left') throw new Error(result.left.message);
+    const recalled = result.right;
+    if (recalled.fallback) throw new Error(recalled.fallback);
+    method = recalled.similarity;
+    const at = recalled.ranked.findIndex((entry) => entry.sourceId === sourceIds[query.target]);
     ranks.get(query.kind)?.push(at === -1 ? undefined : at + 1);
   }
   return { ranks, ms, method };
