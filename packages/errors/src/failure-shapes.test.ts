@@ -21,10 +21,6 @@ const remaining: Readonly<Record<string, number>> = {
   'grader-verdicts/src/drift/drift-watch.ts': 4,
   'grader-verdicts/src/prune/graph-prune.ts': 14,
   'grader-verdicts/src/registry.ts': 1,
-  // Not converted yet: where the model file is and its settings (`{ ok }`), read by the CLI,
-  // distill and the appraiser.
-  'local-model/src/config.ts': 6,
-  'local-model/src/model-settings.ts': 5,
   // Not converted yet: the owner's acts (`OwnerRefusal`, `SurfaceRefusal`, the replay
   // workspace check); every surface (CLI, web, Slack) reads them, and `--json` prints them.
   'stores/src/owner/owner-refusal.ts': 2,

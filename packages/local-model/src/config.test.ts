@@ -24,15 +24,15 @@ afterAll(async () => {
 
 async function failure(table: unknown) {
   const result = await resolveModelPath(table, { homeDir: home, configFile });
-  if (result.ok) throw new Error(`expected a failure, got ${result.path}`);
+  if (result.state === 'read') throw new Error(`expected a failure, got ${result.value}`);
   return result.error;
 }
 
 describe('resolveModelPath', () => {
   it('accepts an absolute path to an existing file', async () => {
     expect(await resolveModelPath({ path: model }, { homeDir: home, configFile })).toEqual({
-      ok: true,
-      path: model,
+      state: 'read',
+      value: model,
     });
   });
 
@@ -41,7 +41,7 @@ describe('resolveModelPath', () => {
       { path: '~/models/m.gguf' },
       { homeDir: home, configFile },
     );
-    expect(result).toEqual({ ok: true, path: model });
+    expect(result).toEqual({ state: 'read', value: model });
   });
 
   it('resolves a relative path against the config file folder', async () => {
@@ -49,7 +49,7 @@ describe('resolveModelPath', () => {
       { path: 'models/local.gguf' },
       { homeDir: home, configFile },
     );
-    expect(result).toEqual({ ok: true, path: join(home, '.mecha', 'models', 'local.gguf') });
+    expect(result).toEqual({ state: 'read', value: join(home, '.mecha', 'models', 'local.gguf') });
   });
 
   it.each([
@@ -98,8 +98,8 @@ describe('resolveModelPath', () => {
       homeDir: home,
       configFile: '/etc/mecha/config.toml',
     });
-    expect(result.ok).toBe(false);
-    if (!result.ok)
+    expect(result.state).toBe('unreadable');
+    if (result.state === 'unreadable')
       expect(result.error.message).toContain('[model] path in /etc/mecha/config.toml');
   });
 });

@@ -1,12 +1,25 @@
 import { mkdir, rmdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import type { ValueRead } from '@mecha/errors';
 import { ModelConfigError } from './model-config-error.js';
 
-/** The resolved model path, or why there is none. */
+/**
+ * The resolved model path (`value`), or why there is none: a `ValueRead` whose `unreadable`
+ * side also carries the `ModelConfigError` (its `message` is the `reason`).
+ */
 export type ModelPathResult =
-  | { readonly ok: true; readonly path: string }
-  | { readonly ok: false; readonly error: ModelConfigError };
+  | Extract<ValueRead<string>, { readonly state: 'read' }>
+  | (Extract<ValueRead<string>, { readonly state: 'unreadable' }> & {
+      readonly error: ModelConfigError;
+    });
+
+/** An unreadable model path: the error, and its message as the reason. */
+const unreadablePath = (error: ModelConfigError): ModelPathResult => ({
+  state: 'unreadable',
+  reason: error.message,
+  error,
+});
 
 /** Where the config file is and whose home `~` means; both default to the current user's. */
 export interface ModelPathOptions {
@@ -232,7 +245,7 @@ async function fetchModel(
       progress({ totalSize: info.size, downloadedSize: info.size });
       tell({ kind: 'end', uri, path, size: info.size });
     }
-    return { ok: true, path };
+    return { state: 'read', value: path };
   } catch (cause) {
     if (fetching) tell({ kind: 'failed', uri });
     if (made !== undefined) await rmdir(cacheDir).catch(() => {});
@@ -259,15 +272,10 @@ export async function resolveModelPath(
   const home = options.homeDir ?? homedir();
   const configFile = options.configFile ?? join(home, '.mecha', 'config.toml');
   const display = shown(configFile, home);
-  const fail = (problem: ModelConfigError['problem'], path?: string, cause?: unknown) => ({
-    ok: false as const,
-    error: new ModelConfigError(
-      problem,
-      display,
-      path,
-      cause === undefined ? undefined : { cause },
-    ),
-  });
+  const fail = (problem: ModelConfigError['problem'], path?: string, cause?: unknown) =>
+    unreadablePath(
+      new ModelConfigError(problem, display, path, cause === undefined ? undefined : { cause }),
+    );
 
   if (model === undefined || model === null) return fail('missing');
   if (typeof model !== 'object' || Array.isArray(model)) return fail('invalid');
@@ -280,10 +288,11 @@ export async function resolveModelPath(
   if (location.kind === 'secret_in_uri') return fail('secret_in_uri');
   if (location.kind === 'uri') {
     const cacheDir = options.cacheDir ?? join(dirname(configFile), 'models');
-    return fetchModel(location.uri, cacheDir, options, (cause) => ({
-      ok: false as const,
-      error: new ModelConfigError('fetch_failed', display, location.uri, { cause, cacheDir }),
-    }));
+    return fetchModel(location.uri, cacheDir, options, (cause) =>
+      unreadablePath(
+        new ModelConfigError('fetch_failed', display, location.uri, { cause, cacheDir }),
+      ),
+    );
   }
   const raw = location.path;
   const expanded =
@@ -300,5 +309,5 @@ export async function resolveModelPath(
   } catch (cause) {
     return fail('not_found', path, cause);
   }
-  return { ok: true, path };
+  return { state: 'read', value: path };
 }

@@ -1,3 +1,5 @@
+import type { ValueRead } from '@mecha/errors';
+
 /** The `[model]` keys beyond `path` that say how the resident model is loaded. */
 export interface ModelSettings {
   /** `[model] threads`: CPU threads for decoding. */
@@ -14,10 +16,24 @@ export interface ModelSettingProblem {
   readonly message: string;
 }
 
-/** The settings, or every problem with them at once. */
+/**
+ * The settings (`value`), or every problem with them at once: a `ValueRead` whose `unreadable`
+ * side also lists the `problems` (the `reason` names each as `[model] key message`, joined by
+ * `; `).
+ */
 export type ModelSettingsResult =
-  | { readonly ok: true; readonly settings: ModelSettings }
-  | { readonly ok: false; readonly problems: readonly ModelSettingProblem[] };
+  | Extract<ValueRead<ModelSettings>, { readonly state: 'read' }>
+  | (Extract<ValueRead<ModelSettings>, { readonly state: 'unreadable' }> & {
+      readonly problems: readonly ModelSettingProblem[];
+    });
+
+function unreadableSettings(problems: readonly ModelSettingProblem[]): ModelSettingsResult {
+  return {
+    state: 'unreadable',
+    reason: problems.map((problem) => `[model] ${problem.key} ${problem.message}`).join('; '),
+    problems,
+  };
+}
 
 const isWhole = (value: unknown, min: number): value is number =>
   typeof value === 'number' && Number.isInteger(value) && value >= min;
@@ -28,12 +44,9 @@ const isWhole = (value: unknown, min: number): value is number =>
  * `createLocalModel` fills in its own. Nothing throws; every bad key is named.
  */
 export function resolveModelSettings(model: unknown): ModelSettingsResult {
-  if (model === undefined || model === null) return { ok: true, settings: {} };
+  if (model === undefined || model === null) return { state: 'read', value: {} };
   if (typeof model !== 'object' || Array.isArray(model)) {
-    return {
-      ok: false,
-      problems: [{ key: 'threads', message: '[model] must be a table' }],
-    };
+    return unreadableSettings([{ key: 'threads', message: '[model] must be a table' }]);
   }
   const table = model as Record<string, unknown>;
   const problems: ModelSettingProblem[] = [];
@@ -58,5 +71,5 @@ export function resolveModelSettings(model: unknown): ModelSettingsResult {
       });
     }
   }
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, settings };
+  return problems.length > 0 ? unreadableSettings(problems) : { state: 'read', value: settings };
 }

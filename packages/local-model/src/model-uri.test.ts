@@ -130,8 +130,8 @@ describe('modelLocation', () => {
       expect(modelLocation(secret)).toEqual({ kind: 'secret_in_uri' });
       const { configFile } = await freshHome();
       const result = await resolveModelPath({ path: secret }, { configFile });
-      expect(result.ok).toBe(false);
-      if (result.ok) continue;
+      expect(result.state).toBe('unreadable');
+      if (result.state === 'read') continue;
       expect(result.error.problem).toBe('secret_in_uri');
       expect(result.error.message).toMatch(
         /holds a user name, a password or a secret-looking query/,
@@ -155,7 +155,7 @@ describe('[model] path as a model URI', () => {
     const { configFile, cache } = await freshHome();
     const uri = `${base}/files/tiny.gguf`;
     const first = await resolveModelPath({ path: uri }, { configFile });
-    expect(first).toEqual({ ok: true, path: join(cache, 'tiny.gguf') });
+    expect(first).toEqual({ state: 'read', value: join(cache, 'tiny.gguf') });
     expect(new Uint8Array(await readFile(join(cache, 'tiny.gguf')))).toEqual(gguf);
     // The fetched file is a model node-llama-cpp loads.
     const model = createLocalModel({ path: join(cache, 'tiny.gguf'), threads: 1, gpu: false });
@@ -176,7 +176,7 @@ describe('[model] path as a model URI', () => {
       { path: 'hf:someone/tiny-GGUF/tiny-q8.gguf' },
       { configFile, huggingFaceEndpoint: `${base}/` },
     );
-    expect(result).toEqual({ ok: true, path: join(cache, 'hf_someone_tiny-q8.gguf') });
+    expect(result).toEqual({ state: 'read', value: join(cache, 'hf_someone_tiny-q8.gguf') });
     expect(
       requests.some((line) => line.includes('/someone/tiny-GGUF/resolve/main/tiny-q8.gguf')),
     ).toBe(true);
@@ -200,8 +200,8 @@ describe('[model] path as a model URI', () => {
           ...(options.endpoint === undefined ? {} : { huggingFaceEndpoint: options.endpoint }),
         },
       );
-      expect(result.ok, options.path).toBe(false);
-      if (result.ok) continue;
+      expect(result.state, options.path).toBe('unreadable');
+      if (result.state === 'read') continue;
       expect(ModelConfigError.isInstance(result.error)).toBe(true);
       expect(result.error.problem).toBe('fetch_failed');
       expect(result.error.cacheDir).toBe(cache);
@@ -217,8 +217,9 @@ describe('[model] path as a model URI', () => {
     const { configFile } = await freshHome();
     const seen = requests.length;
     const result = await resolveModelPath({ path: 'hf:just-a-name' }, { configFile });
-    expect(result).toMatchObject({ ok: false, error: { problem: 'invalid_uri' } });
-    if (!result.ok) expect(result.error.message).toMatch(/hf:<user>\/<repo>:<quant>/);
+    expect(result).toMatchObject({ state: 'unreadable', error: { problem: 'invalid_uri' } });
+    if (result.state === 'unreadable')
+      expect(result.error.message).toMatch(/hf:<user>\/<repo>:<quant>/);
     expect(requests.length).toBe(seen);
   });
 
@@ -241,7 +242,7 @@ describe('[model] path as a model URI', () => {
         },
       },
     );
-    expect(result).toEqual({ ok: true, path: join(cache, 'big.gguf') });
+    expect(result).toEqual({ state: 'read', value: join(cache, 'big.gguf') });
     expect(new Uint8Array(await readFile(join(cache, 'big.gguf')))).toEqual(big);
     expect(events[0]).toEqual({ kind: 'start', uri, directory: cache, totalSize: big.length });
     expect(events.at(-1)).toEqual({
@@ -281,7 +282,7 @@ describe('[model] path as a model URI', () => {
       { path: `http://127.0.0.1:${port}/m.gguf` },
       { configFile, onFetch: (event) => events.push(event) },
     );
-    expect(result.ok).toBe(false);
+    expect(result.state).toBe('unreadable');
     expect(events).toEqual([]);
   });
 
@@ -291,6 +292,6 @@ describe('[model] path as a model URI', () => {
       { path: `${base}/files/tiny.gguf` },
       { configFile, download: false },
     );
-    expect(result).toMatchObject({ ok: false, error: { problem: 'fetch_failed' } });
+    expect(result).toMatchObject({ state: 'unreadable', error: { problem: 'fetch_failed' } });
   });
 });

@@ -39,19 +39,10 @@ export async function openReplayer(
   }
   if (spec === 'local-model') {
     const path = await resolveModelPath(options.model, { configFile: options.configFile });
-    if (!path.ok) return left(refusal('bad_request', path.error.message));
+    if (path.state === 'unreadable') return left(refusal('bad_request', path.reason));
     const settings = resolveModelSettings(options.model);
-    if (!settings.ok) {
-      return left(
-        refusal(
-          'bad_request',
-          settings.problems
-            .map((problem) => `[model] ${problem.key} ${problem.message}`)
-            .join('; '),
-        ),
-      );
-    }
-    const model = createLocalModel({ path: path.path, ...settings.settings });
+    if (settings.state === 'unreadable') return left(refusal('bad_request', settings.reason));
+    const model = createLocalModel({ path: path.value, ...settings.value });
     return right(
       createLocalModelReplayer(
         model,

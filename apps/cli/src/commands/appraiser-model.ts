@@ -47,18 +47,12 @@ export async function appraiserModel(
       label: `mecha ${path}`,
     }),
   });
-  if (!modelPath.ok) return failure(context, path, `${modelPath.error.message}`);
+  if (modelPath.state === 'unreadable') return failure(context, path, modelPath.reason);
   const settings = localModel.resolveModelSettings(config.right.model);
-  if (!settings.ok) {
-    return failure(
-      context,
-      path,
-      settings.problems.map((problem) => `[model] ${problem.key} ${problem.message}`).join('; '),
-    );
-  }
+  if (settings.state === 'unreadable') return failure(context, path, settings.reason);
   const model = localModel.createLocalModel({
-    path: modelPath.path,
-    ...settings.settings,
+    path: modelPath.value,
+    ...settings.value,
     ...(threads === undefined ? {} : { threads: threads.value }),
     ...(contextSize === undefined ? {} : { contextSize }),
   });

@@ -242,7 +242,7 @@ export async function localModelSource(
       label: `mecha ${path}`,
     }),
   });
-  if (!modelPath.ok) {
+  if (modelPath.state === 'unreadable') {
     const problem =
       modelPath.error.problem === 'fetch_failed'
         ? stripControl(modelPath.error.message)
@@ -251,20 +251,14 @@ export async function localModelSource(
     return exitCodes.failure;
   }
   const settings = localModel.resolveModelSettings(config.right.model);
-  if (!settings.ok) {
-    return failure(
-      context,
-      path,
-      settings.problems.map((problem) => `[model] ${problem.key} ${problem.message}`).join('; '),
-    );
-  }
+  if (settings.state === 'unreadable') return failure(context, path, settings.reason);
   // [model] context_size wins (capped at what the model supports, with a warning);
   // otherwise the distiller asks for 16,384 tokens, quietly capped likewise (transcripts are
   // bounded in the model's own tokens to whatever the context turns out to be).
   const options = {
-    path: modelPath.path,
+    path: modelPath.value,
     defaultContextSize: distillContextSize,
-    ...settings.settings,
+    ...settings.value,
   };
   const make = async (): Promise<CompletionModel> => {
     const created = localModel.createLocalModel(options);
