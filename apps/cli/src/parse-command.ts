@@ -157,6 +157,20 @@ export function wholeNumber(
   return { ok: true, value };
 }
 
+/**
+ * An optional whole-number option (`--limit N`): absent is `undefined`; given, it is read by
+ * {@link wholeNumber}, or why not.
+ */
+export function wholeNumberOption(
+  values: OptionValues,
+  name: string,
+):
+  | { readonly ok: true; readonly value: number | undefined }
+  | { readonly ok: false; readonly message: string } {
+  const text = stringOption(values, name);
+  return text === undefined ? { ok: true, value: undefined } : wholeNumber(text, `--${name}`);
+}
+
 /** The string value of an option, if it was given. */
 export function stringOption(values: OptionValues, name: string): string | undefined {
   const value = values[name];

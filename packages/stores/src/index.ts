@@ -124,7 +124,7 @@ export { findByPrefix } from './owner/find-by-prefix.js';
 export { findTask } from './owner/find-task.js';
 export type { MovedTask, MoveTaskRequest, RefiledTask, TaskMove } from './owner/move-task.js';
 export { moveTask } from './owner/move-task.js';
-export type { OwnerRefusal } from './owner/owner-refusal.js';
+export type { OwnerActRefusal, OwnerRefusal, OwnerRefusalKind } from './owner/owner-refusal.js';
 export { draftAsShown } from './owner/owner-words.js';
 export type { ProcessIdentity } from './process-ancestry.js';
 export { processAncestry } from './process-ancestry.js';

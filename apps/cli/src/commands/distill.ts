@@ -14,8 +14,9 @@ import {
 import type { DistillRuntime } from '../distill-runtime.js';
 import { runnableGraphServer } from '../graph-server-path.js';
 import { homePath } from '../home.js';
+import { interruptible } from '../interruptible.js';
 import { modelFetchPrinter } from '../model-fetch-progress.js';
-import { flag, stringOption, wholeNumber } from '../parse-command.js';
+import { flag, stringOption, wholeNumberOption } from '../parse-command.js';
 import { progressBar } from '../progress.js';
 
 /** The context window the distiller's model is created with (prompt and reply together). */
@@ -103,13 +104,9 @@ export async function runDistill(
   mode: 'distill' | 'nightly',
 ): Promise<number> {
   {
-    const limitText = stringOption(values, 'limit');
-    let limit: number | undefined;
-    if (limitText !== undefined) {
-      const parsed = wholeNumber(limitText, '--limit');
-      if (!parsed.ok) return usageError(context, path, parsed.message);
-      limit = parsed.value;
-    }
+    const parsedLimit = wholeNumberOption(values, 'limit');
+    if (!parsedLimit.ok) return usageError(context, path, parsedLimit.message);
+    const limit = parsedLimit.value;
     const server = stringOption(values, 'server');
     if (server === '') return usageError(context, path, '--server needs a name');
     const session = stringOption(values, 'session');
@@ -130,59 +127,53 @@ export async function runDistill(
     }
     const distillModule = runtime.distill;
     const home = runtime.openHome(homePath(context));
-    let model: ModelSource = () => Promise.reject(new Error('a dry run needs no model'));
-    let modelIdentity: (() => Promise<string>) | undefined;
-    if (!dryRun) {
-      const made = await localModelSource(path, context, home, runtime);
-      if (typeof made === 'number') return made;
-      model = made;
-      modelIdentity = made.identity;
-    }
+    const passModel = await modelForPass(path, context, home, runtime, dryRun);
+    if (typeof passModel === 'number') return passModel;
+    const { model, modelIdentity } = passModel;
 
     const progress = progressBar({
       write: context.stderr,
       isTTY: context.stderrIsTTY,
       label: dryRun ? 'looking' : 'distilling',
     });
-    const controller = new AbortController();
-    const interrupt = () => controller.abort();
-    process.once('SIGINT', interrupt);
-    let result: DistillResult;
-    let reflected: ReflectResult | undefined;
+    let ran: { result: DistillResult; reflected?: ReflectResult | undefined } | number;
     try {
-      const options = {
-        home,
-        model,
-        dryRun,
-        signal: controller.signal,
-        env: context.env,
-        resolveServer: runnableGraphServer,
-        ...(server === undefined ? {} : { server }),
-        ...(limit === undefined ? {} : { limit }),
-        ...(session === undefined ? {} : { sessions: [session] }),
-        onProgress: (step: DistillProgress) => {
-          progress.total(step.total);
-          if (step.step === 'finished') progress.tick();
-        },
-      };
-      if (mode === 'nightly') {
-        // Whether a decline on record was this model's is read from the file: no load.
-        const ran = await distillModule.nightly({
-          ...options,
-          ...(modelIdentity === undefined ? {} : { modelIdentity }),
-        });
-        if (ran.state === 'busy') {
-          if (asJson) context.stdout(`${JSON.stringify(ran)}\n`);
-          else context.stderr(`mecha ${path}: ${stripControl(ran.message)}\n`);
-          return exitCodes.failure;
+      ran = await interruptible(async (signal) => {
+        const options = {
+          home,
+          model,
+          dryRun,
+          signal,
+          env: context.env,
+          resolveServer: runnableGraphServer,
+          ...(server === undefined ? {} : { server }),
+          ...(limit === undefined ? {} : { limit }),
+          ...(session === undefined ? {} : { sessions: [session] }),
+          onProgress: (step: DistillProgress) => {
+            progress.total(step.total);
+            if (step.step === 'finished') progress.tick();
+          },
+        };
+        if (mode === 'nightly') {
+          // Whether a decline on record was this model's is read from the file: no load.
+          const nightly = await distillModule.nightly({
+            ...options,
+            ...(modelIdentity === undefined ? {} : { modelIdentity }),
+          });
+          if (nightly.state === 'busy') {
+            if (asJson) context.stdout(`${JSON.stringify(nightly)}\n`);
+            else context.stderr(`mecha ${path}: ${stripControl(nightly.message)}\n`);
+            return exitCodes.failure;
+          }
+          return { result: nightly, reflected: nightly.reflected };
         }
-        result = ran;
-        reflected = ran.reflected;
-      } else result = await distillModule.distill(options);
+        return { result: await distillModule.distill(options) };
+      });
     } finally {
-      process.removeListener('SIGINT', interrupt);
       progress.done();
     }
+    if (typeof ran === 'number') return ran;
+    const { result, reflected } = ran;
 
     if (asJson) {
       context.stdout(`${JSON.stringify(stripControlDeep(result), null, 2)}\n`);
@@ -209,6 +200,24 @@ export async function runDistill(
  * A way to make the configured local model, with its identity read from the file's digest
  * without loading it (`sha256:<digest>`, as a lesson's `reflected_by` names it).
  */
+/**
+ * The model a distill or reflect pass calls: none on a dry run, else the home's local model (or
+ * the exit code after saying what is wrong), with its identity: whether a decline on record was
+ * this model's is read from the file's digest, with no load.
+ */
+export async function modelForPass(
+  path: string,
+  context: CommandInput['context'],
+  home: MechaHome,
+  runtime: DistillRuntime,
+  dryRun: boolean,
+): Promise<{ model: ModelSource; modelIdentity?: () => Promise<string> } | number> {
+  if (dryRun) return { model: () => Promise.reject(new Error('a dry run needs no model')) };
+  const made = await localModelSource(path, context, home, runtime);
+  if (typeof made === 'number') return made;
+  return { model: made, modelIdentity: made.identity };
+}
+
 export type LocalModelSource = (() => Promise<CompletionModel>) & {
   readonly identity: () => Promise<string>;
 };

@@ -11,6 +11,7 @@ import {
 } from '@mecha/importers';
 import { type Command, type CommandGroup, exitCodes, failure, usageError } from '../command.js';
 import { openCommandHome } from '../home.js';
+import { interruptible } from '../interruptible.js';
 import { flag } from '../parse-command.js';
 import { progressBar } from '../progress.js';
 
@@ -113,36 +114,33 @@ async function watch(
   json: boolean,
   context: Parameters<Command['run']>[0]['context'],
 ): Promise<number> {
-  const stop = new AbortController();
-  const onSignal = () => stop.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
   let first = true;
-  try {
-    const result = await watchHistory(openCommandHome(context), {
-      tool,
-      source,
-      signal: stop.signal,
-      onPass: (report) => {
-        if (json) context.stdout(`${JSON.stringify(report)}\n`);
-        else if (first) {
-          context.stdout(render(report).replace(/\nNext: [^\n]*\n$/, '\n'));
-          context.stdout(`Watching ${stripControl(report.source)} for new lines (Ctrl-C stops)\n`);
-        } else context.stdout(renderPass(report, new Date()));
-        first = false;
-      },
-    });
-    if (isLeft(result)) return failure(context, `import ${tool}`, result.left.message);
-    if (!json) {
-      context.stdout(
-        `Stopped watching after ${result.right.passes} ${result.right.passes === 1 ? 'pass' : 'passes'}; the ledger keeps the place.\n`,
-      );
-    }
-    return exitCodes.ok;
-  } finally {
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
+  const result = await interruptible(
+    (signal) =>
+      watchHistory(openCommandHome(context), {
+        tool,
+        source,
+        signal,
+        onPass: (report) => {
+          if (json) context.stdout(`${JSON.stringify(report)}\n`);
+          else if (first) {
+            context.stdout(render(report).replace(/\nNext: [^\n]*\n$/, '\n'));
+            context.stdout(
+              `Watching ${stripControl(report.source)} for new lines (Ctrl-C stops)\n`,
+            );
+          } else context.stdout(renderPass(report, new Date()));
+          first = false;
+        },
+      }),
+    ['SIGINT', 'SIGTERM'],
+  );
+  if (isLeft(result)) return failure(context, `import ${tool}`, result.left.message);
+  if (!json) {
+    context.stdout(
+      `Stopped watching after ${result.right.passes} ${result.right.passes === 1 ? 'pass' : 'passes'}; the ledger keeps the place.\n`,
+    );
   }
+  return exitCodes.ok;
 }
 
 function importCommand(tool: ImportTool): Command {

@@ -1,5 +1,5 @@
 import { stripControl, stripControlDeep } from '@mecha/appraisal-core';
-import type { ModelSource, ReflectResult } from '@mecha/distill';
+import type { ReflectResult } from '@mecha/distill';
 import {
   type Command,
   type CommandGroup,
@@ -10,9 +10,10 @@ import {
   usageError,
 } from '../command.js';
 import { homePath } from '../home.js';
-import { flag, stringOption, wholeNumber } from '../parse-command.js';
+import { interruptible } from '../interruptible.js';
+import { flag, stringOption, wholeNumberOption } from '../parse-command.js';
 import { progressBar } from '../progress.js';
-import { localModelSource } from './distill.js';
+import { modelForPass } from './distill.js';
 
 const reflectCommand: Command = {
   path: 'reflect',
@@ -59,51 +60,39 @@ const reflectCommand: Command = {
   takesNoArguments: true,
   async run({ values, context }: CommandInput) {
     const path = this.path;
-    let limit: number | undefined;
-    const limitText = stringOption(values, 'limit');
-    if (limitText !== undefined) {
-      const parsed = wholeNumber(limitText, '--limit');
-      if (!parsed.ok) return usageError(context, path, parsed.message);
-      limit = parsed.value;
-    }
+    const parsedLimit = wholeNumberOption(values, 'limit');
+    if (!parsedLimit.ok) return usageError(context, path, parsedLimit.message);
+    const limit = parsedLimit.value;
     const dryRun = flag(values, 'dry-run');
     const asJson = flag(values, 'json');
     const { loadDistillRuntime } = await import('../distill-runtime.js');
     const runtime = await loadDistillRuntime();
     const home = runtime.openHome(homePath(context));
-    let model: ModelSource = () => Promise.reject(new Error('a dry run needs no model'));
-    let modelIdentity: (() => Promise<string>) | undefined;
-    if (!dryRun) {
-      const made = await localModelSource(path, context, home, runtime);
-      if (typeof made === 'number') return made;
-      model = made;
-      // Whether a decline on record was this model's is read from the file's digest: no load.
-      modelIdentity = made.identity;
-    }
+    const passModel = await modelForPass(path, context, home, runtime, dryRun);
+    if (typeof passModel === 'number') return passModel;
+    const { model, modelIdentity } = passModel;
     const progress = progressBar({
       write: context.stderr,
       isTTY: context.stderrIsTTY,
       label: 'reflecting',
     });
-    const controller = new AbortController();
-    const interrupt = () => controller.abort();
-    process.once('SIGINT', interrupt);
     let result: ReflectResult;
     try {
-      result = await runtime.distill.reflect({
-        home,
-        model,
-        dryRun,
-        signal: controller.signal,
-        ...(limit === undefined ? {} : { limit }),
-        ...(modelIdentity === undefined ? {} : { modelIdentity }),
-        onProgress: (done, total) => {
-          progress.total(total);
-          if (done > 0) progress.tick();
-        },
-      });
+      result = await interruptible((signal) =>
+        runtime.distill.reflect({
+          home,
+          model,
+          dryRun,
+          signal,
+          ...(limit === undefined ? {} : { limit }),
+          ...(modelIdentity === undefined ? {} : { modelIdentity }),
+          onProgress: (done, total) => {
+            progress.total(total);
+            if (done > 0) progress.tick();
+          },
+        }),
+      );
     } finally {
-      process.removeListener('SIGINT', interrupt);
       progress.done();
     }
     if (result.state === 'cannot_run') {

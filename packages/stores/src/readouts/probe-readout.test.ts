@@ -16,20 +16,20 @@ describe('checkReplayWorkspace', () => {
     mkdirSync(project);
     expect(checkReplayWorkspace({ workspace: user, homePath: home, userHome: user })).toMatchObject(
       {
-        state: 'refused',
-        message: expect.stringContaining('your home directory'),
+        _tag: 'Left',
+        left: { kind: 'bad_request', message: expect.stringContaining('your home directory') },
       },
     );
     expect(checkReplayWorkspace({ workspace: home, homePath: home })).toMatchObject({
-      state: 'refused',
-      message: expect.stringContaining('covers the mecha home'),
+      _tag: 'Left',
+      left: { message: expect.stringContaining('covers the mecha home') },
     });
     expect(checkReplayWorkspace({ workspace: user, homePath: home })).toMatchObject({
-      state: 'refused',
+      _tag: 'Left',
     });
     expect(checkReplayWorkspace({ workspace: project, homePath: home, userHome: user })).toEqual({
-      ok: true,
-      workspace: project,
+      _tag: 'Right',
+      right: project,
     });
   });
 
@@ -39,8 +39,8 @@ describe('checkReplayWorkspace', () => {
     writeFileSync(file, 'x');
     expect(checkReplayWorkspace({ workspace: file, homePath: join(user, '.mecha') })).toMatchObject(
       {
-        state: 'refused',
-        message: expect.stringContaining('not a directory'),
+        _tag: 'Left',
+        left: { message: expect.stringContaining('not a directory') },
       },
     );
     const sibling = join(user, '.mecha-work');
@@ -49,7 +49,7 @@ describe('checkReplayWorkspace', () => {
     expect(
       checkReplayWorkspace({ workspace: sibling, homePath: join(user, '.mecha') }),
     ).toMatchObject({
-      ok: true,
+      _tag: 'Right',
     });
   });
 });
@@ -67,7 +67,7 @@ describe('probeReadout', () => {
       homePath: home.path,
       userHome: user,
     });
-    expect(found.state).toBe('refused');
+    expect(found._tag).toBe('Left');
     expect(replayer.requests).toHaveLength(0);
   });
 });

@@ -8,7 +8,9 @@ import {
   probeCorpus,
   type Replayer,
 } from '@mecha/appraisal-core';
-import { type OwnerRefusal, ownerRefusal } from '../owner/owner-refusal.js';
+import { refusal } from '@mecha/errors';
+import * as E from 'fp-ts/lib/Either.js';
+import type { OwnerActRefusal } from '../owner/owner-refusal.js';
 
 /** Where a replay would run, and the homes its jail must not cover. */
 export interface ReplayWorkspace {
@@ -37,11 +39,9 @@ function covers(outer: string, inner: string): boolean {
  * Checks the directory a replay's workspace jail would cover: it must be a directory, must not
  * be the user's home directory, and must not cover the mecha home (a jail over `~/.mecha` would
  * let a replayed agent touch the records it is being graded from). The checked, real path, or
- * the refusal in one line.
+ * the refusal in one line (kind `bad_request`).
  */
-export function checkReplayWorkspace(
-  where: ReplayWorkspace,
-): { readonly ok: true; readonly workspace: string } | OwnerRefusal {
+export function checkReplayWorkspace(where: ReplayWorkspace): E.Either<OwnerActRefusal, string> {
   const workspace = real(where.workspace);
   let directory = false;
   try {
@@ -50,22 +50,26 @@ export function checkReplayWorkspace(
     directory = false;
   }
   if (!directory) {
-    return ownerRefusal('bad_request', `the replay workspace ${workspace} is not a directory`);
+    return E.left(refusal('bad_request', `the replay workspace ${workspace} is not a directory`));
   }
   if (where.userHome !== undefined && workspace === real(where.userHome)) {
-    return ownerRefusal(
-      'bad_request',
-      `the replay workspace would be your home directory (${workspace}), and its jail would cover the mecha home: run this from a project directory or name one with --workspace`,
+    return E.left(
+      refusal(
+        'bad_request',
+        `the replay workspace would be your home directory (${workspace}), and its jail would cover the mecha home: run this from a project directory or name one with --workspace`,
+      ),
     );
   }
   const home = real(where.homePath);
   if (covers(workspace, home)) {
-    return ownerRefusal(
-      'bad_request',
-      `the replay workspace ${workspace} covers the mecha home (${home}): run this from a project directory or name one with --workspace`,
+    return E.left(
+      refusal(
+        'bad_request',
+        `the replay workspace ${workspace} covers the mecha home (${home}): run this from a project directory or name one with --workspace`,
+      ),
     );
   }
-  return { ok: true, workspace };
+  return E.right(workspace);
 }
 
 /** Options of {@link probeReadout}: the readout's population, the pass's ceiling and where it runs. */
@@ -84,17 +88,17 @@ export async function probeReadout(
   ports: AppraisalPorts,
   replayer: Replayer,
   options: ProbeReadoutOptions,
-): Promise<{ readonly state: 'appraised'; readonly result: CorpusAppraisal } | OwnerRefusal> {
+): Promise<E.Either<OwnerActRefusal, CorpusAppraisal>> {
   const checked = checkReplayWorkspace(options);
-  if (!('ok' in checked)) return checked;
+  if (E.isLeft(checked)) return checked;
   const run = await probeCorpus(ports, replayer, {
     ...options,
-    workspace: checked.workspace,
+    workspace: checked.right,
   });
   const result = await appraiseCorpus(ports, {
     ...options,
     probe: run.readout,
     resolved: run.resolved,
   });
-  return { state: 'appraised', result };
+  return E.right(result);
 }

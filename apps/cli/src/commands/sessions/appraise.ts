@@ -4,6 +4,7 @@ import { probeReadout, readProblems, sessionReadout, textAppraisalReadout } from
 import type { CommandContext } from '../../cli-io.js';
 import { type Command, exitCodes, failure, usageError } from '../../command.js';
 import { openCommandHome, ownerClockFor, readoutNow } from '../../home.js';
+import { interruptible } from '../../interruptible.js';
 import { flag, stringOption, wholeNumber } from '../../parse-command.js';
 import { renderCorpus } from '../../render/corpus.js';
 import { notReadWhole, problemsSection } from '../../render/format.js';
@@ -188,25 +189,23 @@ async function showCorpus(
   let result: Awaited<ReturnType<typeof appraiseCorpus>>;
   if (replayer.state === 'open') {
     const ceiling = stringOption(values, 'max-probes');
-    const controller = new AbortController();
-    const interrupt = () => controller.abort();
-    process.once('SIGINT', interrupt);
     try {
-      const probed = await probeReadout(ports, replayer.replayer, {
-        ...population,
-        maxProbes: ceiling === undefined ? 25 : Number(ceiling),
-        workspace: stringOption(values, 'workspace') ?? context.cwd,
-        homePath: openCommandHome(context).path,
-        ...(context.env.HOME === undefined ? {} : { userHome: context.env.HOME }),
-        signal: controller.signal,
-      });
-      if (probed.state === 'refused') {
+      const probed = await interruptible((signal) =>
+        probeReadout(ports, replayer.replayer, {
+          ...population,
+          maxProbes: ceiling === undefined ? 25 : Number(ceiling),
+          workspace: stringOption(values, 'workspace') ?? context.cwd,
+          homePath: openCommandHome(context).path,
+          ...(context.env.HOME === undefined ? {} : { userHome: context.env.HOME }),
+          signal,
+        }),
+      );
+      if (probed._tag === 'Left') {
         progress.done();
-        return failure(context, path, probed.message);
+        return failure(context, path, probed.left.message);
       }
-      result = probed.result;
+      result = probed.right;
     } finally {
-      process.off('SIGINT', interrupt);
       await replayer.replayer.close();
     }
   } else {

@@ -7,6 +7,7 @@ import {
 import { compareSession } from '@mecha/stores';
 import { type Command, exitCodes, failure, usageError } from '../../command.js';
 import { openCommandHome } from '../../home.js';
+import { interruptible } from '../../interruptible.js';
 import { flag, stringOption } from '../../parse-command.js';
 import { configuredReplayer } from '../../replayer.js';
 import { json } from './shared.js';
@@ -81,7 +82,7 @@ export const compareCommand: Command = {
       ? values.policy.filter((value): value is string => typeof value === 'string')
       : [];
     const names = asked.length === 0 ? ['covering', 'none'] : [...new Set(asked)];
-    const policies = [];
+    const policies: (typeof comparePolicies)[keyof typeof comparePolicies][] = [];
     for (const name of names) {
       if (!(name in comparePolicies)) {
         return usageError(
@@ -111,20 +112,20 @@ export const compareCommand: Command = {
         'no replayer is configured: set [probe] replayer in config.toml ("local-model" or "scripted:PATH"); nothing was replayed',
       );
     }
-    const controller = new AbortController();
-    const interrupt = () => controller.abort();
-    process.once('SIGINT', interrupt);
     try {
-      const result = await compareSession(openCommandHome(context), replayer.replayer, {
-        session,
-        ...(at === undefined ? {} : { at }),
-        policies,
-        workspace: stringOption(values, 'workspace') ?? context.cwd,
-        ...(context.env.HOME === undefined ? {} : { userHome: context.env.HOME }),
-        now: new Date(),
-        signal: controller.signal,
-      });
-      if (result.state === 'refused') return failure(context, path, result.message);
+      const compared = await interruptible((signal) =>
+        compareSession(openCommandHome(context), replayer.replayer, {
+          session,
+          ...(at === undefined ? {} : { at }),
+          policies,
+          workspace: stringOption(values, 'workspace') ?? context.cwd,
+          ...(context.env.HOME === undefined ? {} : { userHome: context.env.HOME }),
+          now: new Date(),
+          signal,
+        }),
+      );
+      if (compared._tag === 'Left') return failure(context, path, compared.left.message);
+      const result = compared.right;
       context.stdout(
         flag(values, 'json')
           ? json({ state: result.state, record: stripControlDeep(result.record) })
@@ -132,7 +133,6 @@ export const compareCommand: Command = {
       );
       return exitCodes.ok;
     } finally {
-      process.off('SIGINT', interrupt);
       await replayer.replayer.close();
     }
   },

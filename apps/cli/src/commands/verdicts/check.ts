@@ -1,9 +1,7 @@
-import type { Command } from '../../command.js';
-import { flag } from '../../parse-command.js';
 import { renderDrift } from './render.js';
-import { bankDir, bankOption, guarded, json, verdictsModule } from './shared.js';
+import { bankCommand, bankOption, json, verdictsModule } from './shared.js';
 
-export const check: Command = {
+export const check = bankCommand({
   path: 'verdicts check',
   summary: 're-grade the frozen bank twice and report drift',
   help: [
@@ -21,22 +19,14 @@ export const check: Command = {
     'bank: nothing is trusted, nothing is graded); 1 nothing frozen; 2 usage.',
     '',
   ].join('\n'),
-  options: { bank: { type: 'string' }, json: { type: 'boolean' } },
-  // Grading reads task folders and banks, never a mecha home.
-  homeMayBeMissing: true,
-  takesNoArguments: true,
-  async run({ values, context }) {
-    return guarded(context, this.path, async () => {
-      const { checkBank, bundledBankDir } = await verdictsModule();
-      const report = await checkBank(bankDir(context, values) ?? bundledBankDir(), {
-        env: context.env,
-      });
-      if (flag(values, 'json')) json(context, report);
-      else
-        (report.code === 0 ? context.stdout : context.stderr)(
-          `${renderDrift(report).join('\n')}\n`,
-        );
-      return report.code;
+  async act({ context, bank, asJson }) {
+    const { checkBank, bundledBankDir } = await verdictsModule();
+    const report = await checkBank(bank ?? bundledBankDir(), {
+      env: context.env,
     });
+    if (asJson) json(context, report);
+    else
+      (report.code === 0 ? context.stdout : context.stderr)(`${renderDrift(report).join('\n')}\n`);
+    return report.code;
   },
-};
+});

@@ -1,9 +1,8 @@
-import { type Command, exitCodes } from '../../command.js';
-import { flag } from '../../parse-command.js';
+import { exitCodes } from '../../command.js';
 import { renderMeta } from './render.js';
-import { bankDir, bankOption, guarded, json, verdictsModule } from './shared.js';
+import { bankCommand, bankOption, json, verdictsModule } from './shared.js';
 
-export const freeze: Command = {
+export const freeze = bankCommand({
   path: 'verdicts freeze',
   summary: 'seal the bank: golden verdicts, grader hashes, toolchain',
   help: [
@@ -21,27 +20,21 @@ export const freeze: Command = {
     'Exit codes: 0 frozen, 1 not frozen (a fixture does not hold), 2 usage.',
     '',
   ].join('\n'),
-  options: { bank: { type: 'string' }, json: { type: 'boolean' } },
-  // Grading reads task folders and banks, never a mecha home.
-  homeMayBeMissing: true,
-  takesNoArguments: true,
-  async run({ values, context }) {
-    return guarded(context, this.path, async () => {
-      const { freezeBank, bundledBankDir, formatExpectation } = await verdictsModule();
-      const result = await freezeBank(bankDir(context, values) ?? bundledBankDir(), {
-        env: context.env,
-      });
-      if (flag(values, 'json')) json(context, result);
-      else if (result.ok) {
-        context.stdout(
-          `frozen ${result.frozen.cases.length} cases into ${result.path}${result.frozen.seal.hmac === undefined ? '' : ' (HMAC-sealed)'}\n`,
-        );
-      } else {
-        context.stderr(
-          `${renderMeta(result.meta, formatExpectation).join('\n')}\nnot frozen: a fixture does not hold\n`,
-        );
-      }
-      return result.ok ? exitCodes.ok : exitCodes.failure;
+  async act({ context, bank, asJson }) {
+    const { freezeBank, bundledBankDir, formatExpectation } = await verdictsModule();
+    const result = await freezeBank(bank ?? bundledBankDir(), {
+      env: context.env,
     });
+    if (asJson) json(context, result);
+    else if (result.ok) {
+      context.stdout(
+        `frozen ${result.frozen.cases.length} cases into ${result.path}${result.frozen.seal.hmac === undefined ? '' : ' (HMAC-sealed)'}\n`,
+      );
+    } else {
+      context.stderr(
+        `${renderMeta(result.meta, formatExpectation).join('\n')}\nnot frozen: a fixture does not hold\n`,
+      );
+    }
+    return result.ok ? exitCodes.ok : exitCodes.failure;
   },
-};
+});

@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CommandContext } from '../../cli-io.js';
-import { failure } from '../../command.js';
+import { type Command, failure } from '../../command.js';
+import { flag } from '../../parse-command.js';
 
 /** The shared parts of the `mecha verdicts` subcommands: loading the graders, files, JSON. */
 
@@ -36,6 +37,38 @@ export function bankDir(
 ): string | undefined {
   const bank = values.bank;
   return typeof bank === 'string' ? resolve(context.cwd, bank) : undefined;
+}
+
+/** What a command over one bank is given: its options, parsed. */
+export interface BankRequest {
+  readonly context: CommandContext;
+  /** The `--bank` folder, resolved; `undefined` for the bank shipped with the graders. */
+  readonly bank: string | undefined;
+  /** `--json`: print the report as JSON. */
+  readonly asJson: boolean;
+}
+
+/**
+ * A `mecha verdicts` command over one bank: `--bank DIR` and `--json`, no arguments, no mecha
+ * home (grading reads task folders and banks). Parses both options and runs `act` guarded.
+ */
+export function bankCommand(
+  spec: Pick<Command, 'path' | 'summary' | 'help'> & {
+    act(request: BankRequest): Promise<number>;
+  },
+): Command {
+  return {
+    path: spec.path,
+    summary: spec.summary,
+    help: spec.help,
+    options: { bank: { type: 'string' }, json: { type: 'boolean' } },
+    homeMayBeMissing: true,
+    takesNoArguments: true,
+    run: ({ values, context }) =>
+      guarded(context, spec.path, () =>
+        spec.act({ context, bank: bankDir(context, values), asJson: flag(values, 'json') }),
+      ),
+  };
 }
 
 /** Reads a JSON file a command was given, or says why not (a GraderInputError). */
