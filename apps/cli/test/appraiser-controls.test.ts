@@ -47,6 +47,15 @@ describe('mecha appraiser: the control surface', () => {
     expect(refused.stdout).toContain('appraisal control: refused');
     expect(refused.stdout).toContain('sourceRows must be an integer from 1 to 64, got 65');
     expect(refused.stdout).toContain('pagesPerSequence must be a positive integer, got 0');
+    // --json prints a refusal as it always has: its state, the control's id, the problems and
+    // the configuration that stands, in that order (not the Either the appraiser answers).
+    const refusedJson = json(['--home', home, 'appraiser', 'limits', '--rows', '65']);
+    expect(refusedJson.code).toBe(1);
+    expect(Object.keys(refusedJson.value)).toEqual(['state', 'id', 'problems', 'configuration']);
+    expect(refusedJson.value).toMatchObject({
+      state: 'refused',
+      problems: [{ field: 'sourceRows' }],
+    });
     expect(mecha(['--home', home, 'appraiser', 'limits', '--tokens', 'many']).code).toBe(2);
     const accepted = json([
       '--home',
@@ -66,6 +75,7 @@ describe('mecha appraiser: the control surface', () => {
       },
     });
     const status = json(['--home', home, 'appraiser', 'status']).value;
+    expect(Object.keys(accepted.value)).toEqual(['state', 'id', 'configuration']);
     expect(status.limits).toMatchObject({ sourceRows: 64 });
     expect(status.pending).toEqual([
       expect.objectContaining({ kind: 'limits', value: { sourceRows: 8, outputTokens: 4096 } }),
