@@ -213,8 +213,9 @@ describe('mapClaudeCodeLine', () => {
       user(5, 'Stop hook feedback:\n- [check.sh]: tests fail'),
       user(6, [{ type: 'text', text: '<user-prompt-submit-hook>ok</user-prompt-submit-hook>' }]),
       assistant(7, 'msg_9', [{ type: 'text', text: 'sub' }], null, { isSidechain: true }),
+      user(8, 'shown only', { isVisibleInTranscriptOnly: true }),
     ]);
-    expect(outcomes).toEqual(Array.from({ length: 10 }, () => 'skipped'));
+    expect(outcomes).toEqual(Array.from({ length: 11 }, () => 'skipped'));
     expect(brief).toEqual([]);
   });
 
@@ -313,6 +314,17 @@ describe('mapClaudeCodeLine', () => {
     expect(brief.filter((entry) => entry.startsWith('intervention'))).toEqual([
       'intervention:deny@1',
     ]);
+  });
+});
+
+describe('a `!` shell line', () => {
+  it('is the owner’s request, `!command`, and its output echo ends the run it opened', () => {
+    const { events, brief } = map([
+      user(0, '<bash-input>git status</bash-input>'),
+      user(1, '<bash-stdout>nothing to commit</bash-stdout><bash-stderr></bash-stderr>'),
+    ]);
+    expect(brief).toEqual(['run_start', 'message:owner@0', 'run_end:completed']);
+    expect(events[1]).toMatchObject({ role: 'owner', text: '!git status' });
   });
 });
 
