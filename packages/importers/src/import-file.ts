@@ -145,6 +145,21 @@ export async function importFile(
     return E.right(undefined);
   };
 
+  // A file left alone after some of its lines were read (a copy of a log already imported) adds
+  // none of them to the pass's counts: the report counts the lines of the logs it imported.
+  const countedBefore = {
+    linesRead: totals.linesRead,
+    ignored: totals.ignored,
+    damagedCount: totals.damagedCount,
+    damagedListed: totals.damaged.length,
+  };
+  const uncount = () => {
+    totals.linesRead = countedBefore.linesRead;
+    totals.ignored = countedBefore.ignored;
+    totals.damagedCount = countedBefore.damagedCount;
+    totals.damaged.length = countedBefore.damagedListed;
+  };
+
   const damage = (line: number, reason: string) => {
     totals.damagedCount += 1;
     if (totals.damaged.length < maxDamagedListed) totals.damaged.push({ file, line, reason });
@@ -189,6 +204,7 @@ export async function importFile(
       firstLine = false;
       const wrong = notThisToolsLog(tool, line.text, parsedOk ? record : undefined);
       if (wrong !== undefined) {
+        uncount();
         totals.skippedFiles.push({ file, reason: wrong });
         totals.skipped += 1;
         lines.return(undefined);
@@ -224,6 +240,7 @@ export async function importFile(
       const logId = logIdOf(tool, record);
       const sessionId = sessionIdFor(tool, logId ?? file, at);
       if (existsSync(join(home.path, home.sessions.file(sessionId)))) {
+        uncount();
         const other = totals.createdFrom.get(sessionId) ?? importedFrom(sessionId, file);
         totals.skippedFiles.push({
           file,

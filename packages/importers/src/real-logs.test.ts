@@ -27,6 +27,10 @@ describe('importing real Claude Code and Codex logs', () => {
       });
       const report = await run(home, tool, source);
       expect(report.sessions.created).toBe(1);
+      // The copy's lines are not counted either: the report counts one log's lines.
+      const lines = readFileSync(join(real, fixture), 'utf8').split('\n').length - 1;
+      expect(report.lines).toMatchObject({ read: lines, damaged: 0 });
+      expect(report.lines.mapped + report.lines.ignored).toBe(lines);
       expect(report.skippedFiles).toEqual([
         {
           file: join(source, `backup/${name}`),
