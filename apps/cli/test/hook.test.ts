@@ -92,3 +92,96 @@ describe('mecha hook claude-code', () => {
     expect(help.stdout).toContain('.claude/settings.json');
   });
 });
+
+// A real Codex 0.125.0 rollout (packages/importers/src/__fixtures__/real/SOURCES.md).
+const rolloutLog = fileURLToPath(
+  new URL(
+    '../../../packages/importers/src/__fixtures__/real/codex/0.125.0-unified-exec-failure.jsonl',
+    import.meta.url,
+  ),
+);
+
+describe('mecha hook codex', () => {
+  const dir = tempDir('mecha-hook-');
+  const home = join(dir, 'home');
+  expect(mecha(['init', '--home', home]).code).toBe(0);
+  const codexHome = join(dir, 'codex');
+  const thread = '019e1625-789d-76c0-80ab-3724b5ddb799';
+  mkdirSync(join(codexHome, 'sessions/2026/05/11'), { recursive: true });
+  const rollout = join(
+    codexHome,
+    `sessions/2026/05/11/rollout-2026-05-11T11-26-55-${thread}.jsonl`,
+  );
+  const lines = readFileSync(rolloutLog, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '');
+  const argument = (threadId = thread) =>
+    JSON.stringify({
+      type: 'agent-turn-complete',
+      'thread-id': threadId,
+      'turn-id': '019e1625-d031-75e3-a85f-f143e43c0d84',
+      cwd: '/Users/Sample_User/repos/codemie-ai/codemie-code',
+      'input-messages': ['show tools'],
+      'last-assistant-message': 'Available tool groups in this session: …',
+    });
+
+  /** Runs `mecha hook codex` as Codex runs its notify program: the JSON as the last argument. */
+  function notify(at: string, json: string, extra: readonly string[] = []) {
+    const result = spawnSync(
+      process.execPath,
+      [bin, '--home', at, 'hook', 'codex', ...extra, json],
+      {
+        encoding: 'utf8',
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: process.env.HOME ?? '/root',
+          CODEX_HOME: codexHome,
+        },
+      },
+    );
+    return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  }
+
+  it('imports the rollout’s new lines at each turn’s end, silently, sharing the import ledger', () => {
+    writeFileSync(rollout, `${lines.slice(0, 19).join('\n')}\n`);
+    expect(notify(home, argument())).toEqual({ code: 0, stdout: '', stderr: '' });
+    appendFileSync(rollout, `${lines.slice(19).join('\n')}\n`);
+    const second = notify(home, argument(), ['--json']);
+    expect(second.code).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({
+      lines: { read: lines.length - 19 },
+      sessions: { created: 0, continued: 1 },
+    });
+    // The import command reads the same ledger: nothing is new.
+    const again = mechaJson([
+      'import',
+      'codex',
+      join(codexHome, 'sessions'),
+      '--home',
+      home,
+      '--json',
+    ]);
+    expect(again.json).toMatchObject({ events: 0, files: { unchanged: 1 } });
+    const id = notify(home, argument(), ['--print-session']).stdout.trim();
+    const appraised = mechaJson(['sessions', 'appraise', id, '--home', home, '--json']);
+    expect(appraised.json).toMatchObject({ session_id: id, transcript_read: true });
+  });
+
+  it('never gets in Codex’s way: any failure exits 0 with one line on stderr, and writes nothing', () => {
+    const before = folderSnapshot(home);
+    for (const [json, said, at] of [
+      ['{"type":"agent-turn-complete"}', 'not a Codex notification', home],
+      [argument('019e0000-0000-7000-8000-000000000000'), 'no rollout of thread', home],
+      [argument(), 'there is no mecha home at', join(dir, 'no-home')],
+    ] as const) {
+      const run = notify(at, json);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('');
+      expect(run.stderr.trim().split('\n')).toEqual([expect.stringContaining(said)]);
+    }
+    expect(folderSnapshot(home)).toEqual(before);
+    expect(mecha(['hook', 'codex', '--help']).stdout).toContain(
+      'notify = ["mecha", "hook", "codex"]',
+    );
+  });
+});

@@ -244,4 +244,37 @@ describe('mecha import', () => {
     const text = mecha(['--home', fresh.home, 'sessions', 'appraise', id?.id ?? ''], fixtureNow);
     expect(text.stdout).toContain(`from ${file}:11 (toolu_0116Hyi5v8ut7Ffb7d8qV1Sc)`);
   });
+
+  it('reports a session’s subagent logs on one line: "2 subagent logs not mapped"', () => {
+    const fresh = setUp();
+    const source = join(tempDir('mecha-real-'), '-tmp-private');
+    mkdirSync(source);
+    // A real Claude Code 2.0.64 folder: a session's log and its two agent-* logs beside it.
+    cpSync(
+      join(logs, 'real/claude-code/2.0.64-three-turns.jsonl'),
+      join(source, '4c2ddfdc-b619-4525-8d03-1950fb1b0257.jsonl'),
+    );
+    cpSync(join(logs, 'real/claude-code/2.0.64-subagents'), source, { recursive: true });
+    const run = mecha(['import', 'claude-code', join(source, '..'), '--home', fresh.home]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      `${source}: 2 subagent logs not mapped (agent-36541525.jsonl, agent-50243ee8.jsonl)`,
+    );
+    expect(run.stdout).toMatch(/files +1 seen · 1 with new lines · 0 unchanged · 2 skipped/);
+    // JSON keeps one entry per file.
+    const again = mechaJson([
+      'import',
+      'claude-code',
+      join(source, '..'),
+      '--home',
+      fresh.home,
+      '--json',
+    ]);
+    expect(again.json).toMatchObject({
+      skippedFiles: [
+        { file: join(source, 'agent-36541525.jsonl') },
+        { file: join(source, 'agent-50243ee8.jsonl') },
+      ],
+    });
+  });
 });

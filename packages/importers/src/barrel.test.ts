@@ -9,8 +9,10 @@ describe('the built @mecha/importers', () => {
     expect(Object.keys(api).sort()).toEqual([
       'aucInterval',
       'claudeCodeHookEvents',
+      'codexNotifyTypes',
       'defaultSourceFolder',
       'importFromClaudeCodeHook',
+      'importFromCodexNotify',
       'importHistory',
       'ledgerFile',
       'ledgerPointers',

@@ -6,10 +6,12 @@ import type { Either } from 'fp-ts/Either';
 import { expectTypeOf } from 'vitest';
 import {
   defaultSourceFolder,
+  type HookImport,
   type ImportFailure,
   type ImportOptions,
   type ImportReport,
   type ImportTool,
+  importFromCodexNotify,
   importHistory,
 } from './index.js';
 
@@ -17,3 +19,7 @@ expectTypeOf(importHistory).parameters.toEqualTypeOf<[home: MechaHome, options: 
 expectTypeOf(importHistory).returns.resolves.toEqualTypeOf<Either<ImportFailure, ImportReport>>();
 expectTypeOf(defaultSourceFolder).parameter(0).toEqualTypeOf<ImportTool>();
 expectTypeOf(defaultSourceFolder).returns.toEqualTypeOf<string>();
+expectTypeOf(importFromCodexNotify)
+  .parameter(2)
+  .toEqualTypeOf<{ readonly sessions: string; readonly now?: () => Date }>();
+expectTypeOf(importFromCodexNotify).returns.resolves.toEqualTypeOf<HookImport>();

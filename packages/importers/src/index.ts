@@ -1,3 +1,4 @@
+export { codexNotifyTypes, importFromCodexNotify } from './import-from-codex-notify.js';
 export type { HookImport, HookImported, HookRefusal } from './import-from-hook.js';
 export { claudeCodeHookEvents, importFromClaudeCodeHook } from './import-from-hook.js';
 export type {

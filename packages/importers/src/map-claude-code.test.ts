@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mapClaudeCodeLine } from './map-claude-code.js';
+import { mapClaudeCodeLine, stopHookRan } from './map-claude-code.js';
 import { newSessionState, SessionBuilder } from './session-builder.js';
 
 const at = (second: number) => `2026-09-20T09:00:${String(second).padStart(2, '0')}.000Z`;
@@ -212,8 +213,9 @@ describe('mapClaudeCodeLine', () => {
       user(5, 'Stop hook feedback:\n- [check.sh]: tests fail'),
       user(6, [{ type: 'text', text: '<user-prompt-submit-hook>ok</user-prompt-submit-hook>' }]),
       assistant(7, 'msg_9', [{ type: 'text', text: 'sub' }], null, { isSidechain: true }),
+      user(8, 'shown only', { isVisibleInTranscriptOnly: true }),
     ]);
-    expect(outcomes).toEqual(Array.from({ length: 10 }, () => 'skipped'));
+    expect(outcomes).toEqual(Array.from({ length: 11 }, () => 'skipped'));
     expect(brief).toEqual([]);
   });
 
@@ -312,5 +314,51 @@ describe('mapClaudeCodeLine', () => {
     expect(brief.filter((entry) => entry.startsWith('intervention'))).toEqual([
       'intervention:deny@1',
     ]);
+  });
+});
+
+describe('a `!` shell line', () => {
+  it('is the owner’s request, `!command`, and its output echo ends the run it opened', () => {
+    const { events, brief } = map([
+      user(0, '<bash-input>git status</bash-input>'),
+      user(1, '<bash-stdout>nothing to commit</bash-stdout><bash-stderr></bash-stderr>'),
+    ]);
+    expect(brief).toEqual(['run_start', 'message:owner@0', 'run_end:completed']);
+    expect(events[1]).toMatchObject({ role: 'owner', text: '!git status' });
+  });
+});
+
+describe('stopHookRan (Claude Code 1.0.x hook lines)', () => {
+  const esc = String.fromCharCode(27);
+  const command = fc.string({ maxLength: 40 }).filter((text) => !/[\n\]]/.test(text));
+  const bold = (name: string, on: boolean) => (on ? `${esc}[1m${name}${esc}[22m` : name);
+
+  it('reads a Stop hook that ran to the end, coloured or not, as the turn’s end', () => {
+    fc.assert(
+      fc.property(command, fc.boolean(), fc.boolean(), (cmd, coloured, failed) => {
+        const outcome = failed
+          ? 'failed with non-blocking status code 1: oops'
+          : 'completed successfully';
+        expect(stopHookRan(`${bold('Stop', coloured)} [${cmd}] ${outcome}`)).toBe(true);
+      }),
+    );
+  });
+
+  it('does not read another hook, a blocking failure, or anything else as one', () => {
+    fc.assert(
+      fc.property(
+        command,
+        fc.boolean(),
+        fc.constantFrom('SubagentStop', 'PreToolUse:Bash', 'PostToolUse:Edit', 'UserPromptSubmit'),
+        (cmd, coloured, hook) => {
+          expect(stopHookRan(`${bold(hook, coloured)} [${cmd}] completed successfully`)).toBe(
+            false,
+          );
+          expect(stopHookRan(`${bold('Stop', coloured)} [${cmd}] blocking error: no`)).toBe(false);
+        },
+      ),
+    );
+    expect(stopHookRan(undefined)).toBe(false);
+    expect(stopHookRan({ text: 'Stop [x] completed successfully' })).toBe(false);
   });
 });

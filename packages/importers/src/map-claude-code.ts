@@ -45,7 +45,24 @@ const systemLine = z.looseObject({
   type: z.literal('system'),
   timestamp,
   subtype: z.string().optional(),
+  content: z.unknown().optional(),
 });
+
+/** Terminal colour codes, as Claude Code 1.0.x writes them around a hook's name. */
+const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+
+/**
+ * Whether a `system` line with no subtype is Claude Code 1.0.x's note that the Stop hook ran
+ * (`Stop [command] completed successfully`, or failed without blocking): the turn is over. A
+ * blocking failure is not: the agent goes on with the hook's feedback.
+ */
+export function stopHookRan(content: unknown): boolean {
+  if (typeof content !== 'string') return false;
+  const text = content.replace(ansi, '');
+  return /^Stop \[[^\n]*\] (?:completed successfully|failed with non-blocking status code)/.test(
+    text,
+  );
+}
 
 /** A headless run's (`claude -p`) closing line. */
 const resultLine = z.looseObject({
@@ -254,7 +271,11 @@ export function mapClaudeCodeLine(record: unknown, builder: SessionBuilder): Lin
         builder.compaction(line.data.timestamp);
         return mapped;
       }
-      if (line.data.subtype === 'turn_duration' || line.data.subtype === 'stop_hook_summary') {
+      if (
+        line.data.subtype === 'turn_duration' ||
+        line.data.subtype === 'stop_hook_summary' ||
+        (line.data.subtype === undefined && stopHookRan(line.data.content))
+      ) {
         builder.turnEnded(line.data.timestamp);
         return mapped;
       }

@@ -141,6 +141,29 @@ describe('mapCodexLine', () => {
     expect(replaced.brief).toEqual(['run_start', 'message:owner@0', 'run_end:interrupted']);
   });
 
+  it('reads a local_shell_call as a call, and turn_complete as the run’s end', () => {
+    const { brief } = map([
+      prompt('Go'),
+      line('response_item', {
+        type: 'local_shell_call',
+        call_id: 'ls1',
+        status: 'completed',
+        action: { type: 'exec', command: ['ls'] },
+      }),
+      output('ls1', 'Exit code: 0\nOutput:\nsrc'),
+      say('Listed.'),
+      line('event_msg', { type: 'turn_complete' }),
+    ]);
+    expect(brief).toEqual([
+      'run_start',
+      'message:owner@0',
+      'tool_call:local_shell@1',
+      'tool_result:ok@1',
+      'message:assistant@2',
+      'run_end:completed',
+    ]);
+  });
+
   it('records a compaction once though Codex writes it twice', () => {
     const { brief, signals } = map([
       prompt('Go'),

@@ -1,68 +1,18 @@
-import {
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { TranscriptEvent } from '@mecha/appraisal-core';
-import { initHome, type MechaHome, openHome } from '@mecha/stores';
-import * as E from 'fp-ts/lib/Either.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type ImportReport, importHistory } from './import-history.js';
-import type { ImportTool } from './session-builder.js';
+import {
+  homeEvents as events,
+  ownerTexts,
+  realLogs as real,
+  removeRealHomes,
+  importOnce as run,
+  setUpRealHome as setUp,
+} from './__fixtures__/real-home.js';
 
 // Real logs written by Claude Code 2.1.38 and 2.1.39 and Codex 0.77 (see
 // __fixtures__/real/SOURCES.md), and two written Codex logs where no licensed real one was found.
-const real = fileURLToPath(new URL('./__fixtures__/real/', import.meta.url));
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A real home and a source folder holding the named fixture logs at the given paths. */
-function setUp(files: Readonly<Record<string, string>>): { home: MechaHome; source: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'mecha-real-'));
-  made.push(dir);
-  initHome(join(dir, 'home'));
-  const source = join(dir, 'source');
-  for (const [at, fixture] of Object.entries(files)) {
-    mkdirSync(join(source, at, '..'), { recursive: true });
-    cpSync(join(real, fixture), join(source, at));
-  }
-  mkdirSync(source, { recursive: true });
-  return { home: openHome(join(dir, 'home')), source };
-}
-
-async function run(home: MechaHome, tool: ImportTool, source: string): Promise<ImportReport> {
-  const result = await importHistory(home, { tool, source });
-  if (E.isLeft(result)) throw new Error(result.left.message);
-  return result.right;
-}
-
-/** Every event of every session in the home, parsed. */
-function events(home: MechaHome): TranscriptEvent[] {
-  const folder = join(home.path, home.sessions.file('x'), '..');
-  const all: TranscriptEvent[] = [];
-  for (const name of readdirSync(folder)) {
-    if (!name.endsWith('.jsonl')) continue;
-    for (const line of readFileSync(join(folder, name), 'utf8').split('\n')) {
-      if (line !== '') all.push(JSON.parse(line));
-    }
-  }
-  return all;
-}
-
-const ownerTexts = (all: readonly TranscriptEvent[]) =>
-  all.flatMap((event) =>
-    event.type === 'message' && event.role === 'owner' ? [event.text ?? ''] : [],
-  );
+afterAll(removeRealHomes);
 
 describe('importing real Claude Code and Codex logs', () => {
   it('keys a session on the log’s own id: the same log at a second path is reported, not doubled', async () => {
@@ -77,6 +27,10 @@ describe('importing real Claude Code and Codex logs', () => {
       });
       const report = await run(home, tool, source);
       expect(report.sessions.created).toBe(1);
+      // The copy's lines are not counted either: the report counts one log's lines.
+      const lines = readFileSync(join(real, fixture), 'utf8').split('\n').length - 1;
+      expect(report.lines).toMatchObject({ read: lines, damaged: 0 });
+      expect(report.lines.mapped + report.lines.ignored).toBe(lines);
       expect(report.skippedFiles).toEqual([
         {
           file: join(source, `backup/${name}`),

@@ -23,14 +23,17 @@ afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
-// Logs with every mapping: real Claude Code 2.1.38/2.1.39 logs (an Esc over parallel calls under
-// bypassPermissions, notices, slash commands, stop_hook_summary/turn_duration, answers ending
-// turns), the hand-made ones (denials, ceilings, compactions, a damaged line) and Codex exit codes.
+// Logs with every mapping: real Claude Code 1.0.98/2.0.64/2.1.38/2.1.39 logs (an Esc over
+// parallel calls under bypassPermissions, notices, slash commands, the 1.0.x Stop-hook line,
+// stop_hook_summary/turn_duration, answers ending turns), the hand-made ones (denials, ceilings,
+// compactions, a damaged line), and Codex exit codes (a real 0.125.0 unified-exec failure).
 const logs: readonly {
   readonly tool: ImportTool;
   readonly fixture: string;
   readonly name: string;
 }[] = [
+  { tool: 'claude-code', fixture: 'real/claude-code/1.0.98-stop-hook.jsonl', name: 'a.jsonl' },
+  { tool: 'claude-code', fixture: 'real/claude-code/2.0.64-three-turns.jsonl', name: 'a.jsonl' },
   { tool: 'claude-code', fixture: 'real/claude-code/2.1.38-short.jsonl', name: 'a.jsonl' },
   { tool: 'claude-code', fixture: 'real/claude-code/2.1.38-tool-heavy.jsonl', name: 'a.jsonl' },
   {
@@ -47,6 +50,11 @@ const logs: readonly {
     tool: 'claude-code',
     fixture: 'claude-code/-home-owner-shop/9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d.jsonl',
     name: 'a.jsonl',
+  },
+  {
+    tool: 'codex',
+    fixture: 'real/codex/0.125.0-unified-exec-failure.jsonl',
+    name: 'rollout-a.jsonl',
   },
   {
     tool: 'codex',

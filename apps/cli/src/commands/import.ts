@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { stripControl } from '@mecha/appraisal-core';
 import { isLeft } from '@mecha/errors';
 import {
@@ -52,6 +52,31 @@ Options:
 `;
 }
 
+const subagentReason = "a subagent's log";
+
+/**
+ * One line per file not imported, except subagent logs: those are one line per folder, "N
+ * subagent logs not mapped" with their names (a session can have hundreds).
+ */
+function skippedLines(skipped: ImportReport['skippedFiles']): string[] {
+  const lines: string[] = [];
+  const subagents = new Map<string, string[]>();
+  for (const file of skipped) {
+    if (file.reason.startsWith(subagentReason)) {
+      const folder = dirname(file.file);
+      subagents.set(folder, [...(subagents.get(folder) ?? []), basename(file.file)]);
+    } else lines.push(`  ${stripControl(file.file)}: ${stripControl(file.reason)}`);
+  }
+  for (const [folder, names] of subagents) {
+    const shown = names.slice(0, 3).join(', ');
+    const more = names.length > 3 ? ` and ${names.length - 3} more` : '';
+    lines.push(
+      `  ${stripControl(folder)}: ${names.length} subagent ${names.length === 1 ? 'log' : 'logs'} not mapped (${stripControl(shown)}${more}): a subagent's conversation is the parent agent's, not the person's`,
+    );
+  }
+  return lines;
+}
+
 function render(report: ImportReport): string {
   const lines = [
     `Imported ${names[report.tool].title} logs from ${stripControl(report.source)}`,
@@ -70,10 +95,7 @@ function render(report: ImportReport): string {
     }
   }
   if (report.skippedFiles.length > 0) {
-    lines.push('', 'Files not imported:');
-    for (const skipped of report.skippedFiles) {
-      lines.push(`  ${stripControl(skipped.file)}: ${stripControl(skipped.reason)}`);
-    }
+    lines.push('', 'Files not imported:', ...skippedLines(report.skippedFiles));
   }
   if (report.pending.length > 0) {
     lines.push('', 'Still being written (the next import reads the last line):');
@@ -101,9 +123,7 @@ function renderPass(report: ImportReport, at: Date): string {
       `  ${stripControl(damaged.file)}:${damaged.line}: ${stripControl(damaged.reason)} (not imported)`,
     );
   }
-  for (const skipped of report.skippedFiles) {
-    lines.push(`  ${stripControl(skipped.file)}: ${stripControl(skipped.reason)}`);
-  }
+  lines.push(...skippedLines(report.skippedFiles));
   return `${lines.join('\n')}\n`;
 }
 

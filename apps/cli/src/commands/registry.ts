@@ -59,7 +59,7 @@ export const commands: readonly {
   },
   {
     name: 'hook',
-    summary: 'run by an agent CLI as a hook: import its transcript live (claude-code)',
+    summary: 'run by an agent CLI as a hook: import its transcript live (claude-code, codex)',
     load: async () => (await import('./hook.js')).hookGroup,
   },
   {
