@@ -14,6 +14,7 @@ export const pages = [
   { path: '/charter', name: 'Charter' },
   { path: '/corpus', name: 'Corpus' },
   { path: '/successes', name: 'Successes' },
+  { path: '/honesty', name: 'Honesty' },
   { path: '/review', name: 'Graph review' },
 ] as const;
 
