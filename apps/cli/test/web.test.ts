@@ -502,6 +502,7 @@ describe('the web board in a browser', () => {
       '/charter',
       '/corpus',
       '/successes',
+      '/honesty',
       '/review',
       `/sessions/${draftSession}`,
     ]) {
@@ -555,6 +556,7 @@ describe('the web board in a browser', () => {
         '/charter',
         '/corpus',
         '/successes',
+        '/honesty',
         '/review',
         `/sessions/${draftSession}`,
       ]) {
