@@ -95,10 +95,14 @@ describe('a day none of whose sessions could be read', () => {
       { now, days: 3 },
     );
     const text = String(
-      await corpusPage({ ...corpus, labels: { distress: 1 } }, buckets, {
-        days: 3,
-        text: 'Sessions begun in the last 3 days',
-      }),
+      await corpusPage(
+        { ...corpus, labels: { ...corpus.labels, distress: 1 } as typeof corpus.labels },
+        buckets,
+        {
+          days: 3,
+          text: 'Sessions begun in the last 3 days',
+        },
+      ),
     );
     // In both charts: its own mark and tooltip, and no bar.
     for (const chart of ['valence-chart', 'labels-chart']) {

@@ -1,5 +1,9 @@
+import { createHash } from 'node:crypto';
+
 /**
- * The board's stylesheet, served as `/assets/board.css`. Colour never carries meaning alone:
+ * The board's stylesheet, inlined in every page's head (no request stands between the HTML and
+ * its first paint; the Content-Security-Policy allows this one style by its hash) and served
+ * as `/assets/board.css` too. Colour never carries meaning alone:
  * the bar has its numbers beside it, statuses are words. The appraisal chip is muted slate with
  * a plum/teal bar; amber belongs to the taint chip only. Layout reflows to one column, so the
  * board reads at 400% zoom.
@@ -139,3 +143,6 @@ summary { cursor: pointer; overflow-wrap: anywhere; }
   #runs > li { grid-template-columns: minmax(0, 1fr); } #runs > li > .chip, #runs > li > .taint { grid-column: 1; }
   #runs .chip__word { min-width: 0; } #runs .chip { flex-wrap: wrap; white-space: normal; max-width: 100%; } }
 `;
+
+/** The stylesheet's hash as the Content-Security-Policy names it (`'sha256-…'`). */
+export const boardStyleSource = `'sha256-${createHash('sha256').update(boardStyle).digest('base64')}'`;
