@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
  * a plum/teal bar; amber belongs to the taint chip only. Layout reflows to one column, so the
  * board reads at 400% zoom.
  */
-export const boardStyle = `
+const source = `
 :root { --ink: #1f2933; --muted: #4a5563; --line: #c9d1d9; --paper: #ffffff; --wash: #f3f5f7;
   --negative: #8a3b5c; --positive: #2f6f62; --link: #1d4f91; --amber-ink: #5c3a00; --amber: #fde7b0;
   --focus: #1d4f91; --chip-ink: #33414f; --chip: #eef1f4; --track: #d5dbe1; --control: #7b8794;
@@ -143,6 +143,16 @@ summary { cursor: pointer; overflow-wrap: anywhere; }
   #runs > li { grid-template-columns: minmax(0, 1fr); } #runs > li > .chip, #runs > li > .taint { grid-column: 1; }
   #runs .chip__word { min-width: 0; } #runs .chip { flex-wrap: wrap; white-space: normal; max-width: 100%; } }
 `;
+
+/**
+ * The stylesheet as sent: comments dropped and whitespace collapsed, since every page carries
+ * it inline.
+ */
+export const boardStyle = source
+  .replace(/\/\*[\s\S]*?\*\//g, '')
+  .replace(/\s+/g, ' ')
+  .replace(/\s*([{};])\s*/g, '$1')
+  .trim();
 
 /** The stylesheet's hash as the Content-Security-Policy names it (`'sha256-…'`). */
 export const boardStyleSource = `'sha256-${createHash('sha256').update(boardStyle).digest('base64')}'`;
