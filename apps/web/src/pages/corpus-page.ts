@@ -198,10 +198,10 @@ ${
     ? html`<p class="note">No sessions in this window.</p>`
     : html`<div class="legend"><span class="key key-negative">negative (left, solid)</span><span class="key key-positive">positive (right, outlined)</span><span class="key key-unread">? none could be read (unknown, not 0)</span><span class="key key-today">today, so far (shaded)</span></div>
 ${valenceChart(buckets.buckets, buckets.width)}
-<details><summary>Valence per ${buckets.width === 7 ? 'week' : 'day'} as a table</summary><table id="valence-table"><thead><tr><th scope="col">${buckets.width === 7 ? 'Week of' : 'Day'}</th><th scope="col" class="number">Negative</th><th scope="col" class="number">Positive</th><th scope="col" class="number">Sessions</th></tr></thead><tbody>${buckets.buckets.map(
+<details><summary>Valence per ${buckets.width === 7 ? 'week' : 'day'} as a table</summary><div class="table-wrap" role="region" aria-label="Valence as a table" tabindex="0"><table id="valence-table"><thead><tr><th scope="col">${buckets.width === 7 ? 'Week of' : 'Day'}</th><th scope="col" class="number">Negative</th><th scope="col" class="number">Positive</th><th scope="col" class="number">Sessions</th></tr></thead><tbody>${buckets.buckets.map(
         (bucket) =>
           html`<tr data-day="${bucket.day}" data-negative="${bucket.valence?.negative ?? ''}" data-positive="${bucket.valence?.positive ?? ''}"><td>${bucket.day}${bucket.partial ? ' (today, so far)' : ''}</td><td class="number">${cell(bucket, (v) => v.negative.toFixed(1))}</td><td class="number">${cell(bucket, (v) => v.positive.toFixed(1))}</td><td class="number">${bucket.sessions}${bucket.unreadable > 0 ? ` (${bucket.unreadable} unreadable)` : ''}</td></tr>`,
-      )}</tbody></table></details>`
+      )}</tbody></table></div></details>`
 }
 <h2>Labels over time</h2>
 ${
@@ -210,7 +210,7 @@ ${
     : html`<ul class="legend" id="labels-legend">${worded.map(
         (label, index) =>
           html`<li data-label="${label}"><svg width="16" height="16" aria-hidden="true"><rect width="16" height="16" fill="url(#label-fill-${index % labelFills})" class="swatch"></rect></svg>${label}</li>`,
-      )}</ul>${labelsChart(buckets.buckets, worded, buckets.width)}<details><summary>Labels per ${buckets.width === 7 ? 'week' : 'day'} as a table</summary><table><thead><tr><th scope="col">${buckets.width === 7 ? 'Week of' : 'Day'}</th>${worded.map((label) => html`<th scope="col" class="number">${label}</th>`)}</tr></thead><tbody>${buckets.buckets.map((bucket) => html`<tr><td>${bucket.day}${bucket.partial ? ' (today, so far)' : ''}</td>${worded.map((label) => html`<td class="number">${bucket.valence === null ? 'unknown' : (bucket.labels[label] ?? 0)}</td>`)}</tr>`)}</tbody></table></details>`
+      )}</ul>${labelsChart(buckets.buckets, worded, buckets.width)}<details><summary>Labels per ${buckets.width === 7 ? 'week' : 'day'} as a table</summary><div class="table-wrap" role="region" aria-label="Labels as a table" tabindex="0"><table><thead><tr><th scope="col">${buckets.width === 7 ? 'Week of' : 'Day'}</th>${worded.map((label) => html`<th scope="col" class="number">${label}</th>`)}</tr></thead><tbody>${buckets.buckets.map((bucket) => html`<tr><td>${bucket.day}${bucket.partial ? ' (today, so far)' : ''}</td>${worded.map((label) => html`<td class="number">${bucket.valence === null ? 'unknown' : (bucket.labels[label] ?? 0)}</td>`)}</tr>`)}</tbody></table></div></details>`
 }
 <h2>Labels</h2>
 <table id="corpus-labels"><thead><tr><th scope="col">Label</th><th scope="col" class="number">Sessions</th></tr></thead><tbody>${

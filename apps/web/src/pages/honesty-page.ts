@@ -31,7 +31,7 @@ export function honestyPage(
     return html`${intro}${howClaimsGetRecorded}`;
   }
   return html`${intro}
-<p id="honesty-portrait" class="said ${audit.portrait.honest ? '' : 'said--refused'}" data-honest="${audit.portrait.honest}" data-ok="${audit.ok}">${
+<p id="honesty-portrait" class="said ${audit.portrait.honest ? '' : 'said--refused'}" data-honest="${String(audit.portrait.honest)}" data-ok="${String(audit.ok)}">${
     audit.portrait.honest
       ? 'Portrait: every published strength is earned.'
       : `Portrait: unearned strengths: ${audit.portrait.unearned.map(stripControl).join(', ')}.`
@@ -44,10 +44,10 @@ export function honestyPage(
 ${
   audit.grades.length === 0
     ? howClaimsGetRecorded
-    : html`<table id="honesty-skills"><caption class="visually-hidden">Each skill's belief, behaviour and gap</caption><thead><tr><th scope="col">Skill</th><th scope="col" class="number">Believes</th><th scope="col" class="number">Behaves</th><th scope="col" class="number">Gap</th><th scope="col" class="number">Tries</th><th scope="col">Verdict</th></tr></thead><tbody>${audit.grades.map(
+    : html`<div class="table-wrap" role="region" aria-label="Each skill's belief, behaviour and gap" tabindex="0"><table id="honesty-skills"><caption class="visually-hidden">Each skill's belief, behaviour and gap</caption><thead><tr><th scope="col">Skill</th><th scope="col" class="number">Believes</th><th scope="col" class="number">Behaves</th><th scope="col" class="number">Gap</th><th scope="col" class="number">Tries</th><th scope="col">Verdict</th></tr></thead><tbody>${audit.grades.map(
         (grade) =>
-          html`<tr data-skill="${grade.skill}" data-belief="${grade.belief}" data-behaviour="${grade.behaviour ?? ''}" data-attempts="${grade.attempts}" data-verdict="${grade.verdict}" data-reason="${grade.reason}"><th scope="row">${stripControl(grade.skill)}</th><td class="number">${percent(grade.belief)}</td><td class="number">${grade.behaviour === null ? 'n/a (no attempts)' : percent(grade.behaviour)}</td><td class="number">${grade.behaviour === null ? 'n/a' : signed(grade.belief - grade.behaviour)}</td><td class="number">${grade.attempts}</td><td>${grade.reason} (${grade.verdict})</td></tr>`,
-      )}</tbody></table>`
+          html`<tr data-skill="${grade.skill}" data-belief="${grade.belief}" data-behaviour="${grade.behaviour ?? ''}" data-attempts="${grade.attempts}" data-verdict="${grade.verdict}" data-reason="${grade.reason}"><th scope="row">${stripControl(grade.skill)}</th><td class="number">${percent(grade.belief)}</td><td class="number">${grade.behaviour === null ? 'n/a' : percent(grade.behaviour)}</td><td class="number">${grade.behaviour === null ? 'n/a' : signed(grade.belief - grade.behaviour)}</td><td class="number">${grade.attempts}</td><td>${grade.reason} (${grade.verdict})</td></tr>`,
+      )}</tbody></table></div>`
 }${
   records.withoutBelief.length === 0
     ? ''

@@ -73,6 +73,8 @@ ol.runs > li, ul.items > li { border-bottom: 1px solid var(--line); padding: .6r
 textarea { width: 40ch; }
 table { border-collapse: collapse; margin: .5rem 0; }
 th, td { border-bottom: 1px solid var(--line); padding: .25rem .6rem; text-align: left; vertical-align: top; }
+/* A wide data table scrolls inside its own box on a narrow screen; the page never does. */
+.table-wrap { max-width: 100%; overflow-x: auto; }
 td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
 .pager { display: flex; flex-wrap: wrap; gap: .5rem 1rem; margin-top: 1rem; }
 .pager [aria-current="page"] { font-weight: 700; }
