@@ -226,7 +226,9 @@ describe('the new pages on a phone', () => {
           await page.goto(`${base}${path}`);
           // The tables under the charts open too: they scroll in their own box, never the page.
           await page.evaluate(() => {
-            for (const details of document.querySelectorAll('details')) details.open = true;
+            document.querySelectorAll('details').forEach((details) => {
+              details.open = true;
+            });
           });
           const overflow = await page.evaluate(
             () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
