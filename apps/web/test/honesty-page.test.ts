@@ -40,6 +40,17 @@ describe('the Honesty page', () => {
     expect(text).not.toContain('id="honesty-skills"');
   });
 
+  it('reads again when a store it audits changes, however often it was asked', async () => {
+    const path = generatedHome(40, 'honesty-kept');
+    const { app } = await boardApp(path);
+    const ask = async () => (await app.request(`${origin}/honesty`)).text();
+    expect(await ask()).toBe(await ask());
+    unlinkSync(join(path, 'appraisals', 'appraisals.jsonl'));
+    expect(await ask()).toContain(
+      '<li data-store="appraisals"><code>appraisals</code>: unread</li>',
+    );
+  });
+
   it('says how claims get recorded when none is on record', async () => {
     const text = await honesty(emptyHome());
     expect(text).toContain('id="honesty-empty"');

@@ -36,7 +36,7 @@ export interface CorpusBuckets {
 }
 
 /** The most daily bars a chart draws; a longer window is drawn in weeks. */
-export const maxDailyBuckets = 92;
+export const maxDailyBuckets = 62;
 
 const day = 86_400_000;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
