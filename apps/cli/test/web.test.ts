@@ -502,6 +502,7 @@ describe('the web board in a browser', () => {
       '/charter',
       '/corpus',
       '/successes',
+      '/honesty',
       '/review',
       `/sessions/${draftSession}`,
     ]) {
@@ -555,6 +556,7 @@ describe('the web board in a browser', () => {
         '/charter',
         '/corpus',
         '/successes',
+        '/honesty',
         '/review',
         `/sessions/${draftSession}`,
       ]) {
@@ -563,6 +565,25 @@ describe('the web board in a browser', () => {
           () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
         );
         expect(overflow, `${path} at ${width} px`).toBeLessThanOrEqual(1);
+        // axe again at 320 px (400% zoom): the reflowed page must be as clean.
+        if (width === 320) {
+          await page.evaluate(axeSource);
+          const narrow = await page.evaluate(async () => {
+            const axe = (
+              window as unknown as {
+                axe: {
+                  run: (context: Document) => Promise<{
+                    violations: { id: string; impact: string | null }[];
+                  }>;
+                };
+              }
+            ).axe;
+            return (await axe.run(document)).violations
+              .filter((found) => found.impact === 'serious' || found.impact === 'critical')
+              .map((found) => found.id);
+          });
+          expect(narrow, `${path} at 320 px`).toEqual([]);
+        }
       }
     }
     await shot(page, 'runs-400-percent');

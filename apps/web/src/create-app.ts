@@ -7,6 +7,7 @@ import { boardContext, layoutNote } from './routes/board-context.js';
 import { charterRoutes } from './routes/charter.js';
 import { corpusRoutes } from './routes/corpus.js';
 import { draftsRoutes } from './routes/drafts.js';
+import { honestyRoutes } from './routes/honesty.js';
 import { questionsRoutes } from './routes/questions.js';
 import { reviewRoutes } from './routes/review.js';
 import { runsRoutes } from './routes/runs.js';
@@ -63,6 +64,7 @@ export function createApp(options: WebAppOptions): Hono {
   questionsRoutes(app, board);
   charterRoutes(app, board);
   corpusRoutes(app, board);
+  honestyRoutes(app, board);
   reviewRoutes(app, board);
 
   app.notFound((context) =>

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { fc, test as propertyTest } from '@fast-check/vitest';
 import { createSessionRecorder, openHome, rightOrThrow } from '@mecha/stores';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -69,11 +70,19 @@ describe('the request guard', () => {
       '/charter',
       '/corpus',
       '/successes',
+      '/honesty',
       '/review',
     ]) {
       const text = await (await app.request(`${origin}${route}`)).text();
       expect(text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
       expect(text).not.toMatch(/\sstyle=|\son[a-z]+=/i);
+      // One inline style, the board's own stylesheet, allowed by its hash and nothing else.
+      const styles = [...text.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((found) => found[1]);
+      expect(styles).toHaveLength(1);
+      const hash = createHash('sha256')
+        .update(styles[0] ?? '')
+        .digest('base64');
+      expect(policy).toContain(`style-src 'self' 'sha256-${hash}';`);
     }
   });
 

@@ -49,6 +49,7 @@ describe('the built @mecha/appraisal-core', () => {
       'draftStagedSchema',
       'entryText',
       'eventSourceSchema',
+      'eventSourceText',
       'examplesFor',
       'expectationScoreRecordSchema',
       'expectedActSchema',

@@ -11,6 +11,8 @@ import {
   badgeAfter,
   type CorpusAppraisal,
   type CorpusOptions,
+  type EventSource,
+  eventSourceText,
   explainLabel,
   formatValence,
   type LabelReason,
@@ -32,6 +34,8 @@ expectTypeOf(appraiseCorpus).returns.resolves.toEqualTypeOf<CorpusAppraisal>();
 expectTypeOf(formatValence).parameters.toEqualTypeOf<[valence: ValenceSums]>();
 expectTypeOf(formatValence).returns.toEqualTypeOf<string>();
 expectTypeOf(appraisalChip).returns.toEqualTypeOf<AppraisalChip | undefined>();
+expectTypeOf(eventSourceText).parameters.toEqualTypeOf<[source: EventSource]>();
+expectTypeOf(eventSourceText).returns.toEqualTypeOf<string>();
 expectTypeOf(badgeAfter).returns.toEqualTypeOf<StatusBadge | undefined>();
 // What appraiseRun returns is what explainLabel reads.
 declare const reading: RunAppraisal;

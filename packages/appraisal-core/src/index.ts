@@ -272,4 +272,5 @@ export type { WorkflowRecord } from './schemas/workflows.js';
 export { workflowRecordSchema } from './schemas/workflows.js';
 
 // Text hygiene for anything a surface prints.
+export { eventSourceText } from './support/event-source-text.js';
 export { stripControl, stripControlDeep, stripControlLines } from './support/strip-control.js';

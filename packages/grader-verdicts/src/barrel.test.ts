@@ -10,6 +10,7 @@ describe('the built @mecha/grader-verdicts', () => {
       'GraderInputError',
       'applyGraphPrune',
       'auditGraders',
+      'auditHomeSelfImage',
       'auditSelfImage',
       'auditSelfImageOverTime',
       'builtinGraders',

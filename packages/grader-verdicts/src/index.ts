@@ -4,6 +4,8 @@ export type { Expectation } from './bank.js';
 export { bundledBankDir, formatExpectation } from './bank.js';
 export type { SelfImageOverTime } from './claims/gap-history.js';
 export { auditSelfImageOverTime } from './claims/gap-history.js';
+export type { GapRecording, HomeSelfImage } from './claims/home-self-image.js';
+export { auditHomeSelfImage } from './claims/home-self-image.js';
 export type {
   GapTrend,
   SelfClaimGrade,

@@ -2,6 +2,7 @@ import {
   type CounterfactualLookup,
   citeText,
   type EventSource,
+  eventSourceText,
   explainLabel,
   formatSign,
   formatValence,
@@ -28,15 +29,10 @@ function controllableText(error: GoalError): string | undefined {
   return error.controllable ? 'an alternative existed' : 'no alternative';
 }
 
-/** Where an imported event that signed an error came from: `file:line (id)`. */
-function sourceText(source: EventSource): string {
-  const id = source.id === undefined ? '' : ` (${stripControl(source.id)})`;
-  return `${stripControl(source.file)}:${source.line}${id}`;
-}
-
 function errorLine(error: GoalError, style: Style, source?: EventSource): string {
   const sign = formatSign(error.sign).padStart(5);
-  const from = source === undefined ? '' : `\n${style.dim(`         from ${sourceText(source)}`)}`;
+  const from =
+    source === undefined ? '' : `\n${style.dim(`         from ${eventSourceText(source)}`)}`;
   return `  ${error.sign < 0 ? style.amber(sign) : sign}  ${error.channel.padEnd(12)}  ${error.agency.padEnd(5)}  ${joined(
     [
       citeText(error.cite),

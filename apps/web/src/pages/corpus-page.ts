@@ -1,82 +1,133 @@
-import {
-  type CorpusAppraisal,
-  type SuccessesReadout,
-  stripControl,
-  sumValence,
-  type ValenceSums,
-} from '@mecha/appraisal-core';
-import type { ReadProblem, RunRow } from '@mecha/stores';
-import { html } from 'hono/html';
+import { type CorpusAppraisal, type SuccessesReadout, stripControl } from '@mecha/appraisal-core';
+import type { ReadProblem } from '@mecha/stores';
+import { html, raw } from 'hono/html';
 import type { Html } from '../views/layout.js';
+import type { CorpusBucket, CorpusBuckets } from './corpus-days.js';
 
-/** One day of the corpus: positive and negative valence summed apart, and labels counted. */
-export interface CorpusDay {
-  readonly day: string;
-  readonly positive: number;
-  readonly negative: number;
-  readonly labels: Readonly<Record<string, number>>;
+/** The windows the corpus page offers, in days (undefined: every session). */
+export const corpusWindows: readonly (number | undefined)[] = [7, 30, 90, undefined];
+
+/** The window control: links, so each window is an address; the current one is marked. */
+function windowControl(days: number | undefined): Html {
+  return html`<nav class="window" aria-label="Window"><ul>${corpusWindows.map((choice) => {
+    const name = choice === undefined ? 'all' : `${choice} days`;
+    const href = choice === undefined ? '/corpus' : `/corpus?days=${choice}`;
+    return html`<li><a href="${href}"${raw(choice === days ? ' aria-current="page"' : '')}>${name}</a></li>`;
+  })}</ul></nav>`;
 }
 
-/** Folds the population's rows into days (by when each session began), oldest first. */
-export function corpusDays(rows: readonly RunRow[]): readonly CorpusDay[] {
-  const days = new Map<string, { valences: ValenceSums[]; labels: Record<string, number> }>();
-  for (const row of rows) {
-    if (row.valence === null || row.label === null) continue;
-    const day = row.listing.startedAt.slice(0, 10);
-    const entry = days.get(day) ?? { valences: [], labels: {} };
-    entry.valences.push(row.valence);
-    if (row.chip !== undefined && row.label !== 'neutral') {
-      entry.labels[row.label] = (entry.labels[row.label] ?? 0) + 1;
-    }
-    days.set(day, entry);
-  }
-  return [...days.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([day, { valences, labels }]) => {
-      const { positive, negative } = sumValence(valences);
-      return { day, positive, negative, labels };
-    });
-}
-
-/** How many line styles the label chart has (told apart by dash, not colour). */
-const labelStyles = 4;
 const width = 640;
-const height = 180;
-const pad = { left: 40, right: 10, top: 10, bottom: 24 };
+const height = 190;
+const pad = { left: 36, right: 8, top: 22, bottom: 22 };
+const innerWidth = width - pad.left - pad.right;
+const innerHeight = height - pad.top - pad.bottom;
 
-function points(values: readonly number[], max: number): string {
-  const innerWidth = width - pad.left - pad.right;
-  const innerHeight = height - pad.top - pad.bottom;
-  const step = values.length > 1 ? innerWidth / (values.length - 1) : 0;
-  return values
-    .map((value, index) => {
-      const x = pad.left + index * step;
-      const y = pad.top + innerHeight - (max === 0 ? 0 : (value / max) * innerHeight);
-      return `${x.toFixed(1)},${y.toFixed(1)}`;
-    })
-    .join(' ');
+/** How many fills (a colour and a pattern each) the label chart has before they repeat. */
+const labelFills = 6;
+
+/** The label fills: one colour each (light and dark, from the stylesheet) and one pattern each. */
+const labelPatterns = html`<defs>${Array.from({ length: labelFills }, (_, index) => {
+  const marks = [
+    '',
+    '<path d="M0,6 L6,0" class="hatch"></path>',
+    '<path d="M0,3 L6,3" class="hatch"></path>',
+    '<circle cx="3" cy="3" r="1.2" class="dot"></circle>',
+    '<path d="M0,6 L6,0 M0,0 L6,6" class="hatch"></path>',
+    '<path d="M3,0 L3,6" class="hatch"></path>',
+  ][index] as string;
+  return html`<pattern id="label-fill-${index}" width="6" height="6" patternUnits="userSpaceOnUse"><rect width="6" height="6" class="label-${index}"></rect>${raw(marks)}</pattern>`;
+})}</defs>`;
+
+function bucketName(bucket: CorpusBucket, widthDays: 1 | 7): string {
+  return `${widthDays === 7 ? `week of ${bucket.day}` : bucket.day}${bucket.partial ? ' (today, so far)' : ''}`;
 }
 
-/** A hand-drawn SVG line chart: one polyline per series, axes, first and last day. */
-function lineChart(
-  title: string,
-  days: readonly CorpusDay[],
-  series: readonly {
-    readonly name: string;
-    readonly className: string;
-    readonly values: readonly number[];
-  }[],
+/** The chart's frame: axes, the top value and 0, the first and last bucket, today's mark. */
+function frame(
+  buckets: readonly CorpusBucket[],
+  top: string,
+  slot: number,
+  widthDays: 1 | 7,
 ): Html {
-  const max = Math.max(0, ...series.flatMap((entry) => entry.values));
-  const first = days[0]?.day ?? '';
-  const last = days[days.length - 1]?.day ?? '';
-  return html`<svg class="chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${title}: ${series.map((entry) => `${entry.name} peaks at ${Math.max(0, ...entry.values).toFixed(1)}`).join('; ')}, ${first} to ${last}">
-<line class="axis" x1="${pad.left}" y1="${height - pad.bottom}" x2="${width - pad.right}" y2="${height - pad.bottom}"></line>
+  const last = buckets[buckets.length - 1];
+  return html`<line class="axis" x1="${pad.left}" y1="${height - pad.bottom}" x2="${width - pad.right}" y2="${height - pad.bottom}"></line>
 <line class="axis" x1="${pad.left}" y1="${pad.top}" x2="${pad.left}" y2="${height - pad.bottom}"></line>
-<text x="2" y="${pad.top + 10}">${max.toFixed(1)}</text><text x="2" y="${height - pad.bottom}">0</text>
-<text x="${pad.left}" y="${height - 6}">${first}</text><text x="${width - pad.right - 70}" y="${height - 6}">${last}</text>
-${series.map((entry) => html`<polyline class="${entry.className}" points="${points(entry.values, max)}"></polyline>`)}
+<text x="2" y="${pad.top + 10}">${top}</text><text x="2" y="${height - pad.bottom}">0</text>
+<text x="${pad.left}" y="${height - 6}">${buckets[0]?.day ?? ''}</text><text x="${width - pad.right}" y="${height - 6}" text-anchor="end">${last?.day ?? ''}${widthDays === 7 ? ' (weeks)' : ''}</text>${
+    last?.partial === true
+      ? html`<rect class="today-band" x="${(pad.left + (buckets.length - 1) * slot).toFixed(1)}" y="${pad.top}" width="${slot.toFixed(1)}" height="${innerHeight}"></rect><text x="${width - pad.right}" y="${pad.top - 8}" text-anchor="end">today, so far ▾</text>`
+      : ''
+  }`;
+}
+
+/** A bucket none of whose sessions could be read: a marked band, never a bar of 0. */
+function unreadBand(bucket: CorpusBucket, x: number, slot: number, widthDays: 1 | 7): Html {
+  return html`<g class="bucket bucket--unread" data-day="${bucket.day}"><title>${bucketName(bucket, widthDays)}: ${bucket.sessions} session${bucket.sessions === 1 ? '' : 's'}, none could be read: unknown, not 0</title><rect class="unread" x="${x.toFixed(1)}" y="${pad.top}" width="${slot.toFixed(1)}" height="${innerHeight}"></rect><text x="${(x + slot / 2).toFixed(1)}" y="${height - pad.bottom - 4}" text-anchor="middle">?</text></g>`;
+}
+
+/** Positive and negative valence per bucket as two bars side by side (never netted). */
+function valenceChart(buckets: readonly CorpusBucket[], widthDays: 1 | 7): Html {
+  const max = Math.max(
+    0,
+    ...buckets.flatMap((bucket) =>
+      bucket.valence === null ? [] : [bucket.valence.positive, bucket.valence.negative],
+    ),
+  );
+  const slot = innerWidth / buckets.length;
+  const bar = Math.max(1, slot / 2 - 1);
+  const y = (value: number) => (max === 0 ? 0 : (value / max) * innerHeight);
+  return html`<svg class="chart" id="valence-chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Positive and negative valence per ${widthDays === 7 ? 'week' : 'day'}, ${buckets[0]?.day ?? ''} to ${buckets[buckets.length - 1]?.day ?? ''}; the table below lists every value">
+${frame(buckets, max.toFixed(1), slot, widthDays)}
+${buckets.map((bucket, index) => {
+  const x = pad.left + index * slot;
+  if (bucket.valence === null) return unreadBand(bucket, x, slot, widthDays);
+  const { positive, negative } = bucket.valence;
+  const base = height - pad.bottom;
+  return html`<g class="bucket${bucket.partial ? ' bucket--today' : ''}" data-day="${bucket.day}"><title>${bucketName(bucket, widthDays)}: negative ${negative.toFixed(1)}, positive ${positive.toFixed(1)} (${bucket.sessions} session${bucket.sessions === 1 ? '' : 's'}${bucket.unreadable > 0 ? `, ${bucket.unreadable} unreadable` : ''})</title><rect class="bar-negative" x="${(x + 0.5).toFixed(1)}" y="${(base - y(negative)).toFixed(1)}" width="${bar.toFixed(1)}" height="${y(negative).toFixed(1)}"></rect><rect class="bar-positive" x="${(x + slot / 2).toFixed(1)}" y="${(base - y(positive)).toFixed(1)}" width="${bar.toFixed(1)}" height="${y(positive).toFixed(1)}"></rect></g>`;
+})}
 </svg>`;
+}
+
+/** Sessions per label word per bucket, stacked in the legend's order, each label its own fill. */
+function labelsChart(
+  buckets: readonly CorpusBucket[],
+  worded: readonly string[],
+  widthDays: 1 | 7,
+): Html {
+  const total = (bucket: CorpusBucket) =>
+    worded.reduce((sum, label) => sum + (bucket.labels[label] ?? 0), 0);
+  const max = Math.max(0, ...buckets.map(total));
+  const slot = innerWidth / buckets.length;
+  const y = (value: number) => (max === 0 ? 0 : (value / max) * innerHeight);
+  return html`<svg class="chart" id="labels-chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Sessions per ${widthDays === 7 ? 'week' : 'day'} by label, ${buckets[0]?.day ?? ''} to ${buckets[buckets.length - 1]?.day ?? ''}; the table below lists every count">
+${labelPatterns}${frame(buckets, String(max), slot, widthDays)}
+${buckets.map((bucket, index) => {
+  const x = pad.left + index * slot;
+  if (bucket.valence === null) return unreadBand(bucket, x, slot, widthDays);
+  let base = height - pad.bottom;
+  return html`<g class="bucket${bucket.partial ? ' bucket--today' : ''}" data-day="${bucket.day}"><title>${bucketName(bucket, widthDays)}: ${
+    worded
+      .filter((label) => (bucket.labels[label] ?? 0) > 0)
+      .map((label) => `${label} ${bucket.labels[label]}`)
+      .join(', ') || 'no label word'
+  }${bucket.unreadable > 0 ? ` (${bucket.unreadable} unreadable)` : ''}</title>${worded.map(
+    (label, order) => {
+      const n = bucket.labels[label] ?? 0;
+      if (n === 0) return '';
+      base -= y(n);
+      return html`<rect fill="url(#label-fill-${order % labelFills})" x="${(x + 0.5).toFixed(1)}" y="${base.toFixed(1)}" width="${Math.max(1, slot - 1).toFixed(1)}" height="${y(n).toFixed(1)}"></rect>`;
+    },
+  )}</g>`;
+})}
+</svg>`;
+}
+
+/** A bucket's value in the tables: unknown when none of its sessions could be read. */
+function cell(
+  bucket: CorpusBucket,
+  value: (valence: { positive: number; negative: number }) => string,
+): string {
+  return bucket.valence === null ? 'unknown' : value(bucket.valence);
 }
 
 /** Your acts as horizontal bars, each with its count written beside it (unknown has no bar). */
@@ -129,43 +180,37 @@ function notReadWholeHtml(problems: readonly ReadProblem[]): Html {
  */
 export function corpusPage(
   corpus: CorpusAppraisal,
-  days: readonly CorpusDay[],
-  window: string,
+  buckets: CorpusBuckets,
+  window: { readonly days: number | undefined; readonly text: string },
   /** Every source not read whole and why: `not_read_whole` of the CLI's `--json`. */
   notReadWhole: readonly ReadProblem[] = [],
 ): Html {
   const labels = Object.entries(corpus.labels ?? {}).filter(([, n]) => n > 0);
   const worded = labels.filter(([label]) => label !== 'neutral').map(([label]) => label);
   return html`<h1>Corpus</h1>
-<p class="note">${window}. The same readout as <code>mecha sessions appraise --json</code>, derived from your records.</p>
+${windowControl(window.days)}
+<p class="note">${window.text}. The same readout as <code>mecha sessions appraise --json</code>, derived from your records.</p>
 <h2>Valence</h2>
 <p id="corpus-valence" data-positive="${corpus.valence.positive ?? ''}" data-negative="${corpus.valence.negative ?? ''}">positive ${corpus.valence.positive === null ? 'unknown' : corpus.valence.positive.toFixed(1)}, negative ${corpus.valence.negative === null ? 'unknown' : corpus.valence.negative.toFixed(1)}${corpus.valence.partial ? html` (partial: ${partialReason(corpus, notReadWhole)})` : ''}</p>${notReadWholeHtml(notReadWhole)}
-<h2>Valence per day</h2>
-<div class="legend"><span class="swatch-negative">negative (solid)</span><span class="swatch-positive">positive (dashed)</span></div>
+<h2>Valence per ${buckets.width === 7 ? 'week' : 'day'}</h2>
 ${
-  days.length === 0
+  buckets.buckets.length === 0
     ? html`<p class="note">No sessions in this window.</p>`
-    : lineChart('Positive and negative valence per day', days, [
-        { name: 'negative', className: 'series-negative', values: days.map((day) => day.negative) },
-        { name: 'positive', className: 'series-positive', values: days.map((day) => day.positive) },
-      ])
+    : html`<div class="legend"><span class="key key-negative">negative (left, solid)</span><span class="key key-positive">positive (right, outlined)</span><span class="key key-unread">? none could be read (unknown, not 0)</span><span class="key key-today">today, so far (shaded)</span></div>
+${valenceChart(buckets.buckets, buckets.width)}
+<details><summary>Valence per ${buckets.width === 7 ? 'week' : 'day'} as a table</summary><div class="table-wrap" role="region" aria-label="Valence as a table" tabindex="0"><table id="valence-table"><thead><tr><th scope="col">${buckets.width === 7 ? 'Week of' : 'Day'}</th><th scope="col" class="number">Negative</th><th scope="col" class="number">Positive</th><th scope="col" class="number">Sessions</th></tr></thead><tbody>${buckets.buckets.map(
+        (bucket) =>
+          html`<tr data-day="${bucket.day}" data-negative="${bucket.valence?.negative ?? ''}" data-positive="${bucket.valence?.positive ?? ''}"><td>${bucket.day}${bucket.partial ? ' (today, so far)' : ''}</td><td class="number">${cell(bucket, (v) => v.negative.toFixed(1))}</td><td class="number">${cell(bucket, (v) => v.positive.toFixed(1))}</td><td class="number">${bucket.sessions}${bucket.unreadable > 0 ? ` (${bucket.unreadable} unreadable)` : ''}</td></tr>`,
+      )}</tbody></table></div></details>`
 }
 <h2>Labels over time</h2>
 ${
-  worded.length === 0
+  worded.length === 0 || buckets.buckets.length === 0
     ? html`<p class="note">No run earned a label word in this window.</p>`
-    : html`<div class="legend">${worded.map(
+    : html`<ul class="legend" id="labels-legend">${worded.map(
         (label, index) =>
-          html`<span><svg width="28" height="10" aria-hidden="true"><line class="series-label-${index % labelStyles}" x1="0" y1="5" x2="28" y2="5"></line></svg>${label}</span>`,
-      )}</div>${lineChart(
-        'Sessions per day by label',
-        days,
-        worded.map((label, index) => ({
-          name: label,
-          className: `series-label-${index % labelStyles}`,
-          values: days.map((day) => day.labels[label] ?? 0),
-        })),
-      )}<details><summary>Labels per day as a table</summary><table><thead><tr><th scope="col">Day</th>${worded.map((label) => html`<th scope="col" class="number">${label}</th>`)}</tr></thead><tbody>${days.map((day) => html`<tr><td>${day.day}</td>${worded.map((label) => html`<td class="number">${day.labels[label] ?? 0}</td>`)}</tr>`)}</tbody></table></details>`
+          html`<li data-label="${label}"><svg width="16" height="16" aria-hidden="true"><rect width="16" height="16" fill="url(#label-fill-${index % labelFills})" class="swatch"></rect></svg>${label}</li>`,
+      )}</ul>${labelsChart(buckets.buckets, worded, buckets.width)}<details><summary>Labels per ${buckets.width === 7 ? 'week' : 'day'} as a table</summary><div class="table-wrap" role="region" aria-label="Labels as a table" tabindex="0"><table><thead><tr><th scope="col">${buckets.width === 7 ? 'Week of' : 'Day'}</th>${worded.map((label) => html`<th scope="col" class="number">${label}</th>`)}</tr></thead><tbody>${buckets.buckets.map((bucket) => html`<tr><td>${bucket.day}${bucket.partial ? ' (today, so far)' : ''}</td>${worded.map((label) => html`<td class="number">${bucket.valence === null ? 'unknown' : (bucket.labels[label] ?? 0)}</td>`)}</tr>`)}</tbody></table></div></details>`
 }
 <h2>Labels</h2>
 <table id="corpus-labels"><thead><tr><th scope="col">Label</th><th scope="col" class="number">Sessions</th></tr></thead><tbody>${

@@ -2,8 +2,8 @@ import {
   type Agency,
   type Cite,
   citeText,
-  type EventSource,
   entryText,
+  eventSourceText,
   explainLabel,
   formatSign,
   type GoalRef,
@@ -76,19 +76,10 @@ function folded(text: string): Html {
   return html`<details><summary><span class="fold__start">${characters.slice(0, foldCharacters).join('')}…</span> <span class="note">(show all ${characters.length.toLocaleString('en')} characters)</span></summary><pre>${clean}</pre></details>`;
 }
 
-/**
- * Where an imported event came from, as `mecha sessions appraise ID` prints it: the source log's
- * file and line (1-based), and the record's own id there. Nothing for a harness's own events.
- */
-export function sourceText(source: EventSource): string {
-  const id = source.id === undefined ? '' : ` (${stripControl(source.id)})`;
-  return `${stripControl(source.file)}:${source.line}${id}`;
-}
-
 function sourceHtml(event: TranscriptEvent): Html | string {
   return event.source === undefined
     ? ''
-    : html` <span class="note event__source">from <code>${sourceText(event.source)}</code></span>`;
+    : html` <span class="note event__source">from <code>${eventSourceText(event.source)}</code></span>`;
 }
 
 function eventHtml(event: TranscriptEvent, anchors: Set<string>): Html {

@@ -1,6 +1,7 @@
 import { type PopulationOptions, successes } from '@mecha/appraisal-core';
 import type { Hono } from 'hono';
-import { corpusDays, corpusPage, successesPage } from '../pages/corpus-page.js';
+import { corpusBuckets } from '../pages/corpus-days.js';
+import { corpusPage, successesPage } from '../pages/corpus-page.js';
 import { type BoardContext, layoutNote } from './board-context.js';
 
 /** Corpus and successes: the core's readouts over the in-memory readout. */
@@ -28,13 +29,23 @@ export function corpusRoutes(app: Hono, board: BoardContext): void {
     }
     const population: PopulationOptions = { now: now(), ...(days === undefined ? {} : { days }) };
     const { corpus, notReadWhole } = await readout.corpusRead(population);
+    // The charts count each session on the day it began: its valence, or null when unreadable.
+    const sessions = readout.population(population).map((row) => ({
+      startedAt: row.listing.startedAt,
+      valence: row.valence === null || row.label === null ? null : row.valence,
+      label:
+        row.chip !== undefined && row.label !== null && row.label !== 'neutral' ? row.label : null,
+    }));
     return render(context, {
       title: 'Corpus',
       current: '/corpus',
       content: corpusPage(
         corpus,
-        corpusDays(readout.population(population)),
-        days === undefined ? 'Every session' : `Sessions begun in the last ${days} days`,
+        corpusBuckets(sessions, population),
+        {
+          days,
+          text: days === undefined ? 'Every session' : `Sessions begun in the last ${days} days`,
+        },
         notReadWhole,
       ),
     });

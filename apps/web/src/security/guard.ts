@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
+import { boardStyleSource } from '../views/board-style.js';
 
 /** The names a Host header may carry when the board serves loopback only. */
 const loopbackNames = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
@@ -144,7 +145,8 @@ export function guard(options: GuardOptions): MiddlewareHandler {
 }
 
 /**
- * The headers every answer carries: a Content-Security-Policy with no inline script or style,
+ * The headers every answer carries: a Content-Security-Policy with no inline script and no inline
+ * style but the board's own stylesheet (allowed by its hash),
  * no framing, no sniffing, and no referrer sent to another site.
  */
 export function securityHeaders(): MiddlewareHandler {
@@ -165,7 +167,7 @@ export function securityHeaders(): MiddlewareHandler {
       [
         "default-src 'none'",
         "script-src 'self'",
-        "style-src 'self'",
+        `style-src 'self' ${boardStyleSource}`,
         "img-src 'self' data:",
         "connect-src 'self'",
         "form-action 'self'",

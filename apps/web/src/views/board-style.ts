@@ -1,19 +1,25 @@
+import { createHash } from 'node:crypto';
+
 /**
- * The board's stylesheet, served as `/assets/board.css`. Colour never carries meaning alone:
+ * The board's stylesheet, inlined in every page's head (no request stands between the HTML and
+ * its first paint; the Content-Security-Policy allows this one style by its hash) and served
+ * as `/assets/board.css` too. Colour never carries meaning alone:
  * the bar has its numbers beside it, statuses are words. The appraisal chip is muted slate with
  * a plum/teal bar; amber belongs to the taint chip only. Layout reflows to one column, so the
  * board reads at 400% zoom.
  */
-export const boardStyle = `
+const source = `
 :root { --ink: #1f2933; --muted: #4a5563; --line: #c9d1d9; --paper: #ffffff; --wash: #f3f5f7;
   --negative: #8a3b5c; --positive: #2f6f62; --link: #1d4f91; --amber-ink: #5c3a00; --amber: #fde7b0;
   --focus: #1d4f91; --chip-ink: #33414f; --chip: #eef1f4; --track: #d5dbe1; --control: #7b8794;
-  --hover: #e4e7eb; --new: #eef6f3; --target: #fff6d6; color-scheme: light dark; }
+  --hover: #e4e7eb; --new: #eef6f3; --target: #fff6d6; color-scheme: light dark;
+  --label-0: #1d4f91; --label-1: #8a3b5c; --label-2: #2f6f62; --label-3: #8a6100; --label-4: #5b4b8a; --label-5: #4a5563; }
 /* Dark mode follows the system's setting (prefers-color-scheme); the same meanings, lighter inks. */
 @media (prefers-color-scheme: dark) {
   :root { --ink: #e4e7eb; --muted: #b3bcc6; --line: #3e4c59; --paper: #12161b; --wash: #1d242c;
     --negative: #e59abb; --positive: #74c7b3; --link: #9cc2ff; --focus: #9cc2ff; --chip-ink: #dde3e9;
-    --chip: #27313b; --track: #4a5866; --control: #8d99a6; --hover: #2b3540; --new: #183029; --target: #3b3318; }
+    --chip: #27313b; --track: #4a5866; --control: #8d99a6; --hover: #2b3540; --new: #183029; --target: #3b3318;
+    --label-0: #9cc2ff; --label-1: #e59abb; --label-2: #74c7b3; --label-3: #e0c170; --label-4: #b9a6f0; --label-5: #b3bcc6; }
 }
 * { box-sizing: border-box; }
 html { font: 16px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); background: var(--paper); }
@@ -67,6 +73,8 @@ ol.runs > li, ul.items > li { border-bottom: 1px solid var(--line); padding: .6r
 textarea { width: 40ch; }
 table { border-collapse: collapse; margin: .5rem 0; }
 th, td { border-bottom: 1px solid var(--line); padding: .25rem .6rem; text-align: left; vertical-align: top; }
+/* A wide data table scrolls inside its own box on a narrow screen; the page never does. */
+.table-wrap { max-width: 100%; overflow-x: auto; }
 td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
 .pager { display: flex; flex-wrap: wrap; gap: .5rem 1rem; margin-top: 1rem; }
 .pager [aria-current="page"] { font-weight: 700; }
@@ -87,19 +95,28 @@ details.closed > summary h2 { display: inline; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .chart { max-width: 100%; height: auto; }
 .chart .axis { stroke: var(--control); stroke-width: 1; }
-.chart .series-negative { fill: none; stroke: var(--negative); stroke-width: 2; }
-.chart .series-positive { fill: none; stroke: var(--positive); stroke-width: 2; stroke-dasharray: 6 3; }
-.chart text { font-size: 11px; fill: var(--muted); }
-.series-label-0, .series-label-1, .series-label-2, .series-label-3 { fill: none; stroke: var(--chip-ink); stroke-width: 2; }
-.series-label-1 { stroke-dasharray: 6 3; }
-.series-label-2 { stroke-dasharray: 2 3; }
-.series-label-3 { stroke-dasharray: 8 3 2 3; }
+.chart .bar-negative { fill: var(--negative); }
+.chart .bar-positive { fill: var(--paper); stroke: var(--positive); stroke-width: 1.5; }
+.chart .unread { fill: none; stroke: var(--control); stroke-dasharray: 3 3; }
+.chart .today-band { fill: var(--wash); }
+.chart .bucket--today { opacity: .6; }
+.chart .bucket:hover { opacity: .8; }
+.chart text { font-size: 12px; fill: var(--muted); }
+.chart .hatch { stroke: var(--paper); stroke-width: 1.2; }
+.chart .dot, .legend .dot { fill: var(--paper); }
+.label-0 { fill: var(--label-0); } .label-1 { fill: var(--label-1); } .label-2 { fill: var(--label-2); }
+.label-3 { fill: var(--label-3); } .label-4 { fill: var(--label-4); } .label-5 { fill: var(--label-5); }
+.legend .swatch { stroke: var(--ink); stroke-width: 1; }
 .legend svg { vertical-align: middle; margin-right: .3em; }
 .chart .acts-bar { fill: var(--muted); }
-.legend { display: flex; gap: 1rem; flex-wrap: wrap; font-size: .9rem; }
-.swatch-negative::before, .swatch-positive::before { content: ""; display: inline-block; width: 1.2em; height: 0; margin-right: .3em; vertical-align: middle; }
-.swatch-negative::before { border-top: 2px solid var(--negative); }
-.swatch-positive::before { border-top: 2px dashed var(--positive); }
+.legend { display: flex; gap: .25rem 1rem; flex-wrap: wrap; font-size: .9rem; list-style: none; padding: 0; margin: .3rem 0; }
+.key::before { content: ""; display: inline-block; width: .9em; height: .9em; margin-right: .3em; vertical-align: middle; }
+.key-negative::before { background: var(--negative); }
+.key-positive::before { border: 2px solid var(--positive); }
+.key-unread::before { border: 1px dashed var(--control); }
+.key-today::before { background: var(--wash); border: 1px solid var(--line); }
+nav.window ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: 0 0 .5rem; padding: 0; }
+nav.window [aria-current="page"] { font-weight: 700; }
 .stack { display: flex; height: .9rem; border: 1px solid var(--line); }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--wash); padding: .5rem; border-radius: 4px; }
 .appraisal-parts li { overflow-wrap: anywhere; }
@@ -128,3 +145,16 @@ summary { cursor: pointer; overflow-wrap: anywhere; }
   #runs > li { grid-template-columns: minmax(0, 1fr); } #runs > li > .chip, #runs > li > .taint { grid-column: 1; }
   #runs .chip__word { min-width: 0; } #runs .chip { flex-wrap: wrap; white-space: normal; max-width: 100%; } }
 `;
+
+/**
+ * The stylesheet as sent: comments dropped and whitespace collapsed, since every page carries
+ * it inline.
+ */
+export const boardStyle = source
+  .replace(/\/\*[\s\S]*?\*\//g, '')
+  .replace(/\s+/g, ' ')
+  .replace(/\s*([{};])\s*/g, '$1')
+  .trim();
+
+/** The stylesheet's hash as the Content-Security-Policy names it (`'sha256-…'`). */
+export const boardStyleSource = `'sha256-${createHash('sha256').update(boardStyle).digest('base64')}'`;

@@ -1,6 +1,7 @@
 import { stripControlLines } from '@mecha/appraisal-core';
 import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
+import { boardStyle } from './board-style.js';
 
 /** Server-rendered HTML, escaped wherever text is interpolated. */
 export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
@@ -14,6 +15,7 @@ export const pages = [
   { path: '/charter', name: 'Charter' },
   { path: '/corpus', name: 'Corpus' },
   { path: '/successes', name: 'Successes' },
+  { path: '/honesty', name: 'Honesty' },
   { path: '/review', name: 'Graph review' },
 ] as const;
 
@@ -85,7 +87,7 @@ export function layout(options: PageOptions): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title} · mecha</title>
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/assets/board.css">
+<style>${raw(boardStyle)}</style>
 <script src="/assets/board.js" defer></script>
 </head>
 <body${raw(options.live === undefined ? '' : ` data-live="${options.live}"`)}${raw(options.liveInsert === true ? ' data-live-insert="true"' : '')}>

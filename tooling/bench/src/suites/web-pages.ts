@@ -57,6 +57,9 @@ async function run(): Promise<readonly ResultTable[]> {
         ['charter (`/charter`)', '/charter'],
         ['corpus, last 30 days (kept after the first)', '/corpus?days=30'],
         ['successes (`/successes`)', '/successes'],
+        ['honesty (`/honesty`)', '/honesty'],
+        ['corpus, every session (`/corpus`)', '/corpus'],
+        ['corpus, last 90 days (`/corpus?days=90`)', '/corpus?days=90'],
         ['graph review, no graph configured (`/review`)', '/review'],
       ];
       const rows: (readonly string[])[] = [];

@@ -2,8 +2,8 @@ import { resolve } from 'node:path';
 import { stripControl } from '@mecha/appraisal-core';
 import type {
   GapTrend,
+  HomeSelfImage,
   SelfImageAudit,
-  SkillEvidence,
   SkillEvidenceReadout,
 } from '@mecha/grader-verdicts';
 import { type Command, exitCodes, failure, usageError } from '../../command.js';
@@ -73,27 +73,37 @@ export const claims: Command = {
       return usageError(context, this.path, `unexpected argument '${extra}'`);
     return guarded(context, this.path, async () => {
       const {
+        auditHomeSelfImage,
         auditSelfImage,
         auditSelfImageOverTime,
         selfImageInputSchema,
         reliabilityFloor,
-        readSkillEvidence,
       } = await verdictsModule();
-      let skills: SkillEvidence[];
-      let published: string[] | undefined;
+      const history =
+        typeof record === 'string'
+          ? { path: resolve(context.cwd, record), at: new Date() }
+          : undefined;
+      let audit: SelfImageAudit;
+      let trend: GapTrend | null | undefined;
       let fromHome: SkillEvidenceReadout | undefined;
       if (file === undefined) {
         const home = openCommandHome({ ...context, homeMustExist: true });
-        const readout = await readSkillEvidence(home);
-        if ('unreadable' in readout) {
+        let read: HomeSelfImage | { readonly unreadable: readonly string[] };
+        if (history === undefined) read = await auditHomeSelfImage(home);
+        else {
+          const overTime = await auditHomeSelfImage(home, history);
+          if (!('unreadable' in overTime)) trend = overTime.audit.trend;
+          read = overTime;
+        }
+        if ('unreadable' in read) {
           return failure(
             context,
             this.path,
-            `the home's ${readout.unreadable.join(', ')} cannot be read: no self-claim is graded`,
+            `the home's ${read.unreadable.join(', ')} cannot be read: no self-claim is graded`,
           );
         }
-        fromHome = readout;
-        skills = [...readout.skills];
+        fromHome = read.records;
+        audit = read.audit;
       } else {
         const parsed = selfImageInputSchema.safeParse(await readJson(context, file));
         if (!parsed.success) {
@@ -104,22 +114,13 @@ export const claims: Command = {
             `${file}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim(),
           );
         }
-        skills = parsed.data.skills;
-        published = parsed.data.published;
-      }
-      let audit: SelfImageAudit;
-      let trend: GapTrend | null | undefined;
-      if (typeof record === 'string') {
-        const overTime = auditSelfImageOverTime(
-          skills,
-          resolve(context.cwd, record),
-          new Date(),
-          published,
-        );
-        audit = overTime;
-        trend = overTime.trend;
-      } else {
-        audit = auditSelfImage(skills, published);
+        const { skills, published } = parsed.data;
+        if (history === undefined) audit = auditSelfImage(skills, published);
+        else {
+          const overTime = auditSelfImageOverTime(skills, history.path, history.at, published);
+          audit = overTime;
+          trend = overTime.trend;
+        }
       }
       if (flag(values, 'json'))
         json(context, fromHome === undefined ? audit : { ...audit, records: fromHome });
