@@ -398,6 +398,10 @@ function resolveRelative(from, specifier) {
 function placeOf(root, file) {
   const path = relative(root, file);
   const parts = path.split('/');
+  // A package's README and examples are written for a harness author: they count as outside.
+  if (parts[0] === 'packages' && (parts[2] === 'README.md' || parts[2] === 'examples')) {
+    return parts.slice(0, 3).join('/');
+  }
   if (['apps', 'packages', 'tooling'].includes(parts[0])) {
     return parts[0] === 'tooling' && parts[1] === 'config'
       ? parts.slice(0, 3).join('/')

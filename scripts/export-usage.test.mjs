@@ -76,7 +76,7 @@ const write = (path, text) => {
   writeFileSync(join(root, path), text);
 };
 
-test('a loader exported by one file and called in another counts the names read there', () => {
+test('a loader exported by one file and called in another, a package README and its examples count', () => {
   write(
     'packages/p/package.json',
     JSON.stringify({ name: '@mecha/p', exports: { '.': { types: './dist/index.d.ts' } } }),
@@ -89,8 +89,13 @@ test('a loader exported by one file and called in another counts the names read 
       'export const viaNamespace = 2;',
       'export const viaDestructuring = 3;',
       'export const unused = 4;',
+      'export const inReadme = 5;',
+      'export const inExample = 6;',
     ].join('\n'),
   );
+  // The package's own README and examples are written for a harness author: they count.
+  write('packages/p/README.md', "```ts\nimport { inReadme } from '@mecha/p';\n```\n");
+  write('packages/p/examples/harness.ts', "import { inExample } from '@mecha/p';\n");
   write('apps/app/src/shared.ts', "export const pModule = () => import('@mecha/p');\n");
   write(
     'apps/app/src/command.ts',
@@ -107,6 +112,8 @@ test('a loader exported by one file and called in another counts the names read 
   assert.deepEqual(
     entry.names.map(({ name, places }) => [name, places]),
     [
+      ['inExample', ['packages/p/examples']],
+      ['inReadme', ['packages/p/README.md']],
       ['unused', []],
       ['viaDestructuring', ['apps/app']],
       ['viaLoader', ['apps/app']],
