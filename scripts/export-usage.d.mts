@@ -3,6 +3,8 @@ export interface ExportUse {
   readonly name: string;
   readonly places: readonly string[];
   readonly testOnly: boolean;
+  /** Used outside only where the whole module escapes (counted as a use of every name). */
+  readonly wholeModuleOnly: boolean;
   readonly files: readonly string[];
 }
 
@@ -15,7 +17,17 @@ export interface EntryUsage {
 }
 
 /** The names each `@mecha/*` specifier is imported under in `code` ('*': every name). */
-export function importsIn(code: string, fileName?: string): Map<string, Set<string>>;
+export function importsIn(
+  code: string,
+  fileName?: string,
+  options?: {
+    /** The `@mecha/*` module a loader imported from a relative module loads, if it is one. */
+    readonly loaderOf?: (specifier: string, name: string) => string | undefined;
+  },
+): Map<string, Set<string>>;
+
+/** The loaders `code` exports (`export const load = () => import('@mecha/x')`): name → specifier. */
+export function exportedLoaders(code: string, fileName?: string): Map<string, string>;
 
 /** The names the module `file` of the package at `packageDir` exports, sorted. */
 export function exportedNames(packageDir: string, file: string): string[];

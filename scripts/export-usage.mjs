@@ -10,9 +10,12 @@
 //   node scripts/export-usage.mjs --unused            # only the names used nowhere outside
 //   node scripts/export-usage.mjs --json              # the same, as JSON
 //
-// An import of a whole namespace (`import * as x from '@mecha/p'`) counts the names read as
-// `x.name` in that file; a dynamic `import('@mecha/p')` counts as a use of every name, and is
-// listed as such.
+// A module loaded whole (`import * as x from '@mecha/p'`, `const x = await import('@mecha/p')`,
+// `import('@mecha/p').then((x) => …)`, or a loader such as `export const load = () =>
+// import('@mecha/p')` called in another file) counts the names read off it in that file (`x.name`,
+// `x['name']`, `const { name } = x`); where the module escapes (passed on, returned, stored), or
+// a dynamic import is bound to nothing the script can follow, it counts as a use of every name,
+// and is listed as such.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -91,7 +94,7 @@ function markdownBlocks(text) {
  * The names each `@mecha/*` specifier is imported under in `code`: a map from specifier to a set
  * of names, where '*' means every name (a dynamic import).
  */
-export function importsIn(code, fileName = 'file.ts') {
+export function importsIn(code, fileName = 'file.ts', { loaderOf } = {}) {
   const found = new Map();
   // A module imported for no name yet (a namespace whose reads are counted later) still shows.
   const touch = (specifier) => {
@@ -120,16 +123,54 @@ export function importsIn(code, fileName = 'file.ts') {
       index = node.parent.elements.indexOf(node);
       node = node.parent.parent; // Promise.all([...])
     }
-    while (ts.isAwaitExpression(node.parent) || ts.isParenthesizedExpression(node.parent)) {
+    while (
+      ts.isAwaitExpression(node.parent) ||
+      ts.isParenthesizedExpression(node.parent) ||
+      ts.isAsExpression(node.parent) ||
+      ts.isSatisfiesExpression(node.parent) ||
+      ts.isNonNullExpression(node.parent)
+    ) {
       node = node.parent;
     }
     const parent = node.parent;
     let target;
     if (parent && ts.isVariableDeclaration(parent)) target = parent.name;
+    // `m = await import('x')`: the variable assigned is the module.
+    if (
+      parent &&
+      ts.isBinaryExpression(parent) &&
+      parent.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+      parent.right === node
+    ) {
+      target = parent.left;
+    }
+    // `import('x').then((m) => …)`: the callback's parameter is the module.
+    if (
+      index === undefined &&
+      parent &&
+      ts.isPropertyAccessExpression(parent) &&
+      parent.name.text === 'then' &&
+      ts.isCallExpression(parent.parent) &&
+      parent.parent.expression === parent
+    ) {
+      const callback = parent.parent.arguments[0];
+      if (callback && (ts.isArrowFunction(callback) || ts.isFunctionExpression(callback))) {
+        target = callback.parameters[0]?.name;
+        if (target === undefined) {
+          touch(specifier);
+          return;
+        }
+      }
+    }
     if (target && index !== undefined) {
       target = ts.isArrayBindingPattern(target) ? target.elements[index] : undefined;
       target = target && ts.isBindingElement(target) ? target.name : undefined;
-    } else if (index === undefined && parent && ts.isPropertyAccessExpression(parent)) {
+    } else if (
+      target === undefined &&
+      index === undefined &&
+      parent &&
+      ts.isPropertyAccessExpression(parent)
+    ) {
       add(specifier, parent.name.text);
       return;
     }
@@ -155,6 +196,13 @@ export function importsIn(code, fileName = 'file.ts') {
       const specifier = node.moduleSpecifier.text;
       if (ts.isImportDeclaration(node)) {
         const bindings = node.importClause?.namedBindings;
+        // A loader another file exports (`export const load = () => import('@mecha/x')`).
+        if (loaderOf && specifier.startsWith('.') && bindings && ts.isNamedImports(bindings)) {
+          for (const element of bindings.elements) {
+            const loaded = loaderOf(specifier, (element.propertyName ?? element.name).text);
+            if (loaded !== undefined) loaders.set(element.name.text, loaded);
+          }
+        }
         if (node.importClause?.name) add(specifier, 'default');
         if (node.importClause === undefined) touch(specifier);
         if (bindings && ts.isNamedImports(bindings)) {
@@ -203,15 +251,14 @@ export function importsIn(code, fileName = 'file.ts') {
     ts.forEachChild(node, visit);
   };
   visit(source);
+  // Every mention of a module's binding is a read of one name (`ns.name`, `ns['name']`,
+  // `const { name } = ns`, `ns.Type`) or the module escaping (passed on, returned, stored), which
+  // counts as every name. Scopes are not followed: a same-named binding elsewhere in the file
+  // counts too, which can only keep a name, never drop one.
   if (namespaces.size > 0) {
     const read = (node) => {
-      if (
-        (ts.isPropertyAccessExpression(node) || ts.isQualifiedName(node)) &&
-        ts.isIdentifier(ts.isPropertyAccessExpression(node) ? node.expression : node.left)
-      ) {
-        const left = ts.isPropertyAccessExpression(node) ? node.expression : node.left;
-        const specifier = namespaces.get(left.text);
-        if (specifier !== undefined) add(specifier, node.name?.text ?? node.right.text);
+      if (ts.isIdentifier(node) && namespaces.has(node.text) && !isDeclarationName(node)) {
+        readModule(node, namespaces.get(node.text), add);
       }
       ts.forEachChild(node, read);
     };
@@ -220,10 +267,141 @@ export function importsIn(code, fileName = 'file.ts') {
   return found;
 }
 
+// Whether `node` names something being declared or a property key, rather than reading a binding.
+function isDeclarationName(node) {
+  const parent = node.parent;
+  if (parent === undefined) return false;
+  if (ts.isPropertyAccessExpression(parent)) return parent.name === node;
+  if (ts.isQualifiedName(parent)) return parent.right === node;
+  if (ts.isBinaryExpression(parent)) {
+    return parent.left === node && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken;
+  }
+  if (ts.isShorthandPropertyAssignment(parent)) return false;
+  if (ts.isExportSpecifier(parent)) return false;
+  if (ts.isTypeQueryNode(parent) || ts.isTypeReferenceNode(parent)) return false;
+  if (
+    ts.isVariableDeclaration(parent) ||
+    ts.isParameter(parent) ||
+    ts.isPropertyAssignment(parent)
+  ) {
+    return parent.name === node;
+  }
+  if (ts.isBindingElement(parent)) return parent.name === node || parent.propertyName === node;
+  return (
+    ts.isNamespaceImport(parent) ||
+    ts.isImportSpecifier(parent) ||
+    ts.isImportClause(parent) ||
+    ts.isFunctionDeclaration(parent) ||
+    ts.isClassDeclaration(parent) ||
+    ts.isMethodDeclaration(parent) ||
+    ts.isPropertyDeclaration(parent) ||
+    ts.isPropertySignature(parent) ||
+    ts.isMethodSignature(parent) ||
+    ts.isTypeAliasDeclaration(parent) ||
+    ts.isInterfaceDeclaration(parent) ||
+    ts.isEnumMember(parent) ||
+    ts.isGetAccessor(parent) ||
+    ts.isSetAccessor(parent) ||
+    ts.isLabeledStatement(parent) ||
+    ts.isJsxAttribute(parent)
+  );
+}
+
+// What one mention of a module's binding reads off the module.
+function readModule(node, specifier, add) {
+  const parent = node.parent;
+  if (ts.isPropertyAccessExpression(parent) && parent.expression === node) {
+    add(specifier, parent.name.text);
+  } else if (ts.isQualifiedName(parent) && parent.left === node) {
+    add(specifier, parent.right.text);
+  } else if (ts.isElementAccessExpression(parent) && parent.expression === node) {
+    const key = parent.argumentExpression;
+    add(specifier, ts.isStringLiteralLike(key) ? key.text : '*');
+  } else if (
+    ts.isVariableDeclaration(parent) &&
+    parent.initializer === node &&
+    ts.isObjectBindingPattern(parent.name)
+  ) {
+    for (const element of parent.name.elements) {
+      const key = element.propertyName ?? element.name;
+      add(specifier, ts.isIdentifier(key) ? key.text : '*');
+    }
+  } else {
+    add(specifier, '*');
+  }
+}
+
+/**
+ * The loaders a module exports: `export const name = () => import('@mecha/x')` (or a function
+ * that returns such an import), as a map from the exported name to the specifier.
+ */
+export function exportedLoaders(code, fileName = 'file.ts') {
+  const loaders = new Map();
+  if (!code.includes('import(')) return loaders;
+  const source = ts.createSourceFile(
+    fileName,
+    code,
+    ts.ScriptTarget.Latest,
+    true,
+    ts.ScriptKind.TSX,
+  );
+  const imported = (expression) =>
+    expression !== undefined &&
+    ts.isCallExpression(expression) &&
+    expression.expression.kind === ts.SyntaxKind.ImportKeyword &&
+    expression.arguments[0] !== undefined &&
+    ts.isStringLiteral(expression.arguments[0]) &&
+    expression.arguments[0].text.startsWith('@mecha/')
+      ? expression.arguments[0].text
+      : undefined;
+  const exported = (node) =>
+    ts.getCombinedModifierFlags(node) & ts.ModifierFlags.Export ||
+    (ts.isVariableDeclaration(node) &&
+      ts.getCombinedModifierFlags(node.parent.parent) & ts.ModifierFlags.Export);
+  for (const statement of source.statements) {
+    if (ts.isVariableStatement(statement) && exported(statement)) {
+      for (const declaration of statement.declarationList.declarations) {
+        const value = declaration.initializer;
+        if (ts.isIdentifier(declaration.name) && value && ts.isArrowFunction(value)) {
+          const specifier = imported(value.body);
+          if (specifier !== undefined) loaders.set(declaration.name.text, specifier);
+        }
+      }
+    } else if (ts.isFunctionDeclaration(statement) && statement.name && exported(statement)) {
+      const [only] = statement.body?.statements ?? [];
+      const specifier = only && ts.isReturnStatement(only) ? imported(only.expression) : undefined;
+      if (specifier !== undefined) loaders.set(statement.name.text, specifier);
+    }
+  }
+  return loaders;
+}
+
+// The file a relative import names, tried with the extensions TypeScript would try.
+function resolveRelative(from, specifier) {
+  const base = resolve(dirname(from), specifier);
+  const stem = base.replace(/\.[cm]?js$/, '');
+  for (const candidate of [
+    base,
+    `${stem}.ts`,
+    `${stem}.tsx`,
+    `${stem}.mts`,
+    `${stem}.js`,
+    `${stem}.mjs`,
+    join(base, 'index.ts'),
+  ]) {
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  }
+  return undefined;
+}
+
 /** Where a file sits, in words a reader recognises: `apps/cli`, `packages/stores`, `docs/x.md`. */
 function placeOf(root, file) {
   const path = relative(root, file);
   const parts = path.split('/');
+  // A package's README and examples are written for a harness author: they count as outside.
+  if (parts[0] === 'packages' && (parts[2] === 'README.md' || parts[2] === 'examples')) {
+    return parts.slice(0, 3).join('/');
+  }
   if (['apps', 'packages', 'tooling'].includes(parts[0])) {
     return parts[0] === 'tooling' && parts[1] === 'config'
       ? parts.slice(0, 3).join('/')
@@ -239,13 +417,31 @@ function placeOf(root, file) {
 export function exportUsage({ root = repoRoot, only } = {}) {
   const packages = packageEntries(root);
   const uses = new Map(); // specifier -> name -> Map(place -> {files, testOnly})
-  for (const file of candidateFiles(root)) {
+  const files = candidateFiles(root);
+  // First the loaders each file exports, so a call of one in another file reads as an import.
+  const loadersByFile = new Map();
+  for (const file of files) {
+    if (file.endsWith('.md')) continue;
+    const loaders = exportedLoaders(readFileSync(file, 'utf8'), file);
+    if (loaders.size > 0) loadersByFile.set(file, loaders);
+  }
+  for (const file of files) {
     const text = readFileSync(file, 'utf8');
-    if (!text.includes('@mecha/')) continue;
     const chunks = file.endsWith('.md') ? markdownBlocks(text) : [text];
     const isTest = /\.test(?:-d)?\.[cm]?[jt]sx?$|\/test\/|__fixtures__/.test(file);
+    const loaderOf = (specifier, name) => {
+      const target = resolveRelative(file, specifier);
+      return target === undefined ? undefined : loadersByFile.get(target)?.get(name);
+    };
+    const loaderUser =
+      !file.endsWith('.md') &&
+      [...loadersByFile.values()].some((loaders) =>
+        [...loaders.keys()].some((n) => text.includes(n)),
+      );
+    if (!text.includes('@mecha/') && !loaderUser) continue;
     for (const chunk of chunks) {
-      for (const [specifier, names] of importsIn(chunk, file.endsWith('.md') ? 'x.ts' : file)) {
+      const fileName = file.endsWith('.md') ? 'x.ts' : file;
+      for (const [specifier, names] of importsIn(chunk, fileName, { loaderOf })) {
         for (const name of names) {
           if (!uses.has(specifier)) uses.set(specifier, new Map());
           const byName = uses.get(specifier);
@@ -268,9 +464,12 @@ export function exportUsage({ root = repoRoot, only } = {}) {
           (use) => use.place !== own,
         );
         const places = [...new Set(outside.map((use) => use.place))].sort();
+        const named = (byName.get(name) ?? []).filter((use) => use.place !== own);
         return {
           name,
           places,
+          // Used outside only where the whole module escapes (counted as every name).
+          wholeModuleOnly: outside.length > 0 && named.length === 0,
           testOnly: outside.length > 0 && outside.every((use) => use.isTest),
           files: [...new Set(outside.map((use) => use.file))].sort(),
         };
@@ -291,24 +490,28 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
   } else {
     let total = 0;
     let unused = 0;
+    let whole = 0;
     for (const entry of table) {
       const idle = entry.names.filter((row) => row.places.length === 0);
+      const onlyWhole = entry.names.filter((row) => row.wholeModuleOnly).length;
       total += entry.names.length;
       unused += idle.length;
+      whole += onlyWhole;
+      const note = onlyWhole > 0 ? ` (${onlyWhole} more only through a whole-module use)` : '';
       console.log(
-        `\n${entry.entry}: ${entry.names.length} exports, ${idle.length} used nowhere outside ${entry.dir}`,
+        `\n${entry.entry}: ${entry.names.length} exports, ${idle.length} used nowhere outside ${entry.dir}${note}`,
       );
       for (const row of entry.names) {
         if (unusedOnly && row.places.length > 0) continue;
         const where =
           row.places.length === 0
             ? '(nowhere outside)'
-            : `${row.places.join(', ')}${row.testOnly ? ' (tests only)' : ''}`;
+            : `${row.places.join(', ')}${row.testOnly ? ' (tests only)' : ''}${row.wholeModuleOnly ? ' (whole module only)' : ''}`;
         console.log(`  ${row.name.padEnd(34)} ${where}`);
       }
     }
     console.log(
-      `\n${total} exports across ${table.length} entry points; ${unused} used nowhere outside their package.`,
+      `\n${total} exports across ${table.length} entry points; ${unused} used nowhere outside their package${whole > 0 ? `, ${whole} more only through a whole-module use` : ''}.`,
     );
   }
 }

@@ -21,7 +21,6 @@ export type {
   WorkflowsPort,
 } from './ports/appraisal-ports.js';
 export type {
-  ArmCall,
   ArmOutcome,
   Replayer,
   ReplayMomentKind,
@@ -54,7 +53,6 @@ export type { StepAppraisal } from './readouts/appraise-step.js';
 export { appraiseStep } from './readouts/appraise-step.js';
 export type { ClosureAppraisal, ClosureMove } from './readouts/closure-appraisal.js';
 export { appraiseClosure } from './readouts/closure-appraisal.js';
-export { closureLine } from './readouts/closure-line.js';
 export type { CompareOptions, CompareOutcome } from './readouts/compare-moment.js';
 export { compareMoment, comparePolicies } from './readouts/compare-moment.js';
 export type {
@@ -119,36 +117,19 @@ export type { WritingExemplar } from './readouts/successes/writing-exemplars.js'
 export type { ClaudeToolOutcome } from './rules/claude-code-rules.js';
 export {
   claudeOutcomeRecord,
-  claudeRejectionText,
   claudeResultStopCause,
   claudeToolOutcome,
   claudeToolTarget,
 } from './rules/claude-code-rules.js';
-export type {
-  ContributionRow,
-  ContributionRowId,
-  ContributionSource,
-} from './rules/contribution-table.js';
+export type { ContributionRowId } from './rules/contribution-table.js';
 export { contributionTable } from './rules/contribution-table.js';
 export type { Contributions, SignedEntries } from './rules/contributions.js';
 export { contributions, signedEntries } from './rules/contributions.js';
 export type { Dereference } from './rules/counterfactual-reflection.js';
-export {
-  dereference,
-  pendingReflections,
-  quoteOf,
-  reflectionText,
-} from './rules/counterfactual-reflection.js';
+export { pendingReflections } from './rules/counterfactual-reflection.js';
 export type { DecidedMoment, Refused } from './rules/decided-moments.js';
-export { decidedMoments } from './rules/decided-moments.js';
-export type {
-  LabelDerivation,
-  LabelFacts,
-  LabelRule,
-  LabelRuleId,
-  OwnerOutcomeFact,
-} from './rules/derive-label.js';
-export { deriveLabel, labelDerivation, labelRules } from './rules/derive-label.js';
+export type { LabelFacts, LabelRule, LabelRuleId, OwnerOutcomeFact } from './rules/derive-label.js';
+export { deriveLabel, labelRules } from './rules/derive-label.js';
 export type {
   ExpectationContext,
   ExpectationScore,
@@ -157,15 +138,12 @@ export type {
 } from './rules/expectations.js';
 export { scoreExpectation } from './rules/expectations.js';
 export type { FollowUp } from './rules/follow-up.js';
-export type { ProbeFinding } from './rules/grade-probe.js';
-export { gradeProbe } from './rules/grade-probe.js';
 export { labelFactsFor } from './rules/label-facts-for.js';
 export type {
   ActSources,
   DraftAct,
   QuestionAct,
   RecordedAct,
-  RecordedActKind,
   TaskClosingAct,
   TaskReopenAct,
   WorkflowAct,
@@ -176,7 +154,6 @@ export { selectPopulation, wantedBy } from './rules/population.js';
 export type { PopulationOptions } from './rules/population-options.js';
 export type { RankedReplayCandidate, ReplayCandidate } from './rules/rank-replay-candidates.js';
 export { rankReplayCandidates } from './rules/rank-replay-candidates.js';
-export type { LabelReach } from './rules/reachability.js';
 export { reachability, reachabilityLine } from './rules/reachability.js';
 export { appraisedEventTypes } from './rules/read-transcript.js';
 export type { RecordedRowId, SignedEntry, SignedRowId } from './rules/signed-entry.js';
@@ -189,11 +166,9 @@ export { boardRecordSchema, taskStatusSchema } from './schemas/board.js';
 export type { ClosureRecord } from './schemas/closures.js';
 export { closureRecordSchema } from './schemas/closures.js';
 export type {
-  ComparisonArm,
   ComparisonPoint,
   ComparisonRecord,
   ComparisonValidator,
-  CounterfactualQuote,
   CounterfactualRecord,
 } from './schemas/comparisons.js';
 export { comparisonRecordSchema, counterfactualRecordSchema } from './schemas/comparisons.js';
@@ -207,11 +182,7 @@ export type {
   StoreFlowRecord,
 } from './schemas/conditions.js';
 export { conditionsSnapshotSchema, situationBriefSchema } from './schemas/conditions.js';
-export type {
-  CorpusAppraisal,
-  PredictionGroup,
-  ProbeReadout,
-} from './schemas/corpus-appraisal.js';
+export type { CorpusAppraisal, ProbeReadout } from './schemas/corpus-appraisal.js';
 export { corpusAppraisalSchema } from './schemas/corpus-appraisal.js';
 export type { ExpectationScoreRecord } from './schemas/expectation-scores.js';
 export { expectationScoreRecordSchema } from './schemas/expectation-scores.js';
@@ -246,7 +217,6 @@ export { recordSchemas } from './schemas/record-schemas.js';
 export type { RequestRecord } from './schemas/requests.js';
 export { requestRecordSchema } from './schemas/requests.js';
 export type { SkippedLine, SourceRead } from './schemas/source-read.js';
-export { recordsOf } from './schemas/source-read.js';
 export type {
   EventSource,
   SessionKind,
@@ -261,7 +231,6 @@ export {
   eventSourceSchema,
   interventionEventSchema,
   messageEventSchema,
-  runEndEventSchema,
   runStartEventSchema,
   stepCheckEventSchema,
   toolCallEventSchema,

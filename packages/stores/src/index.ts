@@ -7,39 +7,22 @@ export { withLock } from './advisory-lock.js';
 export type { TailRepair } from './append-lines.js';
 export { appendLinesDurably, maxRecordBytes } from './append-lines.js';
 export type { BoardRecordInput, BoardStore } from './board-store.js';
-export { foldBoard } from './board-store.js';
 export type { CharterFileEdit, CharterRead } from './charter-file.js';
-export type { CloseTaskRequest, ClosureActor, ReopenTaskRequest } from './close-task.js';
+export type { CloseTaskRequest, ReopenTaskRequest } from './close-task.js';
 export { closeTask, reopenTask } from './close-task.js';
 export type {
   ClosedFromSurface,
-  CloseFromSurfaceRequest,
   FollowUpOutcome,
   HookFailure,
   ReopenedFromSurface,
-  ReopenFromSurfaceRequest,
   SurfaceRefusal,
 } from './close-task-from-surface.js';
-export type { AgentConfig, ConfigIssue, McpServerConfig, MechaConfig } from './config.js';
-export {
-  agentConfigSchema,
-  configIssueText,
-  configSchema,
-  defaultConfig,
-  mcpServerConfigSchema,
-  modelConfigSchema,
-  parseConfig,
-  readConfig,
-} from './config.js';
+export type { ConfigIssue, McpServerConfig, MechaConfig } from './config.js';
+export { configIssueText, configSchema, parseConfig, readConfig } from './config.js';
 export type { DistilledOutcome, DistillLedger } from './distill-ledger.js';
 export { withDistillLedger } from './distill-ledger.js';
 export type { GuardedCall, GuardedTaskTool, TaskTool } from './guard-task-tool.js';
-export {
-  assertTaskToolsGuarded,
-  closeRefusal,
-  guardTaskTool,
-  isGuardedTaskTool,
-} from './guard-task-tool.js';
+export { assertTaskToolsGuarded, guardTaskTool } from './guard-task-tool.js';
 export type {
   HomeCheck,
   LockCheck,
@@ -47,27 +30,16 @@ export type {
   StoreCheck,
   StoreRepair,
 } from './home-doctor.js';
-export { checkHome, repairHome, repairStore } from './home-doctor.js';
-export type { HomeEntry } from './home-layout.js';
+export { checkHome, repairHome } from './home-doctor.js';
 export { homeLayout } from './home-layout.js';
 export { homePorts } from './home-ports.js';
-export type { HookName, HookResult } from './hooks.js';
-export { hookTimeoutMs, runHook } from './hooks.js';
+export type { HookName } from './hooks.js';
 export type { InitHomeResult } from './init-home.js';
 export { initHome } from './init-home.js';
 export type { AppendStore, ReadableStore } from './jsonl-store.js';
-export type {
-  AdapterRun,
-  AdapterSession,
-  AdapterSessionOptions,
-} from './live/adapter-session.js';
+export type { AdapterRun, AdapterSession, AdapterSessionOptions } from './live/adapter-session.js';
 export { adapterSession, contentDigest } from './live/adapter-session.js';
-export type {
-  BeganRun,
-  BeginRunOptions,
-  RunMode,
-  SettingNotice,
-} from './live/begin-run.js';
+export type { BeganRun, BeginRunOptions, RunMode, SettingNotice } from './live/begin-run.js';
 export { beginRun } from './live/begin-run.js';
 export type { BriefConversation } from './live/brief-conversation.js';
 export { briefConversation } from './live/brief-conversation.js';
@@ -80,23 +52,17 @@ export type {
   GoalExample,
   PastAppraisal,
 } from './live/goal-context.js';
-export { goalContext, goalContextLimit } from './live/goal-context.js';
+export { goalContext } from './live/goal-context.js';
 export type { CorpusRead, ReadoutChange } from './live/home-readout.js';
 export { HomeReadout } from './live/home-readout.js';
 export type { MachineSensors } from './live/home-sensors.js';
-export { homeSensors } from './live/home-sensors.js';
 export type { RunRow } from './live/run-row.js';
 export { runsOfTranscript } from './live/run-row.js';
 export type { HarnessSituation } from './live/situation-from-home.js';
-export {
-  attemptWindowDays,
-  attentionFile,
-  readQuietHours,
-  situationFromHome,
-} from './live/situation-from-home.js';
+export { situationFromHome } from './live/situation-from-home.js';
 export type { HomeWatch, WatchHomeOptions } from './live/watch-home.js';
 export { watchHome } from './live/watch-home.js';
-export { missingHomeMessage, refuseMissingHome } from './missing-home.js';
+export { refuseMissingHome } from './missing-home.js';
 export type {
   AppraisalStores,
   CurationStores,
@@ -119,19 +85,15 @@ export type { DraftChoice, DraftVerdict, DraftVerdictRequest } from './owner/dra
 export { decideDraft } from './owner/draft-verdict.js';
 export type { CharterChange, EditedCharter } from './owner/edit-charter.js';
 export { editCharter } from './owner/edit-charter.js';
-export type { PrefixMatch } from './owner/find-by-prefix.js';
-export { findByPrefix } from './owner/find-by-prefix.js';
-export { findTask } from './owner/find-task.js';
 export type { MovedTask, MoveTaskRequest, RefiledTask, TaskMove } from './owner/move-task.js';
 export { moveTask } from './owner/move-task.js';
 export type { OwnerActRefusal, OwnerRefusal, OwnerRefusalKind } from './owner/owner-refusal.js';
 export { draftAsShown } from './owner/owner-words.js';
 export type { ProcessIdentity } from './process-ancestry.js';
-export { processAncestry } from './process-ancestry.js';
 export type { CompareSessionOptions, CompareSessionResult } from './readouts/compare-session.js';
 export { compareSession } from './readouts/compare-session.js';
 export type { ProbeReadoutOptions, ReplayWorkspace } from './readouts/probe-readout.js';
-export { checkReplayWorkspace, probeReadout } from './readouts/probe-readout.js';
+export { probeReadout } from './readouts/probe-readout.js';
 export type { DraftVerdictRead } from './readouts/read-draft-verdict.js';
 export { readDraftVerdict } from './readouts/read-draft-verdict.js';
 export type { ReadProblem } from './readouts/read-log.js';
@@ -147,16 +109,10 @@ export type { TextAppraisalReadout } from './readouts/text-appraisals.js';
 export { textAppraisalReadout } from './readouts/text-appraisals.js';
 export type { HomeLocation } from './resolve-home.js';
 export { resolveHome } from './resolve-home.js';
-export type { Mover, PresenceOptions, RunPresence } from './run-registration.js';
-export {
-  moverFor,
-  registerShell,
-  registrationVariables,
-  runPresence,
-} from './run-registration.js';
+export type { PresenceOptions, RunPresence } from './run-registration.js';
+export { registerShell, registrationVariables, runPresence } from './run-registration.js';
 export type { DistilledRecord } from './schemas/distilled-record.js';
 export { distilledRecordSchema } from './schemas/distilled-record.js';
-export type { Manifest } from './schemas/manifest.js';
 export { manifestSchema } from './schemas/manifest.js';
 export type { RuleRecord } from './schemas/rule-record.js';
 export { ruleRecordSchema } from './schemas/rule-record.js';
@@ -172,19 +128,11 @@ export type {
   StartRunOptions,
   ToolResultRecorded,
 } from './session-recorder.js';
-export {
-  createOutcomeRecorder,
-  createSessionRecorder,
-  newSessionId,
-} from './session-recorder.js';
+export { createOutcomeRecorder, createSessionRecorder } from './session-recorder.js';
 export type { SessionsForTask } from './sessions-for-task.js';
 export { sessionsForTask } from './sessions-for-task.js';
 export type { SessionStore } from './sessions-store.js';
-export type {
-  ClosureRecordInput,
-  OutboxRecordInput,
-  TranscriptEventInput,
-} from './store-schemas.js';
+export type { OutboxRecordInput, TranscriptEventInput } from './store-schemas.js';
 export type {
   ToolFinding,
   ToolRegistration,
