@@ -27,13 +27,52 @@ export const allowedFiles = new Map([
     'packages/appraisal-core/src/rules/contribution-table.ts',
     'the contribution table: one row per evidence kind, read as one table',
   ],
+  // Debts, not tables: owned by other work this round (#32), each to leave this list.
+  ['packages/importers/src/import-history.ts', 'being split by the importers work (#32, logs3)'],
+  ['packages/importers/src/session-builder.ts', 'being split by the importers work (#32, logs3)'],
+  [
+    'packages/stores/src/generate-home.ts',
+    'moving to tooling/fixtures, split by store (#32, exports)',
+  ],
 ]);
 
 /**
  * Functions allowed over the function limit, keyed `path: name` (the name as this check prints
  * it), each with why. Stale entries fail like the files'.
  */
-export const allowedFunctions = new Map([]);
+export const allowedFunctions = new Map([
+  // Owned by other work this round (#32).
+  ['packages/importers/src/import-history.ts: importFile', 'the importers work (#32, logs3)'],
+  [
+    'packages/stores/src/generate-home.ts: generateHome',
+    'moving to tooling/fixtures (#32, exports)',
+  ],
+  ['apps/web/src/client/board-client.ts: boardClient', 'the web board work (#32, board3)'],
+  ['apps/web/src/routes/runs.ts: runsRoutes', 'the web board work (#32, board3)'],
+  [
+    'packages/stores/src/close-task-from-surface.ts: closeTaskFromSurface',
+    'its result shape is being converted by the refusals work (#32): split after it lands',
+  ],
+  // Not split yet (#32): each is one closure over its state, to split by concept.
+  ['packages/ai-sdk/src/record-ai-sdk.ts: aiSdkRun', 'not split yet (#32)'],
+  [
+    'packages/appraisal-core/src/readouts/appraise-corpus.ts: appraiseCorpus',
+    'not split yet (#32)',
+  ],
+  [
+    'packages/appraisal-core/src/readouts/successes/successes.ts: collectSuccesses',
+    'not split yet (#32)',
+  ],
+  ['packages/appraisal-core/src/rules/read-transcript.ts: readTranscript', 'not split yet (#32)'],
+  [
+    'packages/claude-agent-sdk/src/record-claude-agent-sdk.ts: recordClaudeAgentSdk',
+    'not split yet (#32)',
+  ],
+  ['packages/graph/src/create-graph-server.ts: createGraphServer', 'not split yet (#32)'],
+  ['packages/graph/src/http-server.ts: startGraphHttpServer', 'not split yet (#32)'],
+  ['packages/langchain/src/record-langchain.ts: recordLangChain', 'not split yet (#32)'],
+  ['packages/openai-agents/src/record-openai-agents.ts: recordOpenAIAgents', 'not split yet (#32)'],
+]);
 
 const codeFile = /\.(?:[cm]?[jt]sx?)$/;
 const skipped = new Set(['node_modules', 'dist', '.turbo', '.vitest', 'coverage', '.git']);
