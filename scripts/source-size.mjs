@@ -71,7 +71,6 @@ export const allowedFunctions = new Map([
   ['packages/graph/src/create-graph-server.ts: createGraphServer', 'not split yet (#32)'],
   ['packages/graph/src/http-server.ts: startGraphHttpServer', 'not split yet (#32)'],
   ['packages/langchain/src/record-langchain.ts: recordLangChain', 'not split yet (#32)'],
-  ['packages/openai-agents/src/record-openai-agents.ts: recordOpenAIAgents', 'not split yet (#32)'],
 ]);
 
 const codeFile = /\.(?:[cm]?[jt]sx?)$/;
