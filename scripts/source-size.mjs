@@ -59,10 +59,6 @@ export const allowedFunctions = new Map([
     'packages/appraisal-core/src/readouts/appraise-corpus.ts: appraiseCorpus',
     'not split yet (#32)',
   ],
-  [
-    'packages/appraisal-core/src/readouts/successes/successes.ts: collectSuccesses',
-    'not split yet (#32)',
-  ],
   ['packages/appraisal-core/src/rules/read-transcript.ts: readTranscript', 'not split yet (#32)'],
   [
     'packages/claude-agent-sdk/src/record-claude-agent-sdk.ts: recordClaudeAgentSdk',
