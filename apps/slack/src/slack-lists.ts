@@ -1,14 +1,12 @@
+import { type DraftView, draftMessage } from './draft-messages.js';
 import {
   actionIds,
-  type DraftView,
-  draftMessage,
   type Happened,
   happenedBlock,
   type SlackMessage,
   slackText,
-  type TaskView,
-  taskDetails,
 } from './slack-messages.js';
+import { type TaskView, taskDetails } from './task-messages.js';
 
 /** The most task rows `/mecha tasks` shows; the rest are counted, "N more on the board". */
 export const taskListCap = 12;

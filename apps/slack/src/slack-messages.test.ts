@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { draftMessage } from './draft-messages.js';
 import { redactingLog } from './slack-app.js';
 import type { SlackConfig } from './slack-config.js';
-import { actionIds, draftMessage, slackText, slackTime, taskMessage } from './slack-messages.js';
+import { actionIds, slackText, slackTime } from './slack-messages.js';
+import { taskMessage } from './task-messages.js';
 
 describe('slackText', () => {
   it('escapes what Slack would read as a mention, a link or a broadcast', () => {

@@ -1,5 +1,6 @@
 import type { TranscriptEvent } from '@mecha/appraisal-core';
 import * as E from 'fp-ts/lib/Either.js';
+import { draftMessage, type StagedDraft } from './draft-messages.js';
 import { goalTitle, readHomeTitles } from './goal-title.js';
 import { runAbout, runEndMessage } from './post-run-end.js';
 import {
@@ -9,7 +10,7 @@ import {
   standingSlackError,
 } from './retry-policy.js';
 import { runKey, type SlackLedgerEntry, updateSlackLedger } from './slack-ledger.js';
-import { draftMessage, idFooter, type StagedDraft, slackText } from './slack-messages.js';
+import { idFooter, slackText } from './slack-messages.js';
 import type { WatchOptions } from './watch-home.js';
 
 /** A finished run to post: its session, its id, and its own events. */

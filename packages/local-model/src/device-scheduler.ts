@@ -46,6 +46,79 @@ interface Job {
 }
 
 /**
+ * Runs one job: takes the machine's lease at its priority (when there is one), and lets a
+ * background job yield, cancelled at the next token with `preempted: true`, when another
+ * process wants the device for the foreground.
+ */
+async function runJob(
+  model: CompletionModel,
+  lease: DeviceLease | undefined,
+  job: Job,
+): Promise<void> {
+  const signal = job.request.signal
+    ? AbortSignal.any([job.request.signal, job.controller.signal])
+    : job.controller.signal;
+  let release: (() => void) | undefined;
+  try {
+    if (lease) {
+      release = await lease.acquire(job.priority, signal);
+      if (!release) {
+        job.resolve({ ...notStarted, preempted: job.preempted });
+        return;
+      }
+    }
+    const onToken = job.request.onToken;
+    const yieldToOthers =
+      lease && job.priority === 'background'
+        ? (emitted: number) => {
+            if (!signal.aborted && lease.foregroundWanted()) {
+              job.preempted = true;
+              job.controller.abort();
+            }
+            onToken?.(emitted);
+          }
+        : onToken;
+    const result = await model.complete({
+      ...job.request,
+      signal,
+      ...(yieldToOthers ? { onToken: yieldToOthers } : {}),
+    });
+    job.resolve({ ...result, preempted: job.preempted && result.stopReason === 'aborted' });
+  } catch (error) {
+    job.reject(error);
+  } finally {
+    release?.();
+  }
+}
+
+/**
+ * The model seen at one priority: its completions go through `complete`; counting tokens, the
+ * context size and embeddings pass straight through; its `dispose` does nothing.
+ */
+function atPriority(
+  model: CompletionModel,
+  complete: (request: CompletionRequest) => Promise<ScheduledResult>,
+): CompletionModel {
+  return {
+    identity: () => model.identity(),
+    complete,
+    // Counting tokens and reading the context size need no turn on the device.
+    ...(model.countTokens
+      ? { countTokens: (text: string) => model.countTokens?.(text) ?? Promise.resolve(0) }
+      : {}),
+    ...(model.contextSize
+      ? { contextSize: () => model.contextSize?.() ?? Promise.resolve(0) }
+      : {}),
+    // Embeddings (recall's similarity) take the model's turn in this process, between
+    // completions, without the machine's lease: a few short evaluations, never pre-empted.
+    ...(model.embed
+      ? { embed: (texts: readonly string[]) => model.embed?.(texts) ?? Promise.resolve([]) }
+      : {}),
+    dispose: async () => {},
+  };
+}
+
+/**
  * Shares one resident model between distill, the appraiser and any other caller. Foreground
  * calls run before any waiting background call, and a foreground call that arrives while a
  * background generation runs cancels it at the model's next decoder boundary (between tokens;
@@ -77,47 +150,10 @@ export function createDeviceScheduler(
       return;
     }
     current = job;
-    runJob(job).finally(() => {
+    runJob(model, lease, job).finally(() => {
       current = undefined;
       pump();
     });
-  }
-
-  async function runJob(job: Job): Promise<void> {
-    const signal = job.request.signal
-      ? AbortSignal.any([job.request.signal, job.controller.signal])
-      : job.controller.signal;
-    let release: (() => void) | undefined;
-    try {
-      if (lease) {
-        release = await lease.acquire(job.priority, signal);
-        if (!release) {
-          job.resolve({ ...notStarted, preempted: job.preempted });
-          return;
-        }
-      }
-      const onToken = job.request.onToken;
-      const yieldToOthers =
-        lease && job.priority === 'background'
-          ? (emitted: number) => {
-              if (!signal.aborted && lease.foregroundWanted()) {
-                job.preempted = true;
-                job.controller.abort();
-              }
-              onToken?.(emitted);
-            }
-          : onToken;
-      const result = await model.complete({
-        ...job.request,
-        signal,
-        ...(yieldToOthers ? { onToken: yieldToOthers } : {}),
-      });
-      job.resolve({ ...result, preempted: job.preempted && result.stopReason === 'aborted' });
-    } catch (error) {
-      job.reject(error);
-    } finally {
-      release?.();
-    }
   }
 
   function complete(
@@ -144,25 +180,7 @@ export function createDeviceScheduler(
 
   return {
     complete,
-    at(priority) {
-      return {
-        identity: () => model.identity(),
-        complete: (request) => complete(request, priority),
-        // Counting tokens and reading the context size need no turn on the device.
-        ...(model.countTokens
-          ? { countTokens: (text: string) => model.countTokens?.(text) ?? Promise.resolve(0) }
-          : {}),
-        ...(model.contextSize
-          ? { contextSize: () => model.contextSize?.() ?? Promise.resolve(0) }
-          : {}),
-        // Embeddings (recall's similarity) take the model's turn in this process, between
-        // completions, without the machine's lease: a few short evaluations, never pre-empted.
-        ...(model.embed
-          ? { embed: (texts: readonly string[]) => model.embed?.(texts) ?? Promise.resolve([]) }
-          : {}),
-        dispose: async () => {},
-      };
-    },
+    at: (priority) => atPriority(model, (request) => complete(request, priority)),
     running: () => current?.priority,
     waiting: () => ({ foreground: queues.foreground.length, background: queues.background.length }),
     async dispose() {

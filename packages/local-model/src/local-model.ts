@@ -1,28 +1,16 @@
 import { availableParallelism } from 'node:os';
 import type {
-  Llama,
-  LlamaCompletion,
-  LlamaContext,
-  LlamaContextSequence,
-  LlamaEmbeddingContext,
-  LlamaGrammar,
-  LlamaModel,
-  Token,
-} from 'node-llama-cpp';
-import type {
   ChatPrompt,
-  CompletionGrammar,
   CompletionModel,
   CompletionRequest,
   CompletionResult,
-  StopReason,
 } from './completion-model.js';
-import { chooseContextSize } from './context-size.js';
-import { GrammarError } from './grammar-error.js';
+import { Embeddings } from './llama-embeddings.js';
+import { emptyResult, generateCompletion } from './llama-generate.js';
+import { GrammarCache } from './llama-grammars.js';
+import { type Loaded, loadLlama } from './llama-load.js';
 import { ModelDisposedError } from './model-disposed-error.js';
 import { type ModelIdentity, modelIdentity } from './model-identity.js';
-import { ModelLoadError } from './model-load-error.js';
-import { PromptTooLongError } from './prompt-too-long-error.js';
 import { Turns } from './turns.js';
 
 /** Which compute backend node-llama-cpp may use. */
@@ -102,36 +90,6 @@ export function defaultThreads(): number {
   return Math.max(1, availableParallelism());
 }
 
-const defaultMaxContext = 8192;
-/**
- * The embedding context's window, in tokens (at most the model's own context): a report longer
- * than this is embedded by its first tokens. A second, small context beside the completion one.
- */
-export const embeddingContextTokens = 512;
-const grammarCacheSize = 32;
-
-interface Loaded {
-  readonly info: LocalModelInfo;
-  readonly llama: Llama;
-  readonly model: LlamaModel;
-  readonly context: LlamaContext;
-  readonly sequence: LlamaContextSequence;
-  readonly completion: LlamaCompletion;
-  /** Renders a chat prompt through the model's chat template into tokens. */
-  readonly chatTokens: (prompt: ChatPrompt) => Token[];
-  /** The same rendering as text. */
-  readonly renderChat: (prompt: ChatPrompt) => string;
-}
-
-function emptyResult(stopReason: StopReason, loadMs: number, promptTokens = 0): CompletionResult {
-  return {
-    text: '',
-    stopReason,
-    tokens: { prompt: promptTokens, completion: 0 },
-    timings: { loadMs, promptMs: 0, generationMs: 0 },
-  };
-}
-
 /** Resolves with `promise`'s value, or with `undefined` as soon as `signal` aborts. */
 async function untilAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T | undefined> {
   if (!signal) return promise;
@@ -147,29 +105,6 @@ async function untilAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promi
   }
 }
 
-const structuralCache = new WeakMap<LlamaModel, Map<Token, boolean>>();
-
-/** Whether a token is only punctuation, digits or whitespace (never repeat-penalised). */
-function structural(model: LlamaModel, token: Token): boolean {
-  let cache = structuralCache.get(model);
-  if (cache === undefined) {
-    cache = new Map();
-    structuralCache.set(model, cache);
-  }
-  let known = cache.get(token);
-  if (known === undefined) {
-    known = /^[\s\p{P}\p{S}\d]*$/u.test(model.detokenize([token]));
-    cache.set(token, known);
-  }
-  return known;
-}
-
-function grammarKey(grammar: CompletionGrammar): string {
-  return 'gbnf' in grammar
-    ? `gbnf\0${grammar.gbnf}`
-    : `json\0${JSON.stringify(grammar.jsonSchema)}`;
-}
-
 /**
  * A local GGUF model through node-llama-cpp. Nothing is imported or loaded until `load()` or
  * the first `complete()`: node-llama-cpp is imported with a dynamic `import()` then, so
@@ -183,87 +118,16 @@ export function createLocalModel(options: LocalModelOptions): LocalModel {
   }
   const path = options.path;
   const turns = new Turns();
-  const grammars = new Map<string, Promise<LlamaGrammar>>();
+  const grammars = new GrammarCache();
   let loading: Promise<Loaded> | undefined;
   let ready: Loaded | undefined;
-  let embedding: Promise<LlamaEmbeddingContext> | undefined;
+  const embeddings = new Embeddings(path, threads);
   let disposed = false;
-
-  async function loadNow(): Promise<Loaded> {
-    const started = performance.now();
-    const { getLlama, LlamaCompletion, LlamaLogLevel, resolveChatWrapper } = await import(
-      'node-llama-cpp'
-    );
-    let llama: Llama;
-    try {
-      llama = await getLlama({
-        gpu: options.gpu ?? 'auto',
-        build: 'never',
-        skipDownload: true,
-        progressLogs: false,
-        maxThreads: threads,
-        logLevel: LlamaLogLevel[options.logLevel ?? 'error'],
-      });
-    } catch (cause) {
-      throw new ModelLoadError(path, { cause });
-    }
-    try {
-      const model = await llama.loadModel({
-        modelPath: path,
-        ...(options.gpuLayers === undefined ? {} : { gpuLayers: options.gpuLayers }),
-      });
-      const trainContextSize = model.trainContextSize;
-      const chosen = chooseContextSize(
-        options.contextSize,
-        options.defaultContextSize ?? defaultMaxContext,
-        trainContextSize,
-      );
-      const warnings = chosen.warning === undefined ? [] : [chosen.warning];
-      const contextSize = chosen.size;
-      const context = await model.createContext({
-        contextSize,
-        threads,
-        sequences: 1,
-      });
-      const sequence = context.getSequence();
-      const completion = new LlamaCompletion({ contextSequence: sequence });
-      // The GGUF's own template when it has one, else node-llama-cpp's match for the model.
-      const wrapper = resolveChatWrapper(model);
-      const chatText = (prompt: ChatPrompt) =>
-        wrapper.generateContextState({
-          chatHistory: [
-            { type: 'system', text: prompt.system },
-            ...(prompt.earlier ?? []).flatMap((turn) => [
-              { type: 'user' as const, text: turn.user },
-              { type: 'model' as const, response: [turn.model] },
-            ]),
-            { type: 'user', text: prompt.user },
-            { type: 'model', response: [] },
-          ],
-        }).contextText;
-      const chatTokens = (prompt: ChatPrompt): Token[] =>
-        chatText(prompt).tokenize(model.tokenizer);
-      const renderChat = (prompt: ChatPrompt): string => chatText(prompt).toString();
-      const info: LocalModelInfo = {
-        loadMs: performance.now() - started,
-        gpu: llama.gpu,
-        threads: context.currentThreads,
-        contextSize: context.contextSize,
-        trainContextSize,
-        chatWrapper: wrapper.wrapperName,
-        warnings,
-      };
-      return { info, llama, model, context, sequence, completion, chatTokens, renderChat };
-    } catch (cause) {
-      await llama.dispose().catch(() => {});
-      throw new ModelLoadError(path, { cause });
-    }
-  }
 
   function loaded(): Promise<Loaded> {
     if (disposed) return Promise.reject(new ModelDisposedError());
     if (!loading) {
-      loading = loadNow().then(
+      loading = loadLlama(options, threads).then(
         (parts) => {
           ready = parts;
           return parts;
@@ -275,33 +139,6 @@ export function createLocalModel(options: LocalModelOptions): LocalModel {
       );
     }
     return loading;
-  }
-
-  function grammarFor(parts: Loaded, grammar: CompletionGrammar): Promise<LlamaGrammar> {
-    const key = grammarKey(grammar);
-    let cached = grammars.get(key);
-    if (!cached) {
-      const kind = 'gbnf' in grammar ? 'gbnf' : 'jsonSchema';
-      cached = (async () => {
-        try {
-          // Both parse the grammar now (a JSON schema becomes GBNF first) and throw on a bad one.
-          return 'gbnf' in grammar
-            ? await parts.llama.createGrammar({ grammar: grammar.gbnf })
-            : await parts.llama.createGrammarForJsonSchema(
-                grammar.jsonSchema as Parameters<Llama['createGrammarForJsonSchema']>[0],
-              );
-        } catch (cause) {
-          throw new GrammarError(kind, { cause });
-        }
-      })();
-      cached.catch(() => grammars.delete(key));
-      grammars.set(key, cached);
-      if (grammars.size > grammarCacheSize) {
-        const oldest = grammars.keys().next().value;
-        if (oldest !== undefined) grammars.delete(oldest);
-      }
-    }
-    return cached;
   }
 
   async function complete(request: CompletionRequest): Promise<CompletionResult> {
@@ -320,104 +157,11 @@ export function createLocalModel(options: LocalModelOptions): LocalModel {
     const release = await turns.take(signal);
     if (!release) return emptyResult('aborted', loadMs);
     try {
-      return await generate(parts, request, loadMs);
+      if (disposed) throw new ModelDisposedError();
+      return await generateCompletion(parts, request, loadMs, grammars);
     } finally {
       release();
     }
-  }
-
-  async function generate(
-    parts: Loaded,
-    request: CompletionRequest,
-    loadMs: number,
-  ): Promise<CompletionResult> {
-    if (disposed) throw new ModelDisposedError();
-    const { model, completion, info } = parts;
-    const { signal, maxTokens } = request;
-    const turnStarted = performance.now();
-    // Tokenized as LlamaCompletion would, so the count is exactly what is evaluated. It adds
-    // the BOS itself, so one that a chat template wrote is taken off first.
-    const bos = model.tokens.shouldPrependBosToken ? model.tokens.bos : null;
-    let input: Token[];
-    if (typeof request.prompt === 'string') {
-      input = model.tokenize(request.prompt, false, bos !== null ? 'trimLeadingSpace' : undefined);
-    } else {
-      input = parts.chatTokens(request.prompt);
-      if (bos !== null && input[0] === bos) input = input.slice(1);
-    }
-    const promptTokens = input.length + (bos === null ? 0 : 1);
-    if (promptTokens + maxTokens > info.contextSize) {
-      throw new PromptTooLongError(promptTokens, maxTokens, info.contextSize);
-    }
-    const grammar = request.grammar ? await grammarFor(parts, request.grammar) : undefined;
-    if (signal?.aborted) return emptyResult('aborted', loadMs, promptTokens);
-
-    let completionTokens = 0;
-    let firstToken: number | undefined;
-    let response: Awaited<ReturnType<LlamaCompletion['generateCompletionWithMeta']>>;
-    try {
-      response = await completion.generateCompletionWithMeta(input, {
-        maxTokens,
-        ...(grammar ? { grammar } : {}),
-        ...(signal ? { signal, stopOnAbortSignal: true } : {}),
-        temperature: request.temperature ?? 0,
-        ...(request.seed === undefined ? {} : { seed: request.seed }),
-        disableContextShift: true,
-        // A repeat penalty, when asked for, spares structural tokens: a JSON grammar needs its
-        // quotes, braces and commas again and again, and penalising them breaks the reply.
-        repeatPenalty:
-          request.repeatPenalty === undefined || request.repeatPenalty === 1
-            ? false
-            : {
-                penalty: request.repeatPenalty,
-                lastTokens: 64,
-                penalizeNewLine: false,
-                punishTokensFilter: (tokens: Token[]) =>
-                  tokens.filter((token) => !structural(model, token)),
-              },
-        onToken: (tokens) => {
-          firstToken ??= performance.now();
-          completionTokens += tokens.length;
-          request.onToken?.(completionTokens);
-        },
-      });
-    } catch (error) {
-      // An abort before the first token throws the signal's reason instead of returning.
-      if (signal?.aborted) return emptyResult('aborted', loadMs, promptTokens);
-      throw error;
-    }
-    const ended = performance.now();
-    const reason = response.metadata.stopReason;
-    const stopReason: StopReason =
-      reason === 'abort'
-        ? 'aborted'
-        : reason === 'maxTokens'
-          ? 'maxTokens'
-          : reason === 'stopGenerationTrigger' || grammar
-            ? 'grammar'
-            : 'eos';
-    const first = firstToken ?? ended;
-    return {
-      text: response.response,
-      stopReason,
-      tokens: { prompt: promptTokens, completion: completionTokens },
-      timings: { loadMs, promptMs: first - turnStarted, generationMs: ended - first },
-    };
-  }
-
-  function embeddingContext(parts: Loaded): Promise<LlamaEmbeddingContext> {
-    if (!embedding) {
-      embedding = parts.model
-        .createEmbeddingContext({
-          contextSize: Math.min(embeddingContextTokens, parts.info.contextSize),
-          threads,
-        })
-        .catch((cause: unknown) => {
-          embedding = undefined;
-          throw new ModelLoadError(path, { cause });
-        });
-    }
-    return embedding;
   }
 
   async function embed(texts: readonly string[]): Promise<readonly (readonly number[])[]> {
@@ -426,15 +170,7 @@ export function createLocalModel(options: LocalModelOptions): LocalModel {
     const release = await turns.take();
     try {
       if (disposed) throw new ModelDisposedError();
-      const context = await embeddingContext(parts);
-      const room = Math.min(embeddingContextTokens, parts.info.contextSize);
-      const vectors: (readonly number[])[] = [];
-      for (const text of texts) {
-        // The first tokens of a long text: what fits in the embedding context.
-        const tokens = parts.model.tokenize(text, false).slice(0, room - 2);
-        vectors.push((await context.getEmbeddingFor(tokens)).vector);
-      }
-      return vectors;
+      return await embeddings.vectors(parts, texts);
     } finally {
       release?.();
     }
@@ -461,7 +197,7 @@ export function createLocalModel(options: LocalModelOptions): LocalModel {
       const release = await turns.take();
       try {
         parts.completion.dispose();
-        await (await embedding?.catch(() => undefined))?.dispose();
+        await embeddings.dispose();
         await parts.context.dispose();
         await parts.model.dispose();
         await parts.llama.dispose();

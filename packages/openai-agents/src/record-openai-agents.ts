@@ -98,6 +98,32 @@ function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
 }
 
 /**
+ * The owner's answers to what the previous run waited on, from the SDK's approval record: an
+ * approval is forgotten, a rejection is recorded as a deny and a denied result.
+ */
+function recordOwnerAnswers(
+  run: AdapterRun,
+  input: ResumedState,
+  pending: Map<string, Pending>,
+): void {
+  for (const waiting of [...pending.values()]) {
+    const approved = input._context.isToolApproved(waiting);
+    if (approved === undefined) continue;
+    pending.delete(waiting.callId);
+    if (approved) continue;
+    void run.record((recorder) => recorder.intervention({ turn: 0, kind: 'deny' }));
+    void run.record((recorder) =>
+      recorder.toolResult({
+        turn: 0,
+        callId: waiting.callId,
+        status: 'denied',
+        taint: 'clean',
+      }),
+    );
+  }
+}
+
+/**
  * Records OpenAI Agents SDK runs into a mecha home through the runner's own hooks: the user's
  * input, each agent's output, tool calls and results, handoffs (a `handoff` counter), guardrail
  * trips, the runs that stop on a tool approval (`parked`), and — when such a run is resumed —
@@ -126,24 +152,7 @@ export function recordOpenAIAgents(options: OpenAIAgentsOptions = {}): OpenAIAge
           }),
         );
       }
-      if (isRunState(input)) {
-        // The owner's answers to what the previous run waited on, from the SDK's approval record.
-        for (const waiting of [...pending.values()]) {
-          const approved = input._context.isToolApproved(waiting);
-          if (approved === undefined) continue;
-          pending.delete(waiting.callId);
-          if (approved) continue;
-          void run.record((recorder) => recorder.intervention({ turn: 0, kind: 'deny' }));
-          void run.record((recorder) =>
-            recorder.toolResult({
-              turn: 0,
-              callId: waiting.callId,
-              status: 'denied',
-              taint: 'clean',
-            }),
-          );
-        }
-      }
+      if (isRunState(input)) recordOwnerAnswers(run, input, pending);
       const listeners = {
         agent_tool_start: (
           _context: unknown,

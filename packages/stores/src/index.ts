@@ -71,6 +71,8 @@ export type {
   OpenHomeOptions,
 } from './open-home.js';
 export { openHome } from './open-home.js';
+export type { OutcomeRecorder } from './outcome-recorder.js';
+export { createOutcomeRecorder } from './outcome-recorder.js';
 export type { AddedTask, AddTaskRequest, NewTaskStatus, TaskHolder } from './owner/add-task.js';
 export { addTask, newTaskStatuses, taskHolders } from './owner/add-task.js';
 export type { AnsweredQuestion } from './owner/answer-question.js';
@@ -109,6 +111,7 @@ export type { TextAppraisalReadout } from './readouts/text-appraisals.js';
 export { textAppraisalReadout } from './readouts/text-appraisals.js';
 export type { HomeLocation } from './resolve-home.js';
 export { resolveHome } from './resolve-home.js';
+export type { RunRecorder, ToolResultRecorded } from './run-recorder.js';
 export type { PresenceOptions, RunPresence } from './run-registration.js';
 export { registerShell, registrationVariables, runPresence } from './run-registration.js';
 export type { DistilledRecord } from './schemas/distilled-record.js';
@@ -120,15 +123,8 @@ export type { ShellRegistration } from './schemas/shell-registration.js';
 export { shellRegistrationSchema } from './schemas/shell-registration.js';
 export type { SeededRandom } from './seeded-random.js';
 export { seededRandom } from './seeded-random.js';
-export type {
-  OutcomeRecorder,
-  Recorded,
-  RunRecorder,
-  SessionRecorder,
-  StartRunOptions,
-  ToolResultRecorded,
-} from './session-recorder.js';
-export { createOutcomeRecorder, createSessionRecorder } from './session-recorder.js';
+export type { Recorded, SessionRecorder, StartRunOptions } from './session-recorder.js';
+export { createSessionRecorder } from './session-recorder.js';
 export type { SessionsForTask } from './sessions-for-task.js';
 export { sessionsForTask } from './sessions-for-task.js';
 export type { SessionStore } from './sessions-store.js';

@@ -82,6 +82,34 @@ function megabytes(bytes: number): string {
 }
 
 /**
+ * The folder the demo generates in: a new temporary one, or `--home DIR` when it is empty, new,
+ * or an earlier demo's; an exit code (said on stderr) otherwise.
+ */
+function demoFolder(context: CommandContext): string | number {
+  let path: string;
+  if (context.home === undefined) path = mkdtempSync(join(tmpdir(), 'mecha-demo-'));
+  else {
+    path = resolve(context.cwd, context.home);
+    if (existsSync(path) && !existsSync(join(path, marker))) {
+      let entries: string[];
+      try {
+        entries = readdirSync(path);
+      } catch {
+        return failure(context, 'demo', `${path} is not a folder the demo can use`);
+      }
+      if (entries.length > 0) {
+        return failure(
+          context,
+          'demo',
+          `${path} is not empty and no earlier demo made it: the demo empties its folder, so give it a new or empty one`,
+        );
+      }
+    }
+  }
+  return path;
+}
+
+/**
  * The demo's one closure needs a task whose working sessions are known. It records one more
  * short run the way a harness does (through the session recorder): a run on a new task in a new
  * project, steered once and stopped at its turn ceiling. Closing that task then shows the
@@ -162,26 +190,8 @@ const demo: Command = {
       sessions = parsed.value;
     }
     const seed = stringOption(values, 'seed') ?? 'mecha-demo';
-    let path: string;
-    if (context.home === undefined) path = mkdtempSync(join(tmpdir(), 'mecha-demo-'));
-    else {
-      path = resolve(context.cwd, context.home);
-      if (existsSync(path) && !existsSync(join(path, marker))) {
-        let entries: string[];
-        try {
-          entries = readdirSync(path);
-        } catch {
-          return failure(context, 'demo', `${path} is not a folder the demo can use`);
-        }
-        if (entries.length > 0) {
-          return failure(
-            context,
-            'demo',
-            `${path} is not empty and no earlier demo made it: the demo empties its folder, so give it a new or empty one`,
-          );
-        }
-      }
-    }
+    const path = demoFolder(context);
+    if (typeof path === 'number') return path;
     const style = styleFor({ isTTY: context.stdoutIsTTY, env: context.env });
     const now = Date.now();
     // Sessions over the 60 days before the last two, so what became of their drafts and tasks

@@ -1,17 +1,22 @@
 import { join } from 'node:path';
-import { readSession, type SessionListing, type TranscriptEvent } from '@mecha/appraisal-core';
+import {
+  readSession,
+  type SessionListing,
+  type SourceRead,
+  type TranscriptEvent,
+} from '@mecha/appraisal-core';
 import {
   boundTranscript,
   boundTranscriptInTokens,
   defaultTranscriptBounds,
 } from '../bound-transcript.js';
-import { buildEpisode, type Episode } from '../build-episode.js';
+import { buildEpisode, type Episode, type EpisodeParts } from '../build-episode.js';
 import { classifySession } from '../classify-session.js';
 import { distillInstructions, distillPrompt } from '../distill-prompt.js';
 import { type DistillReply, parseDistillReply } from '../distill-reply.js';
 import { groundCorrections } from '../ground-corrections.js';
 import { renderTranscript } from '../render-transcript.js';
-import { isKnownClean, sessionTaint } from '../session-taint.js';
+import { type EpisodeTaint, isKnownClean, sessionTaint } from '../session-taint.js';
 import { followUpQuestion } from '../text-appraisal.js';
 import { askAppraisal } from './ask-appraisal.js';
 import { askFacts } from './ask-facts.js';
@@ -21,7 +26,7 @@ import { markSession, recordFailure } from './ledger-steps.js';
 import { pushEpisode } from './push-episode.js';
 import { pushSkip } from './push-skip.js';
 import type { SessionResult } from './session-outcome.js';
-import { loadWorkContext } from './work-context.js';
+import { loadWorkContext, type WorkContext } from './work-context.js';
 
 /**
  * One session through the run: read it, tell whether it is finished, and either mark it too
@@ -82,33 +87,9 @@ export async function distillSession(
   const header = { sessionId, startedAt: entry.startedAt, endedAt: standing.endedAt };
   // Bounded again in the loaded model's own tokens, so the distiller's prompt and the follow-up
   // (the same conversation, the reply and the question) fit its context whatever the script.
-  let shown = bounded.text;
-  const measure = await run.model.measure();
-  if (measure !== undefined) {
-    const { countTokens, contextSize } = measure;
-    const appraising = run.options.appraise !== false;
-    const around = distillPrompt({ ...header, transcript: '' });
-    const fixed =
-      (await countTokens(distillInstructions)) +
-      (await countTokens(around.user)) +
-      maxTokens +
-      (appraising
-        ? (await countTokens(`${followUpQuestion}\n${earlier.join('\n')}`)) +
-          48 +
-          (run.options.appraisalMaxTokens ?? 2_048)
-        : 0) +
-      // The chat template's own markers around up to four turns.
-      128;
-    const budget = contextSize - fixed;
-    if (budget < 64) {
-      return recordFailure(
-        run,
-        sessionId,
-        `the model's context (${contextSize} tokens) leaves no room for the transcript after the instructions and the replies' budgets (${fixed} tokens): raise [model] context_size`,
-      );
-    }
-    shown = (await boundTranscriptInTokens(shown, budget, countTokens)).text;
-  }
+  const fitted = await fitToContext(run, header, bounded.text, maxTokens, earlier);
+  if ('failure' in fitted) return recordFailure(run, sessionId, fitted.failure);
+  const shown = fitted.text;
   const prompt = distillPrompt({ ...header, transcript: shown });
   run.progress(index, sessionId, 'distilling');
   const completion = await run.model.complete(prompt, { grammar: run.grammar, maxTokens });
@@ -149,28 +130,15 @@ export async function distillSession(
     return { sessionId, outcome: 'model_failed', reason: 'stopped before the push' };
   }
 
-  const hasOutcome = events.some((event) => event.type === 'run_end');
-  const reading = hasOutcome
-    ? readSession(work.index.evidenceFor(sessionId, transcript), work.charter)
-    : undefined;
-  const firstStart = events.find((event) => event.type === 'run_start');
-  const episode: Episode = buildEpisode({
+  const episode = sessionEpisode(run, work, {
     sessionId,
-    sourceRef: join(home.path, home.sessions.file(sessionId)),
-    occurredAt: standing.endedAt,
+    transcript,
+    endedAt: standing.endedAt,
     body: reply.episode,
     taint,
-    distilledBy: run.model.distilledBy ?? 'unknown',
-    ...(reading === undefined
-      ? {}
-      : { appraisal: { label: reading.label, errors: reading.errors } }),
-    ...(firstStart?.type === 'run_start' && firstStart.goal !== undefined
-      ? { goal: firstStart.goal }
-      : {}),
-    directory: work.directory,
     corrections,
     surprises: reply.surprises,
-    ...(extracted.facts === undefined ? {} : { facts: extracted.facts }),
+    facts: extracted.facts,
   });
   const pushed = await pushEpisode(run, index, sessionId, episode, appraised.appraisal);
   if (
@@ -180,4 +148,83 @@ export async function distillSession(
     run.tally.factsSent(extracted.facts);
   }
   return settle(pushed);
+}
+
+/**
+ * The transcript bounded again in the loaded model's own tokens, so the distiller's prompt and
+ * the follow-up (the same conversation, the reply and the question) fit its context; as it is
+ * when the model cannot count; a failure when the context leaves no room for it.
+ */
+async function fitToContext(
+  run: DistillRun,
+  header: { readonly sessionId: string; readonly startedAt: string; readonly endedAt: string },
+  text: string,
+  maxTokens: number,
+  earlier: readonly string[],
+): Promise<{ readonly text: string } | { readonly failure: string }> {
+  const measure = await run.model.measure();
+  if (measure === undefined) return { text };
+  const { countTokens, contextSize } = measure;
+  const appraising = run.options.appraise !== false;
+  const around = distillPrompt({ ...header, transcript: '' });
+  const fixed =
+    (await countTokens(distillInstructions)) +
+    (await countTokens(around.user)) +
+    maxTokens +
+    (appraising
+      ? (await countTokens(`${followUpQuestion}\n${earlier.join('\n')}`)) +
+        48 +
+        (run.options.appraisalMaxTokens ?? 2_048)
+      : 0) +
+    // The chat template's own markers around up to four turns.
+    128;
+  const budget = contextSize - fixed;
+  if (budget < 64) {
+    return {
+      failure: `the model's context (${contextSize} tokens) leaves no room for the transcript after the instructions and the replies' budgets (${fixed} tokens): raise [model] context_size`,
+    };
+  }
+  return { text: (await boundTranscriptInTokens(text, budget, countTokens)).text };
+}
+
+/** The episode pushed for a session: the model's body, the reading, the goal and the facts. */
+function sessionEpisode(
+  run: DistillRun,
+  work: WorkContext,
+  session: {
+    readonly sessionId: string;
+    readonly transcript: Exclude<SourceRead<TranscriptEvent>, { readonly state: 'unreadable' }>;
+    readonly endedAt: string;
+    readonly body: string;
+    readonly taint: EpisodeTaint;
+    readonly corrections: ReturnType<typeof groundCorrections>;
+    readonly surprises: DistillReply['surprises'];
+    readonly facts: EpisodeParts['facts'];
+  },
+): Episode {
+  const { sessionId, transcript } = session;
+  const events: readonly TranscriptEvent[] = transcript.records;
+  const hasOutcome = events.some((event) => event.type === 'run_end');
+  const reading = hasOutcome
+    ? readSession(work.index.evidenceFor(sessionId, transcript), work.charter)
+    : undefined;
+  const firstStart = events.find((event) => event.type === 'run_start');
+  return buildEpisode({
+    sessionId,
+    sourceRef: join(run.home.path, run.home.sessions.file(sessionId)),
+    occurredAt: session.endedAt,
+    body: session.body,
+    taint: session.taint,
+    distilledBy: run.model.distilledBy ?? 'unknown',
+    ...(reading === undefined
+      ? {}
+      : { appraisal: { label: reading.label, errors: reading.errors } }),
+    ...(firstStart?.type === 'run_start' && firstStart.goal !== undefined
+      ? { goal: firstStart.goal }
+      : {}),
+    directory: work.directory,
+    corrections: session.corrections,
+    surprises: session.surprises,
+    ...(session.facts === undefined ? {} : { facts: session.facts }),
+  });
 }

@@ -1,40 +1,13 @@
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import {
-  contrastFor,
-  type PlanningExample,
-  successes,
-  verifiedByText,
-} from '@mecha/appraisal-core';
-import type { ChatPrompt } from '@mecha/local-model';
-import {
-  configIssueText,
-  homePorts,
-  type MechaHome,
-  refuseMissingHome,
-  withLock,
-} from '@mecha/stores';
+import { contrastFor, type PlanningExample, verifiedByText } from '@mecha/appraisal-core';
+import { configIssueText, type MechaHome, refuseMissingHome, withLock } from '@mecha/stores';
 import type { ModelSource } from '../distill/distill-options.js';
 import type { DistillStop } from '../distill/distill-report.js';
 import { ModelAccess } from '../distill/model-access.js';
-import type { ParsedModelJson } from '../parse-model-json.js';
-import {
-  type Correction,
-  type CorrectionKind,
-  ownerCorrections,
-  type SessionFacts,
-  sessionFacts,
-} from './corrections.js';
-import {
-  isGrounded,
-  judgmentGrammar,
-  judgmentPrompt,
-  lessonGrammar,
-  lessonPrompt,
-  parseJudgmentReply,
-  parseLessonReply,
-  promptIdentity,
-} from './lesson-prompt.js';
+import type { Correction, CorrectionKind } from './corrections.js';
+import { promptIdentity } from './lesson-prompt.js';
+import { readMaterials } from './reflect-materials.js';
+import { askerOf, lessonId, Reflector } from './reflector.js';
 
 /** What became of one correction in a pass. */
 export type CorrectionOutcome =
@@ -173,93 +146,6 @@ const outcomes: readonly CorrectionOutcome[] = [
   'failed',
 ];
 
-const hashed = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 20);
-
-/** A lesson's id, from its correction's: the same correction always names the same lesson. */
-export function lessonId(correctionId: string): string {
-  return `lesson-${hashed(correctionId)}`;
-}
-
-interface Materials {
-  readonly corrections: readonly Correction[];
-  readonly examples: readonly PlanningExample[];
-  readonly reflected: ReadonlySet<string>;
-  /** Follow-ups judged corrections, by correction id. */
-  readonly judged: ReadonlySet<string>;
-  /** The declines on record, by correction id, oldest first. */
-  readonly declined: ReadonlyMap<string, readonly DeclineOnRecord[]>;
-  readonly unread: readonly string[];
-}
-
-async function readMaterials(
-  home: MechaHome,
-  contrastEvidence: boolean,
-): Promise<Materials | { unreadable: string }> {
-  const sessions = new Map<string, SessionFacts>();
-  const unread: string[] = [];
-  const listing = await home.sessions.scan({
-    population: 'every',
-    visit: (member, transcript) => {
-      if (transcript.state === 'unreadable') unread.push(`session ${member.sessionId}`);
-      else if (transcript.state === 'partial') unread.push(`session ${member.sessionId} (partly)`);
-      sessions.set(member.sessionId, sessionFacts(member.sessionId, transcript));
-    },
-  });
-  if (listing.state === 'unreadable') return { unreadable: `the session store: ${listing.reason}` };
-  if (listing.state === 'partial') unread.push('the session list (partly)');
-  const [outbox, closures, reflections, readout] = await Promise.all([
-    home.outbox.read(),
-    home.closures.read(),
-    home.learning.reflections.read(),
-    // The verified successes are a second pass over every transcript: read only when shown.
-    contrastEvidence ? successes(homePorts(home), { examples: true }) : undefined,
-  ]);
-  // Without the reflections on record, a second lesson could be written for one correction.
-  if (reflections.state === 'unreadable') {
-    return { unreadable: `learning/reflections.jsonl: ${reflections.reason}` };
-  }
-  if (reflections.state === 'partial') unread.push('learning/reflections.jsonl (partly)');
-  for (const [name, read] of [
-    ['the outbox', outbox],
-    ['closures/closures.jsonl', closures],
-  ] as const) {
-    if (read.state === 'unreadable') unread.push(`${name}: ${read.reason}`);
-    else if (read.state === 'partial') unread.push(`${name} (partly)`);
-  }
-  if (readout?.partial === true) unread.push('the verified successes (partly)');
-  const reflected = new Set<string>();
-  const judged = new Set<string>();
-  const declined = new Map<string, DeclineOnRecord[]>();
-  for (const record of reflections.records) {
-    if (record.lesson !== undefined) reflected.add(record.lesson.correction_id);
-    if (record.judgment !== undefined) judged.add(record.judgment.correction_id);
-    if (record.declined !== undefined) {
-      const { correction_id, step, outcome, asked_with } = record.declined;
-      const list = declined.get(correction_id) ?? [];
-      list.push({
-        step,
-        outcome,
-        model: asked_with.model,
-        prompt: asked_with.prompt,
-        at: record.at,
-      });
-      declined.set(correction_id, list);
-    }
-  }
-  return {
-    corrections: ownerCorrections({
-      sessions,
-      outbox: outbox.state === 'unreadable' ? [] : outbox.records,
-      closures: closures.state === 'unreadable' ? [] : closures.records,
-    }),
-    examples: readout?.examples ?? [],
-    reflected,
-    judged,
-    declined,
-    unread,
-  };
-}
-
 function contrastOf(example: PlanningExample | undefined): ContrastShown | null {
   if (example === undefined) return null;
   return {
@@ -334,33 +220,6 @@ export function standingDecline(
   return standing;
 }
 
-/** What one question to the reflector came to. */
-type Asked<T> =
-  | { readonly state: 'answered'; readonly value: T }
-  | { readonly state: 'failed'; readonly reason: string }
-  | { readonly state: 'stopped'; readonly stop: DistillStop };
-
-/** The model that would be asked, or why a real pass cannot tell: read only when it matters. */
-async function askerOf(
-  options: ReflectOptions,
-  model: ModelAccess,
-  dryRun: boolean,
-): Promise<string | DistillStop | undefined> {
-  if (options.modelName !== undefined) return options.modelName;
-  if (options.modelIdentity !== undefined) {
-    try {
-      return await options.modelIdentity();
-    } catch (error) {
-      if (dryRun) return undefined;
-      return {
-        reason: 'model_unavailable',
-        message: `the local model cannot be used: ${error instanceof Error ? error.message : String(error)}`,
-      };
-    }
-  }
-  return dryRun ? undefined : model.identify();
-}
-
 async function pass(options: ReflectOptions, contrastEvidence: boolean): Promise<ReflectResult> {
   const materials = await readMaterials(options.home, contrastEvidence);
   if ('unreadable' in materials) {
@@ -375,10 +234,10 @@ async function pass(options: ReflectOptions, contrastEvidence: boolean): Promise
     ...(options.modelName === undefined ? {} : { modelName: options.modelName }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
-  const now = () => (options.clock?.() ?? new Date()).toISOString();
+  const reflector = new Reflector(options, model, () =>
+    (options.clock?.() ?? new Date()).toISOString(),
+  );
   const results: ReflectedCorrection[] = [];
-  let stopped: DistillStop | undefined;
-  let judgmentsWritten = 0;
   const declinesOf = (correction: Correction) => materials.declined.get(correction.id) ?? [];
   const step = (correction: Correction) => stepOf(correction, materials.judged);
   const open = materials.corrections.filter(
@@ -390,7 +249,7 @@ async function pass(options: ReflectOptions, contrastEvidence: boolean): Promise
     let asker: string | undefined;
     if (open.some((c) => standingDecline(declinesOf(c), step(c), undefined) !== undefined)) {
       const named = await askerOf(options, model, dryRun);
-      if (typeof named === 'object') stopped = named;
+      if (typeof named === 'object') reflector.stopped = named;
       else asker = named;
     }
     const todo = open.filter(
@@ -401,172 +260,6 @@ async function pass(options: ReflectOptions, contrastEvidence: boolean): Promise
       todo.slice(0, options.limit ?? todo.length).map((correction) => correction.id),
     );
     let done = 0;
-
-    /** Asks the reflector one question under its grammar, and parses the answer. */
-    const ask = async <T>(
-      prompt: ChatPrompt,
-      gbnf: string,
-      parse: (text: string) => ParsedModelJson<T>,
-    ): Promise<Asked<T>> => {
-      const asked = await model.complete(prompt, {
-        grammar: { gbnf },
-        maxTokens: options.maxTokens ?? 1_024,
-      });
-      if (asked._tag === 'Left') {
-        return asked.left.stop === undefined
-          ? { state: 'failed', reason: asked.left.message }
-          : { state: 'stopped', stop: asked.left.stop };
-      }
-      const reply = parse(asked.right.text);
-      return reply.state === 'read'
-        ? { state: 'answered', value: reply.value }
-        : { state: 'failed', reason: reply.reason };
-    };
-
-    /** Remembers a decline, so this model under this prompt is not asked again. */
-    const remember = async (
-      correction: Correction,
-      declined: ReflectStep,
-      outcome: DeclineOnRecord['outcome'],
-    ): Promise<string | undefined> => {
-      const by = model.distilledBy ?? 'unknown';
-      const prompt = promptIdentity[declined];
-      const written = await options.home.learning.reflections.append([
-        {
-          v: 1,
-          reflection_id: `declined-${hashed(`${correction.id}\u0000${declined}\u0000${by}\u0000${prompt}`)}`,
-          session_id: correction.sessionId,
-          at: now(),
-          clean: true,
-          declined: {
-            correction_id: correction.id,
-            step: declined,
-            outcome,
-            asked_with: { model: by, prompt },
-          },
-        },
-      ]);
-      return written._tag === 'Left'
-        ? `not remembered (${written.left.message}): asked again next pass`
-        : undefined;
-    };
-
-    /**
-     * One correction, asked: a follow-up is judged first (a judgment that quotes the owner is
-     * recorded with its turn, and the lesson is asked in the same pass), then the lesson.
-     * `undefined` when the pass stopped.
-     */
-    const reflectOn = async (
-      correction: Correction,
-      first: ReflectStep,
-      example: PlanningExample | undefined,
-    ): Promise<
-      Omit<ReflectedCorrection, 'id' | 'kind' | 'sessionId' | 'at' | 'cite'> | undefined
-    > => {
-      let judged: { judged: 'now' } | Record<string, never> = {};
-      if (first === 'judge') {
-        const verdict = await ask(
-          judgmentPrompt(correction),
-          judgmentGrammar(),
-          parseJudgmentReply,
-        );
-        if (verdict.state === 'stopped') {
-          stopped = verdict.stop;
-          return undefined;
-        }
-        if (verdict.state === 'failed') return { outcome: 'failed', reason: verdict.reason };
-        if (!verdict.value.correction) {
-          const kept = await remember(correction, 'judge', 'not_a_correction');
-          return { outcome: 'not_a_correction', ...(kept === undefined ? {} : { reason: kept }) };
-        }
-        if (!isGrounded(verdict.value.quote, correction.words)) {
-          const kept = await remember(correction, 'judge', 'not_grounded');
-          return {
-            outcome: 'not_grounded',
-            reason: `the judgment's quote is not in the owner's words${kept === undefined ? '' : `; ${kept}`}`,
-          };
-        }
-        const message = correction.message;
-        if (message === undefined) return { outcome: 'failed', reason: 'no message to cite' };
-        const written = await options.home.learning.reflections.append([
-          {
-            v: 1,
-            reflection_id: `judgment-${hashed(correction.id)}`,
-            session_id: correction.sessionId,
-            at: now(),
-            clean: true,
-            correction_turn: message.turn,
-            judgment: {
-              correction_id: correction.id,
-              message_id: message.id,
-              quote: verdict.value.quote,
-              judged_by: model.distilledBy ?? 'unknown',
-              prompt: promptIdentity.judge,
-            },
-          },
-        ]);
-        if (written._tag === 'Left') return { outcome: 'failed', reason: written.left.message };
-        judgmentsWritten += 1;
-        judged = { judged: 'now' };
-      }
-      const reply = await ask(lessonPrompt(correction, example), lessonGrammar(), parseLessonReply);
-      if (reply.state === 'stopped') {
-        stopped = reply.stop;
-        // A judgment written before the stop stands; its lesson is asked next pass.
-        return first === 'judge'
-          ? { outcome: 'failed', reason: reply.stop.message, ...judged }
-          : undefined;
-      }
-      if (reply.state === 'failed') return { outcome: 'failed', reason: reply.reason, ...judged };
-      if (reply.value.skip) {
-        const kept = await remember(correction, 'lesson', 'nothing_to_learn');
-        return {
-          outcome: 'nothing_to_learn',
-          ...(kept === undefined ? {} : { reason: kept }),
-          ...judged,
-        };
-      }
-      if (!isGrounded(reply.value.quote, correction.words)) {
-        const kept = await remember(correction, 'lesson', 'not_grounded');
-        return {
-          outcome: 'not_grounded',
-          reason: `the lesson's quote is not in the owner's words${kept === undefined ? '' : `; ${kept}`}`,
-          ...judged,
-        };
-      }
-      const id = lessonId(correction.id);
-      const written = await options.home.learning.reflections.append([
-        {
-          v: 1,
-          reflection_id: id,
-          session_id: correction.sessionId,
-          at: now(),
-          clean: true,
-          lesson: {
-            correction_id: correction.id,
-            correction: correction.kind,
-            cite: correction.cite,
-            text: reply.value.lesson,
-            quote: reply.value.quote,
-            ...(example === undefined
-              ? {}
-              : {
-                  contrast: {
-                    session_id: example.session_id,
-                    verified_by: verifiedByText(example),
-                    trace: example.trace,
-                  },
-                }),
-            reflected_by: model.distilledBy ?? 'unknown',
-            prompt: promptIdentity.lesson,
-          },
-        },
-      ]);
-      if (written._tag === 'Left') {
-        return { outcome: 'failed', reason: written.left.message, ...judged };
-      }
-      return { outcome: 'written', lessonId: id, lesson: reply.value.lesson, ...judged };
-    };
 
     for (const correction of materials.corrections) {
       const judgedBefore = materials.judged.has(correction.id);
@@ -596,7 +289,7 @@ async function pass(options: ReflectOptions, contrastEvidence: boolean): Promise
         results.push({ ...base, outcome: 'declined', declined: standing });
         continue;
       }
-      if (!chosen.has(correction.id) || stopped !== undefined) continue;
+      if (!chosen.has(correction.id) || reflector.stopped !== undefined) continue;
       const example = contrastEvidence
         ? contrastFor(materials.examples, correction.situation)
         : undefined;
@@ -606,7 +299,7 @@ async function pass(options: ReflectOptions, contrastEvidence: boolean): Promise
         results.push({ ...base, outcome, ...contrast });
         continue;
       }
-      const result = await reflectOn(correction, first, example);
+      const result = await reflector.reflectOn(correction, first, example);
       done += 1;
       options.onProgress?.(done, chosen.size);
       if (result !== undefined) results.push({ ...base, ...result, ...contrast });
@@ -628,8 +321,8 @@ async function pass(options: ReflectOptions, contrastEvidence: boolean): Promise
       counts,
       unread: materials.unread,
       modelCalls: model.calls,
-      judgmentsWritten,
-      ...(stopped === undefined ? {} : { stopped }),
+      judgmentsWritten: reflector.judgmentsWritten,
+      ...(reflector.stopped === undefined ? {} : { stopped: reflector.stopped }),
     },
   };
 }

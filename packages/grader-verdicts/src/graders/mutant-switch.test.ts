@@ -1,15 +1,9 @@
 import fc from 'fast-check';
 import ts from 'typescript';
 import { afterEach, describe, expect, it } from 'vitest';
+import { compilingMutants, sourceChecker } from './compiling-mutants.js';
 import { switchMutants } from './mutant-switch.js';
-import {
-  applyMutant,
-  compilingMutants,
-  findMutants,
-  type Mutant,
-  mutantUnits,
-  sourceChecker,
-} from './mutants.js';
+import { applyMutant, findMutants, type Mutant, mutantUnits } from './mutants.js';
 import { transpile } from './workspace.js';
 
 // Loops of every kind, recursion, optional chains, literals, a regex, update and assignment

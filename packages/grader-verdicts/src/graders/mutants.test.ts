@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { applyMutant, findMutants, mutationOperators, sourceChecker } from './mutants.js';
+import { sourceChecker } from './compiling-mutants.js';
+import { applyMutant, findMutants, mutationOperators } from './mutants.js';
 
 function mutantsOf(text: string) {
   const checker = sourceChecker(ts, '/virtual/module.ts', text);

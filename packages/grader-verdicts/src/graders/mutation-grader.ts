@@ -3,17 +3,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Grade, type GraderIdentity, makeGrade } from '../grade.js';
+import { compilingMutants, sourceChecker } from './compiling-mutants.js';
 import type { GradeOptions } from './grader.js';
 import { switchMutants } from './mutant-switch.js';
-import {
-  applyMutant,
-  compilingMutants,
-  describeMutant,
-  findMutants,
-  type Mutant,
-  mutantUnits,
-  sourceChecker,
-} from './mutants.js';
+import { applyMutant, describeMutant, findMutants, type Mutant, mutantUnits } from './mutants.js';
 import { runNodeTest, type TestRun } from './node-test.js';
 import { installWarmScripts, type WarmRequest, type WarmRun, WarmWorker } from './warm-pool.js';
 import {
@@ -181,19 +174,7 @@ export async function gradeByMutation(
       engine = copyEngine(ts, slots, testFile, target, text, task.source, baseline, timeoutMs);
     }
     progress(`engine ${(engine as Engine).name}`);
-    const fates = new Map<number, MutantFate>();
-    let next = 0;
-    const run = (engine as Engine).run;
-    await Promise.all(
-      Array.from({ length: width }, async () => {
-        while (next < valid.length) {
-          const mutant = valid[next] as Mutant;
-          next += 1;
-          progress(`mutant ${mutant.id}`);
-          fates.set(mutant.id, await run(mutant));
-        }
-      }),
-    );
+    const fates = await runMutants(engine as Engine, valid, width, progress);
 
     const killed = valid.filter((mutant) => fates.get(mutant.id) === 'killed');
     const survived = valid.filter((mutant) => fates.get(mutant.id) === 'survived');
@@ -224,6 +205,29 @@ export async function gradeByMutation(
     engine?.stop();
     for (const slot of slots) removeDir(slot);
   }
+}
+
+/** Runs every mutant on the engine, `width` at a time, in order: each one's fate by its id. */
+async function runMutants(
+  engine: Engine,
+  valid: readonly Mutant[],
+  width: number,
+  progress: (step: string) => void,
+): Promise<Map<number, MutantFate>> {
+  const fates = new Map<number, MutantFate>();
+  let next = 0;
+  const run = engine.run;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < valid.length) {
+        const mutant = valid[next] as Mutant;
+        next += 1;
+        progress(`mutant ${mutant.id}`);
+        fates.set(mutant.id, await run(mutant));
+      }
+    }),
+  );
+  return fates;
 }
 
 /**

@@ -2,14 +2,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type * as TS from 'typescript';
 import { GraderInputError } from '../errors/grader-input-error.js';
+import { compilingMutants, sourceChecker } from './compiling-mutants.js';
 import { switchMutants } from './mutant-switch.js';
-import {
-  compilingMutants,
-  findMutants,
-  type Mutant,
-  mutantUnits,
-  sourceChecker,
-} from './mutants.js';
+import { findMutants, type Mutant, mutantUnits } from './mutants.js';
 import { loadTypeScript } from './workspace.js';
 
 /**

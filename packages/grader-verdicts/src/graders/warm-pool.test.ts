@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sourceChecker } from './compiling-mutants.js';
 import { switchMutants } from './mutant-switch.js';
-import { findMutants, type Mutant, sourceChecker } from './mutants.js';
+import { findMutants, type Mutant } from './mutants.js';
 import { installWarmScripts, WarmWorker } from './warm-pool.js';
 import { prepareWorkspace, removeDir, runnablePath, transpile } from './workspace.js';
 

@@ -5,12 +5,8 @@ import type { GoalRef, SessionKind, StopCause } from '@mecha/appraisal-core';
 import * as E from 'fp-ts/lib/Either.js';
 import { openHome } from '../open-home.js';
 import { resolveHome } from '../resolve-home.js';
-import {
-  createSessionRecorder,
-  type Recorded,
-  type RunRecorder,
-  type SessionRecorder,
-} from '../session-recorder.js';
+import type { RunRecorder } from '../run-recorder.js';
+import { createSessionRecorder, type Recorded, type SessionRecorder } from '../session-recorder.js';
 
 /** Where and how an adapter records: everything optional, so one line sets it up. */
 export interface AdapterSessionOptions {

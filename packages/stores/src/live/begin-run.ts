@@ -19,12 +19,8 @@ import {
 import * as E from 'fp-ts/lib/Either.js';
 import { configIssueText, type MechaConfig } from '../config.js';
 import { contextOf, type MechaHome } from '../home-context.js';
-import {
-  createSessionRecorder,
-  type Recorded,
-  type RunRecorder,
-  type SessionRecorder,
-} from '../session-recorder.js';
+import type { RunRecorder } from '../run-recorder.js';
+import { createSessionRecorder, type Recorded, type SessionRecorder } from '../session-recorder.js';
 import { type BriefConversation, briefConversation } from './brief-conversation.js';
 import { homeSensors, type MachineSensors } from './home-sensors.js';
 import { type HarnessSituation, situationFromHome } from './situation-from-home.js';

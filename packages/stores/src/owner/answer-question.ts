@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { MechaHome } from '../home-context.js';
+import { createOutcomeRecorder } from '../outcome-recorder.js';
 import { moverFor, runPresence } from '../run-registration.js';
-import { createOutcomeRecorder } from '../session-recorder.js';
 import { findByPrefix } from './find-by-prefix.js';
 import { type OwnerRefusal, ownerRefusal } from './owner-refusal.js';
 import { ownerWords } from './owner-words.js';

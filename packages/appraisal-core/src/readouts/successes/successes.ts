@@ -170,6 +170,32 @@ function statusOf(
   return { ...success, status: success.withdrawn_by === undefined ? 'standing' : 'withdrawn' };
 }
 
+/** The planning examples the successes lend, in order, and why each other one lends none. */
+async function lendExamples(
+  found: readonly Success[],
+  read: TranscriptReader,
+): Promise<{
+  examples: PlanningExample[];
+  lendsNone: { cite: SuccessCite; reason: LendsNoneReason }[];
+}> {
+  const examples: PlanningExample[] = [];
+  const lendsNone: { cite: SuccessCite; reason: LendsNoneReason }[] = [];
+  const lent = await Promise.all(
+    found.map(async (success): Promise<PlanningExample | LendsNoneReason> => {
+      if (success.status !== 'standing') return 'not_standing';
+      if (success.goal === undefined || success.session_id === null) return 'not_toward_a_goal';
+      const transcript = await read(success.session_id);
+      return lendExample(success, success.session_id, success.goal, transcript);
+    }),
+  );
+  lent.forEach((outcome, index) => {
+    const success = found[index] as Success;
+    if (typeof outcome === 'string') lendsNone.push({ cite: success.cite, reason: outcome });
+    else examples.push(outcome);
+  });
+  return { examples, lendsNone };
+}
+
 /**
  * Reads what went right from sources already read once: the owner's sends, task closures,
  * workflow closures after a passing check, and answered questions whose work then finished.
@@ -272,23 +298,8 @@ export async function collectSuccesses(
 
   const exemplars = writingExemplars(found, sources.outbox);
 
-  const examples: PlanningExample[] = [];
-  const lendsNone: { cite: SuccessCite; reason: LendsNoneReason }[] = [];
-  if (options.examples === true) {
-    const lent = await Promise.all(
-      found.map(async (success): Promise<PlanningExample | LendsNoneReason> => {
-        if (success.status !== 'standing') return 'not_standing';
-        if (success.goal === undefined || success.session_id === null) return 'not_toward_a_goal';
-        const transcript = await read(success.session_id);
-        return lendExample(success, success.session_id, success.goal, transcript);
-      }),
-    );
-    lent.forEach((outcome, index) => {
-      const success = found[index] as Success;
-      if (typeof outcome === 'string') lendsNone.push({ cite: success.cite, reason: outcome });
-      else examples.push(outcome);
-    });
-  }
+  const { examples, lendsNone } =
+    options.examples === true ? await lendExamples(found, read) : { examples: [], lendsNone: [] };
 
   return {
     successes: found,
