@@ -103,6 +103,13 @@ export function defaultThreads(): number {
 }
 
 const defaultMaxContext = 8192;
+let modelLoads = 0;
+
+/** How many models this process has loaded (a model server reports it: 1 means loaded once). */
+export function localModelLoads(): number {
+  return modelLoads;
+}
+
 /**
  * The embedding context's window, in tokens (at most the model's own context): a report longer
  * than this is embedded by its first tokens. A second, small context beside the completion one.
@@ -244,6 +251,7 @@ export function createLocalModel(options: LocalModelOptions): LocalModel {
       const chatTokens = (prompt: ChatPrompt): Token[] =>
         chatText(prompt).tokenize(model.tokenizer);
       const renderChat = (prompt: ChatPrompt): string => chatText(prompt).toString();
+      modelLoads += 1;
       const info: LocalModelInfo = {
         loadMs: performance.now() - started,
         gpu: llama.gpu,
