@@ -62,13 +62,16 @@ describe('createDeviceScheduler over the scripted model', () => {
   });
 
   it('embeddings take the device lease at their priority, in turn with completions', async () => {
-    const model = Object.assign(createScriptedModel(() => 'ok'), {
-      embedded: 0,
-      embed: async (texts: readonly string[]) => {
-        model.embedded += 1;
-        return texts.map(() => [1]);
+    const model = Object.assign(
+      createScriptedModel(() => 'ok'),
+      {
+        embedded: 0,
+        embed: async (texts: readonly string[]) => {
+          model.embedded += 1;
+          return texts.map(() => [1]);
+        },
       },
-    });
+    );
     const asked: string[] = [];
     let grant: (() => void) | undefined;
     const lease: DeviceLease = {
