@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { writeTinyLlamaGguf } from '@mecha/fixtures';
@@ -121,7 +121,6 @@ describe('mecha appraiser serve', () => {
     mecha(['--home', first, 'appraiser', 'limits', '--pages', '256']);
     const machine = { MECHA_DEVICE_DIR: join(tempDir(), 'machine') };
     // A file a dead server left: replaced when this one starts.
-    const { mkdirSync } = await import('node:fs');
     mkdirSync(machine.MECHA_DEVICE_DIR, { recursive: true });
     const endpointFile = join(machine.MECHA_DEVICE_DIR, 'model-server');
     writeFileSync(
@@ -175,4 +174,71 @@ describe('mecha appraiser serve', () => {
     expect(await server.exit).toBe(0);
     expect(existsSync(endpointFile)).toBe(false);
   }, 600_000);
+
+  it("serves mecha reflect (distill and nightly's model acquisition) from another home", async () => {
+    const first = await servedHome();
+    mecha(['--home', first, 'appraiser', 'limits', '--pages', '256']);
+    const machine = { MECHA_DEVICE_DIR: join(tempDir(), 'machine') };
+    const server = serve(first, machine);
+    try {
+      await until(() => server.lines.length > 0 || server.child.exitCode !== null);
+      expect(server.lines[0]).toMatchObject({ serving: server.child.pid });
+      const home = reflectHome(join(first, 'tiny.gguf'));
+      const run = mecha(['--home', home, 'reflect', '--json'], machine);
+      expect(run.code).toBe(0);
+      // This process used the served model: it says so, and loaded none of its own.
+      expect(run.stderr).toContain(
+        `mecha reflect: using the model served by process ${server.child.pid}`,
+      );
+      expect(JSON.parse(run.stdout)).toMatchObject({ modelCalls: 1 });
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    expect(await server.exit).toBe(0);
+  }, 600_000);
 });
+
+/** A home made by `mecha init` holding one session in which the owner steered, for `mecha reflect`. */
+function reflectHome(gguf: string): string {
+  const home = join(tempDir(), 'home');
+  expect(mecha(['init', '--home', home]).code).toBe(0);
+  const base = (second: number) => ({
+    v: 1,
+    at: `2026-09-20T09:00:0${second}Z`,
+    run_id: 'run-1',
+  });
+  const message = (second: number, turn: number, id: string, text: string) => ({
+    ...base(second),
+    type: 'message',
+    turn,
+    message_id: id,
+    role: 'owner',
+    taint: 'clean',
+    text,
+  });
+  const events = [
+    {
+      ...base(0),
+      type: 'run_start',
+      session_id: 's-1',
+      surface: 'cli',
+      session_kind: 'ordinary',
+      workspace: '/w',
+    },
+    message(1, 0, 'm-1', 'Update the dependencies.'),
+    { ...base(2), type: 'intervention', turn: 1, kind: 'steer' },
+    message(3, 1, 'm-2', 'Stop rewriting the lockfile by hand; run pnpm install instead.'),
+    { ...base(4), type: 'run_end', stop_cause: 'completed' },
+  ];
+  mkdirSync(join(home, 'sessions'), { recursive: true });
+  writeFileSync(
+    join(home, 'sessions', '20260920T090000-steered.jsonl'),
+    `${events.map((event) => JSON.stringify(event)).join('\n')}\n`,
+  );
+  const config = join(home, 'config.toml');
+  writeFileSync(
+    config,
+    `${readFileSync(config, 'utf8')}\n[model]\npath = "${gguf}"\nthreads = 1\n`,
+  );
+  return home;
+}
