@@ -74,20 +74,13 @@ function send(response: ServerResponse, status: number, value: unknown): void {
   response.end(`${JSON.stringify(value)}\n`);
 }
 
-/**
- * Serves `model` to every process on the machine: listens on a loopback port, then writes the
- * endpoint file (pid, address, a fresh token; mode 0600) in `directory`. Refused, naming the
- * holder, when a live process already serves; a file left by a dead process is replaced.
- */
-export async function serveModel(
-  options: ModelServerOptions,
-): Promise<Either<ModelServeRefusal, ModelServer>> {
-  const { scheduler, model, directory } = options;
-  mkdirSync(directory, { recursive: true });
-  const before = readModelEndpoint(directory);
-  if (before) return left({ ...serving(before), endpoint: before });
-  const token = randomBytes(32).toString('hex');
-  const modelPath = realpathSync(options.modelPath);
+/** The routes of a model server, its counts and what is in flight. */
+function modelRoutes(
+  options: Pick<ModelServerOptions, 'scheduler' | 'model'>,
+  token: string,
+  modelPath: string,
+) {
+  const { scheduler, model } = options;
   const counts = { complete: 0, embed: 0, aborted: 0 };
   const homes: Record<string, number> = {};
   const inFlight = new Map<number, AbortController>();
@@ -174,6 +167,24 @@ export async function serveModel(
     };
   }
 
+  return { route, health, inFlight };
+}
+
+/**
+ * Serves `model` to every process on the machine: listens on a loopback port, then writes the
+ * endpoint file (pid, address, a fresh token; mode 0600) in `directory`. Refused, naming the
+ * holder, when a live process already serves; a file left by a dead process is replaced.
+ */
+export async function serveModel(
+  options: ModelServerOptions,
+): Promise<Either<ModelServeRefusal, ModelServer>> {
+  const { directory } = options;
+  mkdirSync(directory, { recursive: true });
+  const before = readModelEndpoint(directory);
+  if (before) return left({ ...serving(before), endpoint: before });
+  const token = randomBytes(32).toString('hex');
+  const modelPath = realpathSync(options.modelPath);
+  const { route, health, inFlight } = modelRoutes(options, token, modelPath);
   const server = createServer((request, response) => {
     route(request, response).catch((error: unknown) => {
       if (!response.headersSent) send(response, 400, { error: String((error as Error).message) });
