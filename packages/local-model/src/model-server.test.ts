@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -165,6 +165,8 @@ describe('serveModel with a scripted model (the protocol; semantics only)', () =
     const first = await serveModel({ scheduler, model, modelPath: root, directory });
     if (first._tag === 'Left') throw new Error(first.left.message);
     expect(readModelEndpoint(directory)?.pid).toBe(process.pid);
+    // The token is readable by the file's owner only.
+    expect(statSync(modelEndpointPath(directory)).mode & 0o777).toBe(0o600);
     const second = await serveModel({ scheduler, model, modelPath: root, directory });
     expect(second).toMatchObject({
       _tag: 'Left',
