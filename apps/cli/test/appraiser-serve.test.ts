@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { writeTinyLlamaGguf } from '@mecha/fixtures';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +19,7 @@ async function servedHome(): Promise<string> {
   return home;
 }
 
-function add(home: string, text: string): number | null {
+function add(home: string, text: string, env: Record<string, string> = {}): number | null {
   const added = spawnSync(
     process.execPath,
     [
@@ -34,16 +35,20 @@ function add(home: string, text: string): number | null {
       '--subject',
       'bob',
     ],
-    { input: text, encoding: 'utf8' },
+    { input: text, encoding: 'utf8', env: { ...process.env, ...env } },
   );
   return added.status;
 }
 
-function serve(home: string) {
+// The machine's device folder (lease and model server endpoint) of a test: never the real
+// $XDG_RUNTIME_DIR, which other processes on this machine share.
+const machineOf = (home: string) => ({ MECHA_DEVICE_DIR: join(home, 'device') });
+
+function serve(home: string, env: Record<string, string> = machineOf(home)) {
   const child = spawn(
     process.execPath,
     [bin, '--home', home, 'appraiser', 'serve', '--threads', '1', '--json'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_RUNTIME_DIR: '', ...env } },
   );
   const lines: Record<string, unknown>[] = [];
   let buffered = '';
@@ -110,4 +115,130 @@ describe('mecha appraiser serve', () => {
     );
     expect(refused.stdout).toBe('');
   }, 600_000);
+
+  it('is one per machine: another home runs through it, loading no model; a second serve is refused', async () => {
+    const first = await servedHome();
+    mecha(['--home', first, 'appraiser', 'limits', '--pages', '256']);
+    const machine = { MECHA_DEVICE_DIR: join(tempDir(), 'machine') };
+    // A file a dead server left: replaced when this one starts.
+    mkdirSync(machine.MECHA_DEVICE_DIR, { recursive: true });
+    const endpointFile = join(machine.MECHA_DEVICE_DIR, 'model-server');
+    writeFileSync(
+      endpointFile,
+      '999999999\n{"url":"http://127.0.0.1:1","token":"t","modelPath":"x"}\n',
+    );
+    const server = serve(first, machine);
+    try {
+      await until(() => server.lines.length > 0 || server.child.exitCode !== null);
+      expect(server.lines[0]).toMatchObject({ serving: server.child.pid });
+      const url = server.lines[0]?.endpoint as string;
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const [pid, note] = readFileSync(endpointFile, 'utf8').split('\n');
+      expect(Number(pid)).toBe(server.child.pid);
+
+      // Another home on the same machine, naming the same GGUF.
+      const other = tempDir();
+      writeFileSync(join(other, 'config.toml'), `[model]\npath = "${join(first, 'tiny.gguf')}"\n`);
+      expect(mecha(['--home', other, 'appraiser', 'on']).code).toBe(0);
+      expect(add(other, 'Bob fixed the build.')).toBe(0);
+      const second = mecha(['--home', other, 'appraiser', 'serve'], machine);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain(
+        `process ${server.child.pid} already serves the model on this machine at ${url} (endpoint file ${endpointFile})`,
+      );
+      const run = mecha(['--home', other, 'appraiser', 'run', '--json'], machine);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain(
+        `using the model served by process ${server.child.pid} at ${url}`,
+      );
+      expect(JSON.parse(run.stdout)).toMatchObject({ state: 'done', modelCalls: 2 });
+      // Its calls went to the server, which loaded the model once and says whose they were.
+      const token = (JSON.parse(note ?? '{}') as { token: string }).token;
+      const health = await new Promise<Record<string, unknown>>((resolve, reject) => {
+        request(`${url}/health`, { headers: { authorization: `Bearer ${token}` } }, (response) => {
+          let text = '';
+          response.on('data', (chunk) => {
+            text += chunk;
+          });
+          response.once('end', () => resolve(JSON.parse(text)));
+        })
+          .once('error', reject)
+          .end();
+      });
+      expect(health).toMatchObject({ loads: 1, requests: { complete: 2 } });
+      // Every request named its home (the completions, and the model identity for the journal).
+      expect(Object.keys(health.homes as object)).toEqual([other]);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    expect(await server.exit).toBe(0);
+    expect(existsSync(endpointFile)).toBe(false);
+  }, 600_000);
+
+  it("serves mecha reflect (distill and nightly's model acquisition) from another home", async () => {
+    const first = await servedHome();
+    mecha(['--home', first, 'appraiser', 'limits', '--pages', '256']);
+    const machine = { MECHA_DEVICE_DIR: join(tempDir(), 'machine') };
+    const server = serve(first, machine);
+    try {
+      await until(() => server.lines.length > 0 || server.child.exitCode !== null);
+      expect(server.lines[0]).toMatchObject({ serving: server.child.pid });
+      const home = reflectHome(join(first, 'tiny.gguf'));
+      const run = mecha(['--home', home, 'reflect', '--json'], machine);
+      expect(run.code).toBe(0);
+      // This process used the served model: it says so, and loaded none of its own.
+      expect(run.stderr).toContain(
+        `mecha reflect: using the model served by process ${server.child.pid}`,
+      );
+      expect(JSON.parse(run.stdout)).toMatchObject({ modelCalls: 1 });
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    expect(await server.exit).toBe(0);
+  }, 600_000);
 });
+
+/** A home made by `mecha init` holding one session in which the owner steered, for `mecha reflect`. */
+function reflectHome(gguf: string): string {
+  const home = join(tempDir(), 'home');
+  expect(mecha(['init', '--home', home]).code).toBe(0);
+  const base = (second: number) => ({
+    v: 1,
+    at: `2026-09-20T09:00:0${second}Z`,
+    run_id: 'run-1',
+  });
+  const message = (second: number, turn: number, id: string, text: string) => ({
+    ...base(second),
+    type: 'message',
+    turn,
+    message_id: id,
+    role: 'owner',
+    taint: 'clean',
+    text,
+  });
+  const events = [
+    {
+      ...base(0),
+      type: 'run_start',
+      session_id: 's-1',
+      surface: 'cli',
+      session_kind: 'ordinary',
+      workspace: '/w',
+    },
+    message(1, 0, 'm-1', 'Update the dependencies.'),
+    { ...base(2), type: 'intervention', turn: 1, kind: 'steer' },
+    message(3, 1, 'm-2', 'Stop rewriting the lockfile by hand; run pnpm install instead.'),
+    { ...base(4), type: 'run_end', stop_cause: 'completed' },
+  ];
+  mkdirSync(join(home, 'sessions'), { recursive: true });
+  writeFileSync(
+    join(home, 'sessions', '20260920T090000-steered.jsonl'),
+    `${events.map((event) => JSON.stringify(event)).join('\n')}\n`,
+  );
+  const config = join(home, 'config.toml');
+  writeFileSync(
+    config,
+    `${readFileSync(config, 'utf8')}\n[model]\npath = "${gguf}"\nthreads = 1\n`,
+  );
+  return home;
+}

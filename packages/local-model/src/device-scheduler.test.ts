@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeTinyLlamaGguf } from '@mecha/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeviceLease } from './device-lease.js';
 import { createDeviceScheduler } from './device-scheduler.js';
 import { createLocalModel, type LocalModel } from './local-model.js';
 import { createScriptedModel } from './scripted-model.js';
@@ -57,6 +58,44 @@ describe('createDeviceScheduler over the scripted model', () => {
     const second = scheduler.complete({ prompt: 'b', maxTokens: 10 }, 'foreground');
     expect((await first).stopReason).toBe('eos');
     expect((await second).text).toBe('z');
+    await scheduler.dispose();
+  });
+
+  it('embeddings take the device lease at their priority, in turn with completions', async () => {
+    const model = Object.assign(
+      createScriptedModel(() => 'ok'),
+      {
+        embedded: 0,
+        embed: async (texts: readonly string[]) => {
+          model.embedded += 1;
+          return texts.map(() => [1]);
+        },
+      },
+    );
+    const asked: string[] = [];
+    let grant: (() => void) | undefined;
+    const lease: DeviceLease = {
+      directory: 'unused',
+      acquire: (priority) => {
+        asked.push(priority);
+        return new Promise((resolve) => {
+          grant = () => resolve(() => asked.push('released'));
+        });
+      },
+      foregroundWanted: () => false,
+      holder: () => undefined,
+    };
+    const scheduler = createDeviceScheduler(model, { lease });
+    const vectors = scheduler.at('background').embed?.(['a', 'b']);
+    await until(() => grant !== undefined);
+    // Waiting for the lease: the model has not embedded anything yet.
+    expect(asked).toEqual(['background']);
+    expect(model.embedded).toBe(0);
+    grant?.();
+    expect(await vectors).toEqual([[1], [1]]);
+    // Given back once the embedding ended.
+    await until(() => asked.length === 2);
+    expect(asked).toEqual(['background', 'released']);
     await scheduler.dispose();
   });
 

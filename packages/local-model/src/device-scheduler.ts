@@ -16,6 +16,16 @@ export interface DeviceScheduler {
   /** Runs one completion at `priority`; calls of one priority run in call order. */
   complete(request: CompletionRequest, priority: DevicePriority): Promise<ScheduledResult>;
   /**
+   * Embeds `texts` at `priority` with the model's own embeddings, in turn with completions and on
+   * the machine's lease like them (an embedding is a few short evaluations: it is never cut short,
+   * and a background embedding yields the device only when it ends). Rejects when the model has
+   * no embeddings.
+   */
+  embed(
+    texts: readonly string[],
+    priority: DevicePriority,
+  ): Promise<readonly (readonly number[])[]>;
+  /**
    * The same model seen at one priority, for callers that take a plain `CompletionModel` (its
    * `countTokens` and `contextSize` pass through; its `dispose` does nothing: dispose the scheduler).
    */
@@ -37,85 +47,18 @@ const notStarted: CompletionResult = {
 };
 
 interface Job {
-  readonly request: CompletionRequest;
   readonly priority: DevicePriority;
   readonly controller: AbortController;
   preempted: boolean;
-  readonly resolve: (result: ScheduledResult) => void;
+  /** Whether a foreground arrival cancels it (a generation) or lets it end (an embedding). */
+  readonly preemptible: boolean;
+  /** The caller's own signal, if any. */
+  readonly signal: AbortSignal | undefined;
+  /** Runs on the device; `yieldToOthers` is called at every token of a background generation. */
+  readonly work: (signal: AbortSignal, yieldToOthers: (() => void) | undefined) => Promise<void>;
+  /** Answers the caller when the job never got the device (its signal aborted first). */
+  readonly notStarted: () => void;
   readonly reject: (error: unknown) => void;
-}
-
-/**
- * Runs one job: takes the machine's lease at its priority (when there is one), and lets a
- * background job yield, cancelled at the next token with `preempted: true`, when another
- * process wants the device for the foreground.
- */
-async function runJob(
-  model: CompletionModel,
-  lease: DeviceLease | undefined,
-  job: Job,
-): Promise<void> {
-  const signal = job.request.signal
-    ? AbortSignal.any([job.request.signal, job.controller.signal])
-    : job.controller.signal;
-  let release: (() => void) | undefined;
-  try {
-    if (lease) {
-      release = await lease.acquire(job.priority, signal);
-      if (!release) {
-        job.resolve({ ...notStarted, preempted: job.preempted });
-        return;
-      }
-    }
-    const onToken = job.request.onToken;
-    const yieldToOthers =
-      lease && job.priority === 'background'
-        ? (emitted: number) => {
-            if (!signal.aborted && lease.foregroundWanted()) {
-              job.preempted = true;
-              job.controller.abort();
-            }
-            onToken?.(emitted);
-          }
-        : onToken;
-    const result = await model.complete({
-      ...job.request,
-      signal,
-      ...(yieldToOthers ? { onToken: yieldToOthers } : {}),
-    });
-    job.resolve({ ...result, preempted: job.preempted && result.stopReason === 'aborted' });
-  } catch (error) {
-    job.reject(error);
-  } finally {
-    release?.();
-  }
-}
-
-/**
- * The model seen at one priority: its completions go through `complete`; counting tokens, the
- * context size and embeddings pass straight through; its `dispose` does nothing.
- */
-function atPriority(
-  model: CompletionModel,
-  complete: (request: CompletionRequest) => Promise<ScheduledResult>,
-): CompletionModel {
-  return {
-    identity: () => model.identity(),
-    complete,
-    // Counting tokens and reading the context size need no turn on the device.
-    ...(model.countTokens
-      ? { countTokens: (text: string) => model.countTokens?.(text) ?? Promise.resolve(0) }
-      : {}),
-    ...(model.contextSize
-      ? { contextSize: () => model.contextSize?.() ?? Promise.resolve(0) }
-      : {}),
-    // Embeddings (recall's similarity) take the model's turn in this process, between
-    // completions, without the machine's lease: a few short evaluations, never pre-empted.
-    ...(model.embed
-      ? { embed: (texts: readonly string[]) => model.embed?.(texts) ?? Promise.resolve([]) }
-      : {}),
-    dispose: async () => {},
-  };
 }
 
 /**
@@ -150,10 +93,53 @@ export function createDeviceScheduler(
       return;
     }
     current = job;
-    runJob(model, lease, job).finally(() => {
+    runJob(job).finally(() => {
       current = undefined;
       pump();
     });
+  }
+
+  async function runJob(job: Job): Promise<void> {
+    const signal = job.signal
+      ? AbortSignal.any([job.signal, job.controller.signal])
+      : job.controller.signal;
+    let release: (() => void) | undefined;
+    try {
+      if (lease) {
+        release = await lease.acquire(job.priority, signal);
+        if (!release) {
+          job.notStarted();
+          return;
+        }
+      }
+      const yieldToOthers =
+        lease && job.priority === 'background' && job.preemptible
+          ? () => {
+              if (!signal.aborted && lease.foregroundWanted()) {
+                job.preempted = true;
+                job.controller.abort();
+              }
+            }
+          : undefined;
+      await job.work(signal, yieldToOthers);
+    } catch (error) {
+      job.reject(error);
+    } finally {
+      release?.();
+    }
+  }
+
+  function enqueue(job: Job): void {
+    queues[job.priority].push(job);
+    if (
+      job.priority === 'foreground' &&
+      current?.priority === 'background' &&
+      current.preemptible
+    ) {
+      current.preempted = true;
+      current.controller.abort();
+    }
+    pump();
   }
 
   function complete(
@@ -162,25 +148,75 @@ export function createDeviceScheduler(
   ): Promise<ScheduledResult> {
     if (disposed) return Promise.reject(new ModelDisposedError());
     return new Promise<ScheduledResult>((resolve, reject) => {
-      queues[priority].push({
-        request,
+      const job: Job = {
         priority,
         controller: new AbortController(),
         preempted: false,
-        resolve,
+        preemptible: true,
+        signal: request.signal,
         reject,
+        notStarted: () => resolve({ ...notStarted, preempted: job.preempted }),
+        async work(signal, yieldToOthers) {
+          const onToken = request.onToken;
+          const result = await model.complete({
+            ...request,
+            signal,
+            ...(yieldToOthers || onToken
+              ? {
+                  onToken: (emitted: number) => {
+                    yieldToOthers?.();
+                    onToken?.(emitted);
+                  },
+                }
+              : {}),
+          });
+          resolve({ ...result, preempted: job.preempted && result.stopReason === 'aborted' });
+        },
+      };
+      enqueue(job);
+    });
+  }
+
+  function embed(
+    texts: readonly string[],
+    priority: DevicePriority,
+  ): Promise<readonly (readonly number[])[]> {
+    if (disposed) return Promise.reject(new ModelDisposedError());
+    const embedder = model.embed?.bind(model);
+    if (!embedder) return Promise.reject(new Error('this model has no embeddings'));
+    return new Promise((resolve, reject) => {
+      enqueue({
+        priority,
+        controller: new AbortController(),
+        preempted: false,
+        preemptible: false,
+        signal: undefined,
+        reject,
+        notStarted: () => reject(new ModelDisposedError()),
+        work: async () => resolve(await embedder(texts)),
       });
-      if (priority === 'foreground' && current?.priority === 'background') {
-        current.preempted = true;
-        current.controller.abort();
-      }
-      pump();
     });
   }
 
   return {
     complete,
-    at: (priority) => atPriority(model, (request) => complete(request, priority)),
+    embed,
+    at(priority) {
+      return {
+        identity: () => model.identity(),
+        complete: (request) => complete(request, priority),
+        // Counting tokens and reading the context size need no turn on the device.
+        ...(model.countTokens
+          ? { countTokens: (text: string) => model.countTokens?.(text) ?? Promise.resolve(0) }
+          : {}),
+        ...(model.contextSize
+          ? { contextSize: () => model.contextSize?.() ?? Promise.resolve(0) }
+          : {}),
+        // Embeddings (recall's similarity) take their turn and the machine's lease like a completion.
+        ...(model.embed ? { embed: (texts: readonly string[]) => embed(texts, priority) } : {}),
+        dispose: async () => {},
+      };
+    },
     running: () => current?.priority,
     waiting: () => ({ foreground: queues.foreground.length, background: queues.background.length }),
     async dispose() {

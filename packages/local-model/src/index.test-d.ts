@@ -1,15 +1,21 @@
 // Type tests of the main entry: the signatures a harness author relies on (README, docs/*.md).
 // Checked by the package's typecheck (tsc --noEmit); a wrong type fails it.
+import type { Either, Refusal } from '@mecha/errors';
 import { expectTypeOf } from 'vitest';
 import {
   type CompletionModel,
+  connectModelServer,
   createDeviceScheduler,
   createLocalModel,
   createScriptedModel,
   type DeviceScheduler,
   type LocalModel,
   type LocalModelOptions,
+  type ModelServeRefusal,
+  type ModelServer,
   type ScriptedModel,
+  type ServedModel,
+  serveModel,
 } from './index.js';
 
 expectTypeOf(createLocalModel).parameters.toEqualTypeOf<[options: LocalModelOptions]>();
@@ -20,3 +26,9 @@ expectTypeOf<ScriptedModel>().toMatchTypeOf<CompletionModel>();
 expectTypeOf(createScriptedModel).returns.toEqualTypeOf<ScriptedModel>();
 expectTypeOf(createDeviceScheduler).parameter(0).toEqualTypeOf<CompletionModel>();
 expectTypeOf(createDeviceScheduler).returns.toEqualTypeOf<DeviceScheduler>();
+// The served model is a scheduler like a local one: callers take either.
+expectTypeOf<ServedModel>().toMatchTypeOf<DeviceScheduler>();
+expectTypeOf(connectModelServer).returns.toEqualTypeOf<
+  Promise<Either<Refusal<'unreachable'>, ServedModel>>
+>();
+expectTypeOf(serveModel).returns.toEqualTypeOf<Promise<Either<ModelServeRefusal, ModelServer>>>();

@@ -22,13 +22,19 @@ export type { DevicePriority, DeviceScheduler, ScheduledResult } from './device-
 export { createDeviceScheduler } from './device-scheduler.js';
 export { GrammarError } from './grammar-error.js';
 export type { GpuChoice, LocalModel, LocalModelInfo, LocalModelOptions } from './local-model.js';
-export { createLocalModel, defaultThreads } from './local-model.js';
+export { createLocalModel, defaultThreads, localModelLoads } from './local-model.js';
+export type { ServedModel } from './model-client.js';
+export { connectModelServer } from './model-client.js';
 export type { ModelConfigProblem } from './model-config-error.js';
 export { ModelConfigError, modelPathKey } from './model-config-error.js';
 export { ModelDisposedError } from './model-disposed-error.js';
+export type { ModelEndpoint, ModelServerHealth } from './model-endpoint.js';
+export { modelEndpointPath, readModelEndpoint } from './model-endpoint.js';
 export type { ModelIdentity } from './model-identity.js';
 export { modelIdentity } from './model-identity.js';
 export { ModelLoadError } from './model-load-error.js';
+export type { ModelServeRefusal, ModelServer, ModelServerOptions } from './model-server.js';
+export { serveModel } from './model-server.js';
 export type {
   ModelSettingProblem,
   ModelSettings,

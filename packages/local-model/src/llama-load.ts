@@ -12,6 +12,12 @@ import type { LocalModelInfo, LocalModelOptions } from './local-model.js';
 import { ModelLoadError } from './model-load-error.js';
 
 const defaultMaxContext = 8192;
+let modelLoads = 0;
+
+/** How many models this process has loaded (a model server reports it: 1 means loaded once). */
+export function localModelLoads(): number {
+  return modelLoads;
+}
 
 /** A loaded model: node-llama-cpp's parts, and what loading found. */
 export interface Loaded {
@@ -87,6 +93,7 @@ export async function loadLlama(options: LocalModelOptions, threads: number): Pr
       }).contextText;
     const chatTokens = (prompt: ChatPrompt): Token[] => chatText(prompt).tokenize(model.tokenizer);
     const renderChat = (prompt: ChatPrompt): string => chatText(prompt).toString();
+    modelLoads += 1;
     const info: LocalModelInfo = {
       loadMs: performance.now() - started,
       gpu: llama.gpu,

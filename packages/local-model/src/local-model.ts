@@ -9,6 +9,8 @@ import { Embeddings } from './llama-embeddings.js';
 import { emptyResult, generateCompletion } from './llama-generate.js';
 import { GrammarCache } from './llama-grammars.js';
 import { type Loaded, loadLlama } from './llama-load.js';
+
+export { localModelLoads } from './llama-load.js';
 import { ModelDisposedError } from './model-disposed-error.js';
 import { type ModelIdentity, modelIdentity } from './model-identity.js';
 import { Turns } from './turns.js';

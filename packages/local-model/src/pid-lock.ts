@@ -42,10 +42,12 @@ export function lockHolder(path: string): LockHolder | undefined {
 export function takeLock(
   path: string,
   note: string,
+  /** The file's permission bits (default 0o644 less the umask); 0o600 keeps a secret note private. */
+  mode?: number,
 ): { readonly taken: true } | { readonly taken: false; readonly holder: LockHolder } {
   for (let attempt = 0; attempt < 3; attempt += 1) {
     try {
-      const fd = openSync(path, 'wx');
+      const fd = openSync(path, 'wx', mode);
       try {
         writeSync(fd, `${process.pid}\n${note}\n`);
       } finally {

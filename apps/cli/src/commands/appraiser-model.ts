@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { DeviceScheduler, LocalModel } from '@mecha/local-model';
+import type { DeviceScheduler, LocalModel, ModelEndpoint } from '@mecha/local-model';
 import { configIssueText } from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
 import { failure, usageError } from '../command.js';
@@ -7,24 +7,34 @@ import { openCommandHome } from '../home.js';
 import { modelFetchPrinter } from '../model-fetch-progress.js';
 import { type OptionValues, stringOption, wholeNumber } from '../parse-command.js';
 
-/** The appraiser's model as a command makes it: the local model and its device scheduler. */
+/**
+ * The appraiser's model as a command makes it: the machine's served model when a model server
+ * holds the same GGUF, else a local model (made, not loaded) on its device scheduler.
+ */
 export interface AppraiserModel {
   readonly home: string;
-  readonly model: LocalModel;
+  /** The GGUF of [model] path. */
+  readonly modelPath: string;
+  /** The local model, when this process makes its own (never when the model is served). */
+  readonly model?: LocalModel;
+  /** The serving process, when the model is served: this process then loads none. */
+  readonly served?: ModelEndpoint;
   /** On the machine's device lease: foreground work of another process pre-empts background work. */
   readonly device: DeviceScheduler;
 }
 
 /**
- * Makes (without loading) the model of [model] path for `mecha appraiser run` and `serve`, with
- * `--threads` and, when given, a context of `contextSize` tokens; or the exit code of the usage
- * error or failure already reported.
+ * Makes (without loading) the model of [model] path for `mecha appraiser run`, `recall` and
+ * `serve`, with `--threads` and, when given, a context of `contextSize` tokens; or the exit code
+ * of the usage error or failure already reported. Unless `local`, the machine's model server is
+ * used when one is up and holds the same GGUF (said on stderr).
  */
 export async function appraiserModel(
   context: CommandContext,
   path: string,
   values: OptionValues,
   contextSize?: number,
+  local = false,
 ): Promise<AppraiserModel | number> {
   const threadsText = stringOption(values, 'threads');
   const threads = threadsText === undefined ? undefined : wholeNumber(threadsText, '--threads');
@@ -50,6 +60,24 @@ export async function appraiserModel(
   if (modelPath.state === 'unreadable') return failure(context, path, modelPath.reason);
   const settings = localModel.resolveModelSettings(config.right.model);
   if (settings.state === 'unreadable') return failure(context, path, settings.reason);
+  const leaseDirectory = localModel.deviceLeaseDirectory(home.path, context.env);
+  if (!local) {
+    const served = await localModel.connectModelServer({
+      directory: leaseDirectory,
+      home: home.path,
+      modelPath: modelPath.value,
+    });
+    if (served._tag === 'Right') {
+      const { pid, url } = served.right.endpoint;
+      context.stderr(`mecha ${path}: using the model served by process ${pid} at ${url}\n`);
+      return {
+        home: home.path,
+        modelPath: modelPath.value,
+        served: served.right.endpoint,
+        device: served.right,
+      };
+    }
+  }
   const model = localModel.createLocalModel({
     path: modelPath.value,
     ...settings.value,
@@ -59,9 +87,7 @@ export async function appraiserModel(
   // The machine's device lease: foreground work of another process (a distill) pre-empts a
   // background run at its next token; a foreground run waits for the device like any other.
   const device = localModel.createDeviceScheduler(model, {
-    lease: localModel.openDeviceLease({
-      directory: localModel.deviceLeaseDirectory(home.path, context.env),
-    }),
+    lease: localModel.openDeviceLease({ directory: leaseDirectory }),
   });
-  return { home: home.path, model, device };
+  return { home: home.path, modelPath: modelPath.value, model, device };
 }

@@ -104,9 +104,14 @@ export const recall: Command = {
       : undefined;
     if (typeof made === 'number') return made;
     try {
-      return await withAppraiser(context, path, answer, made ? { embedder: made.model } : {});
+      // Through the device scheduler: embeddings take the machine's device lease (or the served model).
+      const device = made?.device;
+      const embedder = device && {
+        embed: (texts: readonly string[]) => device.embed(texts, 'foreground'),
+      };
+      return await withAppraiser(context, path, answer, embedder ? { embedder } : {});
     } finally {
-      await made?.model.dispose();
+      await made?.device.dispose();
     }
   },
 };

@@ -1,12 +1,31 @@
 import { join } from 'node:path';
+import type { ModelEndpoint } from '@mecha/local-model';
+import type { CommandContext } from '../cli-io.js';
 import { type Command, exitCodes, failure } from '../command.js';
 import { homePath } from '../home.js';
 import { flag } from '../parse-command.js';
 import { appraiserModel } from './appraiser-model.js';
 import { runLines, withAppraiser } from './appraiser-shared.js';
 
-// `mecha appraiser serve`: one process holds the model for the home; every other process
-// (`mecha appraiser run`, `add`) works through the store.
+// `mecha appraiser serve`: one process per machine holds the model. It serves its home's
+// appraisal through the store (`mecha appraiser run`, `add`), and the model itself to every
+// process of every home over loopback HTTP (`serveModel` in @mecha/local-model).
+
+/** A second serve: names the first (its pid and endpoint) and exits 1. */
+function alreadyServing(
+  context: CommandContext,
+  path: string,
+  endpoint: ModelEndpoint,
+  directory: string,
+): number {
+  return failure(
+    context,
+    path,
+    `process ${endpoint.pid} already serves the model on this machine at ${endpoint.url} (endpoint file ${modelEndpointFile(directory)})`,
+  );
+}
+
+const modelEndpointFile = (directory: string) => join(directory, 'model-server');
 
 export const serve: Command = {
   path: 'appraiser serve',
@@ -21,7 +40,13 @@ export const serve: Command = {
     'loading a model of its own, and between requests it appraises pending reports as background',
     'work on ticks while background is on and the policy is run. Its model calls take the',
     "machine's device lease, so foreground work of another process (a distill) pre-empts them;",
-    'pre-empted reports are queued again and resumed at the next tick. One server per home.',
+    'pre-empted reports are queued again and resumed at the next tick.',
+    '',
+    'It also serves the model to every process on the machine (loopback HTTP; the endpoint and',
+    "its token in the file model-server of the device lease's folder, readable by you only):",
+    '`mecha distill`, `mecha nightly`, `mecha appraiser run` and `recall --embeddings` of any home',
+    'whose [model] path is the same GGUF use it instead of loading their own. One server per',
+    'machine: a second is refused, naming the first; a file left by a dead server is replaced.',
     '',
     'Options:',
     '  --threads N     CPU threads for decoding (default: [model] threads, else every core)',
@@ -48,25 +73,54 @@ export const serve: Command = {
       return exitCodes.ok;
     });
     if (before !== exitCodes.ok) return before;
-    const made = await appraiserModel(context, path, values, gpuAppraiser.reservedTokens(pages));
+    // One server per machine: a live one (its endpoint file's pid alive) is named, and nothing
+    // is loaded; a file left by a dead server is replaced when this one starts serving.
+    const localModel = await import('@mecha/local-model');
+    const leaseDirectory = localModel.deviceLeaseDirectory(homePath(context), context.env);
+    const running = localModel.readModelEndpoint(leaseDirectory);
+    if (running) return alreadyServing(context, path, running, leaseDirectory);
+    const made = await appraiserModel(
+      context,
+      path,
+      values,
+      gpuAppraiser.reservedTokens(pages),
+      true,
+    );
     if (typeof made === 'number') return made;
+    const { model } = made;
+    if (!model) return failure(context, path, 'no local model to serve');
     const controller = new AbortController();
     const stop = () => controller.abort();
     // `on`, not `once`: node-llama-cpp re-raises a signal it sees no other listener for.
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    let closeServer = async () => {};
     try {
-      const reserved = await gpuAppraiser.reserveKvPages(made.model, pages);
+      const reserved = await gpuAppraiser.reserveKvPages(model, pages);
       if (reserved._tag === 'Left') return failure(context, path, reserved.left.message);
       const reservation = { state: 'reserved' as const, ...reserved.right };
+      const modelServer = await localModel.serveModel({
+        scheduler: made.device,
+        model,
+        modelPath: made.modelPath,
+        directory: leaseDirectory,
+      });
+      if (modelServer._tag === 'Left') {
+        const { endpoint } = modelServer.left;
+        return endpoint
+          ? alreadyServing(context, path, endpoint, leaseDirectory)
+          : failure(context, path, modelServer.left.message);
+      }
+      const endpoint = modelServer.right.endpoint.url;
+      closeServer = () => modelServer.right.close();
       const result = await gpuAppraiser.serveAppraiser({
         directory,
         model: made.device,
         signal: controller.signal,
         onServing: () =>
           line(
-            { serving: process.pid, reservation },
-            `serving ${directory} as process ${process.pid}: ${reservation.pages} key/value pages (${reservation.tokens} tokens) reserved; Ctrl-C stops`,
+            { serving: process.pid, endpoint, reservation },
+            `serving ${directory} as process ${process.pid}, and the model to this machine at ${endpoint}: ${reservation.pages} key/value pages (${reservation.tokens} tokens) reserved; Ctrl-C stops`,
           ),
         onRun: (report, request) =>
           line(
@@ -86,6 +140,7 @@ export const serve: Command = {
     } finally {
       process.removeListener('SIGINT', stop);
       process.removeListener('SIGTERM', stop);
+      await closeServer();
       await made.device.dispose();
     }
   },

@@ -269,16 +269,27 @@ export async function localModelSource(
     defaultContextSize: distillContextSize,
     ...settings.value,
   };
+  const leaseDirectory = localModel.deviceLeaseDirectory(home.path, context.env);
   const make = async (): Promise<CompletionModel> => {
+    // One model per machine: while `mecha appraiser serve` holds the same GGUF, use it (as
+    // foreground work: it pre-empts the server's background appraisal) and load nothing here.
+    const served = await localModel.connectModelServer({
+      directory: leaseDirectory,
+      home: home.path,
+      modelPath: options.path,
+    });
+    if (served._tag === 'Right') {
+      const { pid, url } = served.right.endpoint;
+      context.stderr(`mecha ${path}: using the model served by process ${pid} at ${url}\n`);
+      return served.right.at('foreground');
+    }
     const created = localModel.createLocalModel(options);
     const info = await created.load();
     for (const warning of info.warnings) context.stderr(`mecha ${path}: warning: ${warning}\n`);
     // Foreground work on the machine's device lease: a background appraisal in another
     // process yields the device to it at its next token (docs/appraiser.md).
     const device = localModel.createDeviceScheduler(created, {
-      lease: localModel.openDeviceLease({
-        directory: localModel.deviceLeaseDirectory(home.path, context.env),
-      }),
+      lease: localModel.openDeviceLease({ directory: leaseDirectory }),
     });
     return { ...device.at('foreground'), dispose: () => device.dispose() };
   };
