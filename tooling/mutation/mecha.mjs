@@ -29,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { guardBound, planMutation, warmTimeLimitMs } from '@mecha/grader-verdicts';
 import { createVitest } from 'vitest/node';
+import { fateOf, reachFrom, requested, requestFor, testsRunIn } from './mecha-runs.mjs';
 import { targets } from './targets.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -121,24 +122,6 @@ function readRun(result) {
   return { modules, unhandled: result.unhandledErrors };
 }
 
-const timedOut = (error) => /timed out/i.test(String(error?.message ?? error));
-
-/** killed, survived or timeout, from a run's modules. */
-function fateOf(run) {
-  const failures = [
-    ...run.unhandled,
-    ...run.modules.flatMap((module) => [
-      ...module.errors,
-      ...module.tests.filter((t) => t.state === 'failed').flatMap((t) => t.errors),
-    ]),
-  ];
-  const failed = run.modules.some(
-    (module) => module.state === 'failed' || module.tests.some((t) => t.state === 'failed'),
-  );
-  if (!failed && run.unhandled.length === 0) return 'survived';
-  return failures.length > 0 && failures.every(timedOut) ? 'timeout' : 'killed';
-}
-
 // 2. The coverage run: no mutant live; every test's reach, time and hits.
 const instances = [await startVitest()];
 const first = instances[0];
@@ -169,53 +152,9 @@ if (fateOf(baseline) !== 'survived') {
 }
 
 /** For each mutant: the test files that reach it, each with the tests (or null: all of it). */
-const reach = new Map();
+const reach = reachFrom(baseline.modules);
 const moduleOf = new Map(baseline.modules.map((module) => [module.id, module]));
-const testOf = new Map(baseline.modules.flatMap((module) => module.tests.map((t) => [t.id, t])));
-for (const module of baseline.modules) {
-  for (const test of module.tests) {
-    for (const id of test.meta.mechaLoad ?? []) {
-      const files = reach.get(id) ?? new Map();
-      files.set(module.id, null);
-      reach.set(id, files);
-    }
-    for (const id of test.meta.mechaCover ?? []) {
-      const files = reach.get(id) ?? new Map();
-      const tests = files.has(module.id) ? files.get(module.id) : new Set();
-      if (tests !== null) files.set(module.id, tests.add(test.id));
-      reach.set(id, files);
-    }
-  }
-}
-
-/** The run of one mutant: its specifications, the limits from the baseline. */
-function requestFor(mutant, files) {
-  const specs = [];
-  const limits = {};
-  let slowest = 0;
-  let loadHits = 0;
-  for (const [moduleId, tests] of files) {
-    const module = moduleOf.get(moduleId);
-    const chosen = tests === null ? module.tests : [...tests].map((id) => testOf.get(id));
-    for (const test of chosen) {
-      limits[test.id] = guardBound(test.meta.mechaHits ?? 0);
-      slowest = Math.max(slowest, test.ms);
-    }
-    loadHits = Math.max(loadHits, ...module.tests.map((t) => t.meta.mechaLoadHits ?? 0));
-    specs.push({ moduleId, testIds: tests === null ? undefined : [...tests] });
-  }
-  return {
-    specs,
-    run: {
-      active: mutant.id,
-      coverage: false,
-      limit: guardBound(0),
-      loadLimit: guardBound(loadHits),
-      limits,
-      timeoutMs: Math.round(warmTimeLimitMs(slowest)),
-    },
-  };
-}
+const rules = { guardBound, warmTimeLimitMs };
 
 // 3. The mutants, each on the first free vitest instance.
 for (let i = 1; i < width; i += 1) instances.push(await startVitest());
@@ -223,6 +162,8 @@ const fates = new Map();
 let next = 0;
 let done = 0;
 let testsRun = 0;
+/** Per mutant, the tests its runs really ran (a timeout's confirmation run included). */
+const completed = new Map();
 const order = mutants.filter((mutant) => reach.has(mutant.id));
 for (const mutant of mutants) if (!reach.has(mutant.id)) fates.set(mutant.id, 'NoCoverage');
 await Promise.all(
@@ -231,21 +172,23 @@ await Promise.all(
     while (next < order.length) {
       const mutant = order[next];
       next += 1;
-      const request = requestFor(mutant, reach.get(mutant.id));
+      const request = requestFor(mutant.id, reach.get(mutant.id), moduleOf, rules);
+      const ids = request.specs.map((spec) => spec.moduleId);
       const specs = request.specs.map(({ moduleId, testIds }) =>
         own.createSpecification(moduleId, testIds === undefined ? undefined : { testIds }),
       );
       vitest.provide('mechaRun', request.run);
-      let run = readRun(await vitest.runTestSpecifications(specs, false));
+      // Only the requested modules: vitest's result also lists what earlier runs left.
+      let run = requested(readRun(await vitest.runTestSpecifications(specs, false)), ids);
       let fate = fateOf(run);
+      let ran = testsRunIn(run);
       if (fate === 'timeout') {
-        run = readRun(await vitest.runTestSpecifications(specs, false));
+        run = requested(readRun(await vitest.runTestSpecifications(specs, false)), ids);
         fate = fateOf(run) === 'survived' ? 'survived' : 'timeout';
+        ran += testsRunIn(run);
       }
-      testsRun += run.modules.reduce(
-        (n, module) => n + module.tests.filter((t) => t.state !== 'skipped').length,
-        0,
-      );
+      testsRun += ran;
+      completed.set(mutant.id, ran);
       fates.set(mutant.id, { killed: 'Killed', survived: 'Survived', timeout: 'Timeout' }[fate]);
       done += 1;
       if (done % 50 === 0) say(`${done} of ${order.length} mutants run`);
@@ -260,7 +203,13 @@ function position(text, offset) {
   const before = text.slice(0, offset).split('\n');
   return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
 }
-const report = { grader: 'mecha', wallMs: performance.now() - started, testsRun, files: {} };
+const report = {
+  grader: 'mecha',
+  wallMs: performance.now() - started,
+  testsRun,
+  mutantsRun: order.length,
+  files: {},
+};
 for (const { file, plan } of plans) {
   const source = readFileSync(plan.file, 'utf8');
   const entry = (mutant, status) => ({
@@ -268,6 +217,8 @@ for (const { file, plan } of plans) {
     mutatorName: mutant.operator,
     replacement: mutant.replacement,
     status,
+    // As Stryker's report counts it: the tests this mutant's runs ran (absent: never run).
+    ...(completed.has(mutant.id) ? { testsCompleted: completed.get(mutant.id) } : {}),
     location: { start: position(source, mutant.start), end: position(source, mutant.end) },
   });
   report.files[`src/${file}`] = {
@@ -288,5 +239,5 @@ writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
 // vitest sets a failing exit code whenever a run fails, as every killed mutant's does.
 process.exitCode = 0;
 say(
-  `${mutants.length} mutants run or uncovered, ${testsRun} tests run, ${(report.wallMs / 1000).toFixed(1)} s`,
+  `${mutants.length} mutants run or uncovered, ${testsRun} tests run (${order.length === 0 ? '—' : (testsRun / order.length).toFixed(1)} a mutant), ${(report.wallMs / 1000).toFixed(1)} s`,
 );
