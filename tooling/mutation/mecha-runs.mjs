@@ -117,3 +117,29 @@ export function testsRunIn(run) {
   }
   return count;
 }
+
+/**
+ * The order a mutant's test files run in, one file at a time until one kills it (as Stryker
+ * stops at the first failing test): the test file beside the mutated source first, then the
+ * files where only some tests reach it (fewest first), then the files reached while loading,
+ * which run whole. Ties keep their order.
+ * @param {{ moduleId: string, testIds: string[] | undefined }[]} specs
+ * @param {string} mutatedFile absolute path of the mutated source
+ */
+export function orderSpecs(specs, mutatedFile) {
+  const beside = mutatedFile.replace(/\.ts$/, '.test.ts');
+  const rank = (spec) => [
+    spec.moduleId === beside ? 0 : 1,
+    spec.testIds === undefined ? 1 : 0,
+    spec.testIds?.length ?? 0,
+  ];
+  return specs
+    .map((spec, index) => ({ spec, index, key: rank(spec) }))
+    .sort((a, b) => {
+      for (let i = 0; i < a.key.length; i += 1) {
+        if (a.key[i] !== b.key[i]) return a.key[i] - b.key[i];
+      }
+      return a.index - b.index;
+    })
+    .map(({ spec }) => spec);
+}

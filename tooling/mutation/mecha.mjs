@@ -29,7 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { guardBound, planMutation, warmTimeLimitMs } from '@mecha/grader-verdicts';
 import { createVitest } from 'vitest/node';
-import { fateOf, reachFrom, requested, requestFor, testsRunIn } from './mecha-runs.mjs';
+import { fateOf, orderSpecs, reachFrom, requested, requestFor, testsRunIn } from './mecha-runs.mjs';
 import { targets } from './targets.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -68,6 +68,8 @@ for (const file of files) {
 }
 const instrumented = new Map(plans.map(({ plan }) => [plan.file, plan.instrumented]));
 const mutants = plans.flatMap(({ plan }) => plan.mutants);
+/** Each mutant's source file (absolute), for the order its test files run in. */
+const fileOf = new Map(plans.flatMap(({ plan }) => plan.mutants.map((m) => [m.id, plan.file])));
 
 /** Hands vitest the instrumented module in place of a target file; the file is never written. */
 const switchPlugin = {
@@ -173,19 +175,30 @@ await Promise.all(
       const mutant = order[next];
       next += 1;
       const request = requestFor(mutant.id, reach.get(mutant.id), moduleOf, rules);
-      const ids = request.specs.map((spec) => spec.moduleId);
-      const specs = request.specs.map(({ moduleId, testIds }) =>
-        own.createSpecification(moduleId, testIds === undefined ? undefined : { testIds }),
-      );
       vitest.provide('mechaRun', request.run);
-      // Only the requested modules: vitest's result also lists what earlier runs left.
-      let run = requested(readRun(await vitest.runTestSpecifications(specs, false)), ids);
-      let fate = fateOf(run);
-      let ran = testsRunIn(run);
-      if (fate === 'timeout') {
-        run = requested(readRun(await vitest.runTestSpecifications(specs, false)), ids);
-        fate = fateOf(run) === 'survived' ? 'survived' : 'timeout';
+      // One test file at a time, the likeliest killer first, until one kills the mutant.
+      let fate = 'survived';
+      let ran = 0;
+      for (const { moduleId, testIds } of orderSpecs(request.specs, fileOf.get(mutant.id))) {
+        const spec = own.createSpecification(
+          moduleId,
+          testIds === undefined ? undefined : { testIds },
+        );
+        // Only the requested module: vitest's result also lists what earlier runs left.
+        const once = async () =>
+          requested(readRun(await vitest.runTestSpecifications([spec], false)), [moduleId]);
+        let run = await once();
+        let verdict = fateOf(run);
         ran += testsRunIn(run);
+        if (verdict === 'timeout') {
+          run = await once();
+          verdict = fateOf(run) === 'survived' ? 'survived' : 'timeout';
+          ran += testsRunIn(run);
+        }
+        if (verdict !== 'survived') {
+          fate = verdict;
+          break;
+        }
       }
       testsRun += ran;
       completed.set(mutant.id, ran);

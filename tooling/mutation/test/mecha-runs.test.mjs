@@ -3,7 +3,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { fateOf, reachFrom, requested, requestFor, testsRunIn } from '../mecha-runs.mjs';
+import {
+  fateOf,
+  orderSpecs,
+  reachFrom,
+  requested,
+  requestFor,
+  testsRunIn,
+} from '../mecha-runs.mjs';
 
 const runs = Number(process.env.MECHA_PROPERTY_RUNS ?? 200);
 const rules = { guardBound: (hits) => hits * 10 + 1000, warmTimeLimitMs: (ms) => ms * 3 + 500 };
@@ -198,4 +205,38 @@ test('fateOf: a module that failed to load kills', () => {
     unhandled: [],
   };
   assert.equal(fateOf(run), 'killed');
+});
+
+test('orderSpecs: the same files, the one beside the source first, then per-test files by size, then whole files', () => {
+  const spec = fc.record({
+    moduleId: fc.constantFrom(
+      '/p/src/x.test.ts',
+      '/p/src/a.test.ts',
+      '/p/src/b.test.ts',
+      '/p/src/c.test.ts',
+    ),
+    testIds: fc.option(fc.array(fc.constant('t'), { minLength: 1, maxLength: 4 }), {
+      nil: undefined,
+    }),
+  });
+  fc.assert(
+    fc.property(fc.uniqueArray(spec, { selector: (s) => s.moduleId }), (specs) => {
+      const ordered = orderSpecs(specs, '/p/src/x.ts');
+      assert.deepEqual(
+        [...ordered].sort((a, b) => a.moduleId.localeCompare(b.moduleId)),
+        [...specs].sort((a, b) => a.moduleId.localeCompare(b.moduleId)),
+      );
+      const beside = specs.find((s) => s.moduleId === '/p/src/x.test.ts');
+      if (beside !== undefined) assert.equal(ordered[0], beside);
+      const rest = ordered.filter((s) => s !== beside);
+      const firstWhole = rest.findIndex((s) => s.testIds === undefined);
+      if (firstWhole >= 0) assert.ok(rest.slice(firstWhole).every((s) => s.testIds === undefined));
+      const partial = rest.filter((s) => s.testIds !== undefined).map((s) => s.testIds.length);
+      assert.deepEqual(
+        partial,
+        [...partial].sort((a, b) => a - b),
+      );
+    }),
+    { numRuns: runs },
+  );
 });
