@@ -28,11 +28,13 @@ export const allowedFiles = new Map([
     'the contribution table: one row per evidence kind, read as one table',
   ],
   // Debts, not tables: owned by other work this round (#32), each to leave this list.
-  ['packages/importers/src/import-history.ts', 'being split by the importers work (#32, logs3)'],
-  ['packages/importers/src/session-builder.ts', 'being split by the importers work (#32, logs3)'],
+  [
+    'packages/importers/src/session-builder.ts',
+    'not split yet (#32): the importers work split import-history.ts first',
+  ],
   [
     'packages/stores/src/generate-home.ts',
-    'moving to tooling/fixtures, split by store (#32, exports)',
+    "not moved yet (#32): stores' own tests use it, so tooling/fixtures would make a cycle",
   ],
 ]);
 
@@ -42,10 +44,13 @@ export const allowedFiles = new Map([
  */
 export const allowedFunctions = new Map([
   // Owned by other work this round (#32).
-  ['packages/importers/src/import-history.ts: importFile', 'the importers work (#32, logs3)'],
+  [
+    'packages/importers/src/import-file.ts: importFile',
+    'not split yet (#32): moved out of import-history.ts whole',
+  ],
   [
     'packages/stores/src/generate-home.ts: generateHome',
-    'moving to tooling/fixtures (#32, exports)',
+    'not moved or split yet (#32), as generate-home.ts above',
   ],
   ['apps/web/src/client/board-client.ts: boardClient', 'the web board work (#32, board3)'],
   ['apps/web/src/routes/runs.ts: runsRoutes', 'the web board work (#32, board3)'],

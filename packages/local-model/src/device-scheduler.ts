@@ -62,6 +62,87 @@ interface Job {
 }
 
 /**
+ * Runs one job: takes the machine's lease at its priority (when there is one), and lets a
+ * pre-emptible background job yield, cancelled at its next token, when another process wants the
+ * device for the foreground.
+ */
+async function runJob(lease: DeviceLease | undefined, job: Job): Promise<void> {
+  const signal = job.signal
+    ? AbortSignal.any([job.signal, job.controller.signal])
+    : job.controller.signal;
+  let release: (() => void) | undefined;
+  try {
+    if (lease) {
+      release = await lease.acquire(job.priority, signal);
+      if (!release) {
+        job.notStarted();
+        return;
+      }
+    }
+    const yieldToOthers =
+      lease && job.priority === 'background' && job.preemptible
+        ? () => {
+            if (!signal.aborted && lease.foregroundWanted()) {
+              job.preempted = true;
+              job.controller.abort();
+            }
+          }
+        : undefined;
+    await job.work(signal, yieldToOthers);
+  } catch (error) {
+    job.reject(error);
+  } finally {
+    release?.();
+  }
+}
+
+/**
+ * The model seen at one priority: completions and embeddings take their turn (and the machine's
+ * lease) through the scheduler; counting tokens and the context size pass straight through; its
+ * `dispose` does nothing.
+ */
+function atPriority(
+  model: CompletionModel,
+  complete: (request: CompletionRequest) => Promise<ScheduledResult>,
+  embed: (texts: readonly string[]) => Promise<readonly (readonly number[])[]>,
+): CompletionModel {
+  return {
+    identity: () => model.identity(),
+    complete,
+    // Counting tokens and reading the context size need no turn on the device.
+    ...(model.countTokens
+      ? { countTokens: (text: string) => model.countTokens?.(text) ?? Promise.resolve(0) }
+      : {}),
+    ...(model.contextSize
+      ? { contextSize: () => model.contextSize?.() ?? Promise.resolve(0) }
+      : {}),
+    ...(model.embed ? { embed } : {}),
+    dispose: async () => {},
+  };
+}
+
+/** The request as the device runs it: under `signal`, yielding (when asked to) at every token. */
+function onDevice(
+  request: CompletionRequest,
+  signal: AbortSignal,
+  yieldToOthers: (() => void) | undefined,
+): CompletionRequest {
+  const onToken = request.onToken;
+  return {
+    ...request,
+    signal,
+    ...(yieldToOthers || onToken
+      ? {
+          onToken: (emitted: number) => {
+            yieldToOthers?.();
+            onToken?.(emitted);
+          },
+        }
+      : {}),
+  };
+}
+
+/**
  * Shares one resident model between distill, the appraiser and any other caller. Foreground
  * calls run before any waiting background call, and a foreground call that arrives while a
  * background generation runs cancels it at the model's next decoder boundary (between tokens;
@@ -93,40 +174,10 @@ export function createDeviceScheduler(
       return;
     }
     current = job;
-    runJob(job).finally(() => {
+    runJob(lease, job).finally(() => {
       current = undefined;
       pump();
     });
-  }
-
-  async function runJob(job: Job): Promise<void> {
-    const signal = job.signal
-      ? AbortSignal.any([job.signal, job.controller.signal])
-      : job.controller.signal;
-    let release: (() => void) | undefined;
-    try {
-      if (lease) {
-        release = await lease.acquire(job.priority, signal);
-        if (!release) {
-          job.notStarted();
-          return;
-        }
-      }
-      const yieldToOthers =
-        lease && job.priority === 'background' && job.preemptible
-          ? () => {
-              if (!signal.aborted && lease.foregroundWanted()) {
-                job.preempted = true;
-                job.controller.abort();
-              }
-            }
-          : undefined;
-      await job.work(signal, yieldToOthers);
-    } catch (error) {
-      job.reject(error);
-    } finally {
-      release?.();
-    }
   }
 
   function enqueue(job: Job): void {
@@ -157,19 +208,7 @@ export function createDeviceScheduler(
         reject,
         notStarted: () => resolve({ ...notStarted, preempted: job.preempted }),
         async work(signal, yieldToOthers) {
-          const onToken = request.onToken;
-          const result = await model.complete({
-            ...request,
-            signal,
-            ...(yieldToOthers || onToken
-              ? {
-                  onToken: (emitted: number) => {
-                    yieldToOthers?.();
-                    onToken?.(emitted);
-                  },
-                }
-              : {}),
-          });
+          const result = await model.complete(onDevice(request, signal, yieldToOthers));
           resolve({ ...result, preempted: job.preempted && result.stopReason === 'aborted' });
         },
       };
@@ -201,22 +240,12 @@ export function createDeviceScheduler(
   return {
     complete,
     embed,
-    at(priority) {
-      return {
-        identity: () => model.identity(),
-        complete: (request) => complete(request, priority),
-        // Counting tokens and reading the context size need no turn on the device.
-        ...(model.countTokens
-          ? { countTokens: (text: string) => model.countTokens?.(text) ?? Promise.resolve(0) }
-          : {}),
-        ...(model.contextSize
-          ? { contextSize: () => model.contextSize?.() ?? Promise.resolve(0) }
-          : {}),
-        // Embeddings (recall's similarity) take their turn and the machine's lease like a completion.
-        ...(model.embed ? { embed: (texts: readonly string[]) => embed(texts, priority) } : {}),
-        dispose: async () => {},
-      };
-    },
+    at: (priority) =>
+      atPriority(
+        model,
+        (request) => complete(request, priority),
+        (texts) => embed(texts, priority),
+      ),
     running: () => current?.priority,
     waiting: () => ({ foreground: queues.foreground.length, background: queues.background.length }),
     async dispose() {
