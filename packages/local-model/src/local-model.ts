@@ -9,11 +9,11 @@ import { Embeddings } from './llama-embeddings.js';
 import { emptyResult, generateCompletion } from './llama-generate.js';
 import { GrammarCache } from './llama-grammars.js';
 import { type Loaded, loadLlama } from './llama-load.js';
-
-export { localModelLoads } from './llama-load.js';
 import { ModelDisposedError } from './model-disposed-error.js';
 import { type ModelIdentity, modelIdentity } from './model-identity.js';
 import { Turns } from './turns.js';
+
+export { localModelLoads } from './llama-load.js';
 
 /** Which compute backend node-llama-cpp may use. */
 export type GpuChoice = 'auto' | false | 'cuda' | 'vulkan' | 'metal';
