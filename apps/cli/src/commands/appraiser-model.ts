@@ -6,6 +6,7 @@ import { failure, usageError } from '../command.js';
 import { openCommandHome } from '../home.js';
 import { modelFetchPrinter } from '../model-fetch-progress.js';
 import { type OptionValues, stringOption, wholeNumber } from '../parse-command.js';
+import { servedModel } from '../served-model.js';
 
 /**
  * The appraiser's model as a command makes it: the machine's served model when a model server
@@ -62,19 +63,17 @@ export async function appraiserModel(
   if (settings.state === 'unreadable') return failure(context, path, settings.reason);
   const leaseDirectory = localModel.deviceLeaseDirectory(home.path, context.env);
   if (!local) {
-    const served = await localModel.connectModelServer({
-      directory: leaseDirectory,
+    const served = await servedModel(localModel, context, path, {
       home: home.path,
+      leaseDirectory,
       modelPath: modelPath.value,
     });
-    if (served._tag === 'Right') {
-      const { pid, url } = served.right.endpoint;
-      context.stderr(`mecha ${path}: using the model served by process ${pid} at ${url}\n`);
+    if (served) {
       return {
         home: home.path,
         modelPath: modelPath.value,
-        served: served.right.endpoint,
-        device: served.right,
+        served: served.endpoint,
+        device: served,
       };
     }
   }

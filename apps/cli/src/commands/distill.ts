@@ -18,6 +18,7 @@ import { interruptible } from '../interruptible.js';
 import { modelFetchPrinter } from '../model-fetch-progress.js';
 import { flag, stringOption, wholeNumberOption } from '../parse-command.js';
 import { progressBar } from '../progress.js';
+import { servedModel } from '../served-model.js';
 
 /** The context window the distiller's model is created with (prompt and reply together). */
 export const distillContextSize = 16_384;
@@ -273,16 +274,12 @@ export async function localModelSource(
   const make = async (): Promise<CompletionModel> => {
     // One model per machine: while `mecha appraiser serve` holds the same GGUF, use it (as
     // foreground work: it pre-empts the server's background appraisal) and load nothing here.
-    const served = await localModel.connectModelServer({
-      directory: leaseDirectory,
+    const served = await servedModel(localModel, context, path, {
       home: home.path,
+      leaseDirectory,
       modelPath: options.path,
     });
-    if (served._tag === 'Right') {
-      const { pid, url } = served.right.endpoint;
-      context.stderr(`mecha ${path}: using the model served by process ${pid} at ${url}\n`);
-      return served.right.at('foreground');
-    }
+    if (served) return served.at('foreground');
     const created = localModel.createLocalModel(options);
     const info = await created.load();
     for (const warning of info.warnings) context.stderr(`mecha ${path}: warning: ${warning}\n`);

@@ -8,9 +8,23 @@ import {
   importFromClaudeCodeHook,
   importFromCodexNotify,
 } from '@mecha/importers';
+import type { CommandContext } from '../cli-io.js';
 import { type Command, type CommandGroup, exitCodes } from '../command.js';
 import { openCommandHome } from '../home.js';
-import { flag } from '../parse-command.js';
+import { flag, type OptionValues } from '../parse-command.js';
+
+/** What a hook prints of its import: the report with --json, the session with --print-session. */
+function printImported(
+  values: OptionValues,
+  context: CommandContext,
+  imported: { readonly report: unknown; readonly session: string | null },
+): number {
+  if (flag(values, 'json')) context.stdout(`${JSON.stringify(imported.report, null, 2)}\n`);
+  else if (flag(values, 'print-session') && imported.session !== null) {
+    context.stdout(`${imported.session}\n`);
+  }
+  return exitCodes.ok;
+}
 
 const path = 'hook claude-code';
 
@@ -59,12 +73,7 @@ const hookCommand: Command = {
       const payload = readFileSync(0, 'utf8');
       const done = await importFromClaudeCodeHook(home, payload);
       if (done._tag === 'Left') return note(done.left.message);
-      const imported = done.right;
-      if (flag(values, 'json')) context.stdout(`${JSON.stringify(imported.report, null, 2)}\n`);
-      else if (flag(values, 'print-session') && imported.session !== null) {
-        context.stdout(`${imported.session}\n`);
-      }
-      return exitCodes.ok;
+      return printImported(values, context, done.right);
     } catch (error) {
       // A hook must never block the person's session.
       return note(error instanceof Error ? error.message : String(error));
@@ -115,12 +124,7 @@ const codexCommand: Command = {
       const sessions = defaultSourceFolder('codex', { env: context.env, homeDirectory: homedir() });
       const done = await importFromCodexNotify(home, argument, { sessions });
       if (done._tag === 'Left') return note(done.left.message);
-      const imported = done.right;
-      if (flag(values, 'json')) context.stdout(`${JSON.stringify(imported.report, null, 2)}\n`);
-      else if (flag(values, 'print-session') && imported.session !== null) {
-        context.stdout(`${imported.session}\n`);
-      }
-      return exitCodes.ok;
+      return printImported(values, context, done.right);
     } catch (error) {
       // A notify program must never get in Codex's way.
       return note(error instanceof Error ? error.message : String(error));
