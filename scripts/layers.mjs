@@ -46,6 +46,11 @@ export const layers = [
     what: 'the on-disk home and owner acts; replayers; OpenTelemetry export; the report appraiser',
   },
   {
+    name: 'generated home',
+    packages: ['@mecha/home-fixture'],
+    what: 'a seeded, realistic home, one module per store (`mecha demo`, tests, benchmarks)',
+  },
+  {
     name: 'pipelines and adapters',
     packages: [
       '@mecha/distill',

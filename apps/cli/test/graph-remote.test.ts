@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { distill } from '@mecha/distill';
+import { generateHome } from '@mecha/home-fixture';
 import { createScriptedModel } from '@mecha/local-model';
 import { openHome } from '@mecha/stores';
-import { generateHome } from '@mecha/stores/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mecha, mechaJson, snapshot, tempDir } from './helpers.js';
 import { type HttpGraph, startHttpGraph } from './http-graph.js';

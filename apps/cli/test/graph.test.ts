@@ -2,9 +2,9 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { distill } from '@mecha/distill';
+import { generateHome } from '@mecha/home-fixture';
 import { createScriptedModel } from '@mecha/local-model';
 import { openHome } from '@mecha/stores';
-import { generateHome } from '@mecha/stores/testing';
 import { describe, expect, it } from 'vitest';
 import { mecha, mechaJson, snapshot, tempDir } from './helpers.js';
 

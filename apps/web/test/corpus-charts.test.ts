@@ -1,6 +1,6 @@
 import { appraiseCorpus } from '@mecha/appraisal-core';
+import { generateHome } from '@mecha/home-fixture';
 import { createSessionRecorder, homePorts, openHome, rightOrThrow } from '@mecha/stores';
-import { generateHome } from '@mecha/stores/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { corpusBuckets } from '../src/pages/corpus-days.js';
 import { corpusPage } from '../src/pages/corpus-page.js';

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { generateHome } from '@mecha/home-fixture';
 import { HomeReadout, initHome, openHome, rightOrThrow } from '@mecha/stores';
-import { generateHome } from '@mecha/stores/testing';
 import { afterAll } from 'vitest';
 import { createApp } from '../src/create-app.js';
 

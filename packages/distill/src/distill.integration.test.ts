@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { textAppraisalRecordSchema } from '@mecha/appraisal-core';
+import { generateHome } from '@mecha/home-fixture';
 import { openHome } from '@mecha/stores';
-import { generateHome } from '@mecha/stores/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readGraph, tempFolder, writeGraphConfig } from './__fixtures__/graph-home.js';
 import { scriptedDistiller } from './__fixtures__/scripted-distiller.js';

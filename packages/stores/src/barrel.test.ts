@@ -79,9 +79,13 @@ describe('the built @mecha/stores', () => {
     ]);
   });
 
-  it('keeps the home generator and the record validator on the testing subpath', async () => {
+  it('keeps the record checks and the record validator on the testing subpath', async () => {
     const testing = await import(new URL('../dist/testing.js', import.meta.url).href);
-    expect(Object.keys(testing).sort()).toEqual(['generateHome', 'recordValidator']);
+    expect(Object.keys(testing).sort()).toEqual([
+      'recordChecks',
+      'recordValidator',
+      'sessionsEntry',
+    ]);
   });
 
   it('emits the JSON Schemas of its own records', async () => {

@@ -1,10 +1,8 @@
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionListing, SourceRead, TranscriptEvent } from '@mecha/appraisal-core';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from './__fixtures__/temp-dir.js';
-import { generateHome } from './generate-home.js';
 import { openHome } from './open-home.js';
 import { readBlockBytes } from './read-jsonl-file.js';
 
@@ -53,37 +51,6 @@ const end = (at: string) =>
   JSON.stringify({ v: 1, at, run_id: 'r-1', type: 'run_end', stop_cause: 'completed' });
 
 describe('the session store scan', () => {
-  it('lists and reads what list() and transcript() do', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.integer({ min: 0, max: 1000 }),
-        fc.integer({ min: 1, max: 140 }),
-        async (seed, sessions) => {
-          const path = tempDir();
-          // Torn last lines in one transcript in ten.
-          generateHome({ path, seed, sessions, tornRate: 0.1 });
-          const home = openHome(path);
-          const { listing, visits, progress } = await scanAll(path);
-          const listed = await home.sessions.list();
-          expect(listing).toEqual(listed);
-          const records = listed.state === 'unreadable' ? [] : listed.records;
-          const members = records.filter(
-            (entry) => entry.kind === 'ordinary' || entry.kind === 'test',
-          );
-          expect(visits.map((visit) => visit.member)).toEqual(members);
-          for (const visit of visits) {
-            expect(visit.transcript).toEqual(
-              await home.sessions.transcript(visit.member.sessionId),
-            );
-          }
-          expect(progress.at(-1)).toEqual([records.length, records.length]);
-          rmSync(path, { recursive: true, force: true });
-        },
-      ),
-      { numRuns: 12 },
-    );
-  }, 120_000);
-
   it('hands over only the event types asked for, and the last event always', async () => {
     const path = tempDir();
     mkdirSync(join(path, 'sessions'), { recursive: true });

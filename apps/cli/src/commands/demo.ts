@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stripControl } from '@mecha/appraisal-core';
 import { type EitherLike, isLeft } from '@mecha/errors';
+import { generateHome } from '@mecha/home-fixture';
 import { createSessionRecorder, type MechaHome, openHome, type WriteFailure } from '@mecha/stores';
-import { generateHome } from '@mecha/stores/testing';
 import type { CommandContext } from '../cli-io.js';
 import {
   type Command,

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { generateHome } from '@mecha/home-fixture';
 import { openHome } from '@mecha/stores';
-import { generateHome } from '@mecha/stores/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readGapHistory } from './gap-history.js';
 import { auditHomeSelfImage } from './home-self-image.js';

@@ -12,9 +12,9 @@ import {
   type GraphConnection,
 } from '@mecha/distill';
 import { contentHash, openGraphStore } from '@mecha/graph';
+import { generateHome } from '@mecha/home-fixture';
 import { createScriptedModel } from '@mecha/local-model';
 import { openHome } from '@mecha/stores';
-import { generateHome } from '@mecha/stores/testing';
 import { type Measurement, measure, median, type ResultTable } from '../measure.js';
 import type { Suite } from './index.js';
 

@@ -2,8 +2,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appraiseCorpus, transcriptEventSchema } from '@mecha/appraisal-core';
+import { generateHome } from '@mecha/home-fixture';
 import { createSessionRecorder, homePorts, openHome } from '@mecha/stores';
-import { generateHome, recordValidator } from '@mecha/stores/testing';
+import { recordValidator } from '@mecha/stores/testing';
 import { type Measurement, measure, type ResultTable } from '../measure.js';
 import type { Suite } from './index.js';
 

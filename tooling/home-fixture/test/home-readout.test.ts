@@ -10,15 +10,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appraisalChip, appraiseCorpus, listSessions } from '@mecha/appraisal-core';
 import { rightOrThrow } from '@mecha/errors';
+import {
+  createSessionRecorder,
+  decideDraft,
+  HomeReadout,
+  homePorts,
+  initHome,
+  openHome,
+  type ReadoutChange,
+  watchHome,
+} from '@mecha/stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateHome } from '../generate-home.js';
-import { homePorts } from '../home-ports.js';
-import { initHome } from '../init-home.js';
-import { openHome } from '../open-home.js';
-import { decideDraft } from '../owner/draft-verdict.js';
-import { createSessionRecorder } from '../session-recorder.js';
-import { HomeReadout, type ReadoutChange } from './home-readout.js';
-import { watchHome } from './watch-home.js';
+import { generateHome } from '../src/generate-home.js';
 
 const made: string[] = [];
 afterAll(() => {

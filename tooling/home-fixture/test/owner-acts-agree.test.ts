@@ -8,12 +8,10 @@ import {
   successes,
 } from '@mecha/appraisal-core';
 import { readValue } from '@mecha/homeostat';
+import { homePorts, openHome, situationFromHome } from '@mecha/stores';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../__fixtures__/temp-dir.js';
-import { generateHome } from '../generate-home.js';
-import { homePorts } from '../home-ports.js';
-import { openHome } from '../open-home.js';
-import { situationFromHome } from './situation-from-home.js';
+import { tempDir } from '../src/__fixtures__/temp-dir.js';
+import { generateHome } from '../src/generate-home.js';
 
 const now = new Date('2027-01-01T00:00:00Z');
 

@@ -1,12 +1,11 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { appraiseCorpus } from '@mecha/appraisal-core';
+import { homePorts, openHome } from '@mecha/stores';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from './__fixtures__/temp-dir.js';
 import { generateHome } from './generate-home.js';
-import { homePorts } from './home-ports.js';
-import { openHome } from './open-home.js';
 
 function filesOf(root: string): Map<string, string> {
   const files = new Map<string, string>();

@@ -1,0 +1,2 @@
+export type { GeneratedHome, GenerateHomeOptions } from './generate-home.js';
+export { generateHome } from './generate-home.js';

@@ -1,0 +1,3 @@
+import { packageConfig } from '@mecha/vitest-config';
+
+export default packageConfig();
