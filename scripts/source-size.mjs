@@ -28,11 +28,6 @@ export const allowedFiles = new Map([
     'packages/appraisal-core/src/rules/contribution-table.ts',
     'the contribution table: one row per evidence kind, read as one table',
   ],
-  // Debts, not tables (#32): each to leave this list when its file is split.
-  [
-    'packages/importers/src/session-builder.ts',
-    'not split yet (#32): the importers work split import-history.ts first',
-  ],
 ]);
 
 /**
@@ -41,10 +36,6 @@ export const allowedFiles = new Map([
  */
 export const allowedFunctions = new Map([
   // Debts (#32): each to leave this list when its function is split.
-  [
-    'packages/importers/src/import-file.ts: importFile',
-    'not split yet (#32): moved out of import-history.ts whole',
-  ],
   ['apps/web/src/client/board-client.ts: boardClient', 'not split yet (#32)'],
   ['apps/web/src/routes/runs.ts: runsRoutes', 'not split yet (#32)'],
   [

@@ -14,7 +14,7 @@ import { initHome, type MechaHome, openHome } from '@mecha/stores';
 import * as E from 'fp-ts/lib/Either.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ImportReport, importHistory } from './import-history.js';
-import type { ImportTool } from './session-builder.js';
+import type { ImportTool } from './session-state.js';
 
 const fixtures = fileURLToPath(new URL('./__fixtures__/', import.meta.url));
 const made: string[] = [];

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type MechaHome, refuseMissingHome, withLock } from '@mecha/stores';
 import * as E from 'fp-ts/lib/Either.js';
-import { importFile, type Totals } from './import-file.js';
+import { importFile } from './import-file.js';
 import {
   importsFolder,
   type LedgerEntry,
@@ -10,7 +10,8 @@ import {
   readLedger,
   readLedgerEntry,
 } from './import-ledger.js';
-import type { ImportTool, SignalCounts } from './session-builder.js';
+import type { Totals } from './import-totals.js';
+import type { ImportTool, SignalCounts } from './session-state.js';
 import { surveySourceFiles } from './source-files.js';
 
 /** A line of a source log that could not be imported: the file, its line number, and why. */

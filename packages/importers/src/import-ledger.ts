@@ -16,7 +16,7 @@ import { appendLinesDurably } from '@mecha/stores';
 import * as E from 'fp-ts/lib/Either.js';
 import { z } from 'zod';
 import { readLines } from './read-lines.js';
-import type { ImportTool, SessionState } from './session-builder.js';
+import type { ImportTool, SessionState } from './session-state.js';
 
 /** The folder of the import ledgers, relative to the home. */
 export const importsFolder = 'imports';

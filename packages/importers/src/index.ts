@@ -12,7 +12,7 @@ export { importHistory } from './import-history.js';
 export { ledgerFile, ledgerPointers } from './import-ledger.js';
 export type { BenchmarkFormat, BenchmarkJobs, ReadJobsOptions } from './read-benchmark-jobs.js';
 export { readBenchmarkJobs } from './read-benchmark-jobs.js';
-export type { ImportTool, SignalCounts } from './session-builder.js';
+export type { ImportTool, SignalCounts } from './session-state.js';
 export { defaultSourceFolder } from './source-files.js';
 export type { Scored } from './validity/auc.js';
 export type { AucInterval, IntervalOptions } from './validity/bootstrap-interval.js';

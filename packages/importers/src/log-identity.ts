@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ImportTool } from './session-builder.js';
+import type { ImportTool } from './session-state.js';
 
 // What a log says about itself: its own id (the session key), and whether it is a log of the
 // tool it was handed to at all.

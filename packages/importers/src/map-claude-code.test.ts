@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mapClaudeCodeLine, stopHookRan } from './map-claude-code.js';
-import { newSessionState, SessionBuilder } from './session-builder.js';
+import { SessionBuilder } from './session-builder.js';
+import { newSessionState } from './session-state.js';
 
 const at = (second: number) => `2026-09-20T09:00:${String(second).padStart(2, '0')}.000Z`;
 const user = (second: number, content: unknown, extra: Record<string, unknown> = {}) => ({

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mapCodexLine } from './map-codex.js';
-import { newSessionState, SessionBuilder } from './session-builder.js';
+import { SessionBuilder } from './session-builder.js';
+import { newSessionState } from './session-state.js';
 
 let second = 0;
 const line = (type: string, payload: Record<string, unknown>) => {

@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mapMiniSweAgentTrajectory } from './map-mini-swe-agent.js';
-import { newSessionState, SessionBuilder } from './session-builder.js';
+import { SessionBuilder } from './session-builder.js';
+import { newSessionState } from './session-state.js';
 import { readoutOf } from './validity/validity-report.js';
 
 const fixture = (id: string): unknown =>

@@ -3,7 +3,8 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import type { TranscriptEventInput } from '@mecha/stores';
 import { mapMiniSweAgentTrajectory, type TrajectoryReading } from './map-mini-swe-agent.js';
-import { newSessionState, SessionBuilder } from './session-builder.js';
+import { SessionBuilder } from './session-builder.js';
+import { newSessionState } from './session-state.js';
 import { readSweBenchReport, type VerifierOutcome } from './verifier-outcome.js';
 
 /** The benchmark job layouts `readBenchmarkJobs` reads. */

@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ImportTool } from './session-builder.js';
+import type { ImportTool } from './session-state.js';
 
 /**
  * The folder a tool keeps its session logs in: `$CLAUDE_CONFIG_DIR/projects` else

@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { importHistory } from './import-history.js';
-import type { ImportTool, SignalCounts } from './session-builder.js';
+import type { ImportTool, SignalCounts } from './session-state.js';
 
 const fixtures = fileURLToPath(new URL('./__fixtures__/', import.meta.url));
 const made: string[] = [];

@@ -6,7 +6,7 @@ import type { TranscriptEvent } from '@mecha/appraisal-core';
 import { initHome, type MechaHome, openHome } from '@mecha/stores';
 import * as E from 'fp-ts/lib/Either.js';
 import { type ImportReport, importHistory } from '../import-history.js';
-import type { ImportTool } from '../session-builder.js';
+import type { ImportTool } from '../session-state.js';
 
 // Test helpers over the real logs in ./real (see real/SOURCES.md): a real home, a source folder
 // holding fixture logs at chosen paths, an import, and the events the home then holds.
