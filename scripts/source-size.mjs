@@ -61,11 +61,6 @@ export const allowedFunctions = new Map([
   // Not split yet (#32): each is one closure over its state, to split by concept.
   ['packages/ai-sdk/src/record-ai-sdk.ts: aiSdkRun', 'not split yet (#32)'],
   [
-    'packages/appraisal-core/src/readouts/appraise-corpus.ts: appraiseCorpus',
-    'not split yet (#32)',
-  ],
-  ['packages/appraisal-core/src/rules/read-transcript.ts: readTranscript', 'not split yet (#32)'],
-  [
     'packages/claude-agent-sdk/src/record-claude-agent-sdk.ts: recordClaudeAgentSdk',
     'not split yet (#32)',
   ],
