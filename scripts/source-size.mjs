@@ -64,8 +64,6 @@ export const allowedFunctions = new Map([
     'packages/claude-agent-sdk/src/record-claude-agent-sdk.ts: recordClaudeAgentSdk',
     'not split yet (#32)',
   ],
-  ['packages/graph/src/create-graph-server.ts: createGraphServer', 'not split yet (#32)'],
-  ['packages/graph/src/http-server.ts: startGraphHttpServer', 'not split yet (#32)'],
   ['packages/langchain/src/record-langchain.ts: recordLangChain', 'not split yet (#32)'],
 ]);
 
