@@ -59,10 +59,6 @@ export const allowedFunctions = new Map([
     'not split yet (#32): to split with its conversion to Either',
   ],
   // Not split yet (#32): each is one closure over its state, to split by concept.
-  [
-    'packages/claude-agent-sdk/src/record-claude-agent-sdk.ts: recordClaudeAgentSdk',
-    'not split yet (#32)',
-  ],
   ['packages/langchain/src/record-langchain.ts: recordLangChain', 'not split yet (#32)'],
 ]);
 
