@@ -59,7 +59,6 @@ export const allowedFunctions = new Map([
     'not split yet (#32): to split with its conversion to Either',
   ],
   // Not split yet (#32): each is one closure over its state, to split by concept.
-  ['packages/langchain/src/record-langchain.ts: recordLangChain', 'not split yet (#32)'],
 ]);
 
 const codeFile = /\.(?:[cm]?[jt]sx?)$/;
