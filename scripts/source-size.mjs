@@ -52,7 +52,6 @@ export const allowedFunctions = new Map([
     'packages/stores/src/generate-home.ts: generateHome',
     'not moved or split yet (#32), as generate-home.ts above',
   ],
-  ['apps/web/src/client/board-client.ts: boardClient', 'not split yet (#32)'],
   ['apps/web/src/routes/runs.ts: runsRoutes', 'not split yet (#32)'],
   [
     'packages/stores/src/close-task-from-surface.ts: closeTaskFromSurface',
