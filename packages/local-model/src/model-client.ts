@@ -125,11 +125,12 @@ export async function connectModelServer(options: {
       ),
     );
   }
-  if (options.modelPath !== undefined && realPath(options.modelPath) !== health.modelPath) {
+  const wanted = options.modelPath === undefined ? undefined : realPath(options.modelPath);
+  if (wanted !== undefined && wanted !== health.modelPath) {
     return left(
       refusal(
         'unreachable',
-        `the model server of process ${endpoint.pid} holds ${health.modelPath}`,
+        `the model server of process ${endpoint.pid} holds ${health.modelPath}, not ${wanted}`,
       ),
     );
   }

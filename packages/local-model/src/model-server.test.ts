@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -186,7 +186,13 @@ describe('serveModel with a scripted model (the protocol; semantics only)', () =
     });
     // A client that would load another GGUF does not use this server.
     const other = await connectModelServer({ directory, home: 'h', modelPath: gguf });
-    expect(other).toMatchObject({ _tag: 'Left', left: { kind: 'unreachable' } });
+    expect(other).toMatchObject({
+      _tag: 'Left',
+      left: {
+        kind: 'unreachable',
+        message: `the model server of process ${process.pid} holds ${realpathSync(root)}, not ${realpathSync(gguf)}`,
+      },
+    });
     await first.right.close();
     await scheduler.dispose();
   });

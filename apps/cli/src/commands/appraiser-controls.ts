@@ -4,6 +4,7 @@ import type { AppraisalLimits } from '@mecha/gpu-appraiser';
 import { type Command, exitCodes, failure, usageError } from '../command.js';
 import { homePath } from '../home.js';
 import { flag, stringOption } from '../parse-command.js';
+import { registerServedHome } from '../served-model.js';
 import {
   controlJson,
   controlLines,
@@ -23,7 +24,7 @@ export function setting(path: string, summary: string, which: 'on' | 'off'): Com
       `Usage: mecha ${path} [--background] [--json]`,
       '',
       which === 'on'
-        ? 'Turns appraisal writes and recall defaults on, keeping the background setting (with\n--background, background work too).'
+        ? "Turns appraisal writes and recall defaults on, keeping the background setting (with\n--background, background work too, and the home is recorded for the background ticks of\n`mecha appraiser serve`, from whichever home it serves the machine's model)."
         : 'Turns appraisal writes, recall defaults and background work off (with --background, only\nbackground work). Existing evidence stays and can still be recalled.',
       'The setting is pending until it is applied at the next quiet boundary (add, run, retry).',
       '',
@@ -36,8 +37,15 @@ export function setting(path: string, summary: string, which: 'on' | 'off'): Com
     options: { background: { type: 'boolean' }, json: { type: 'boolean' } },
     takesNoArguments: true,
     async run({ values, context }) {
+      const background = flag(values, 'background');
+      if (which === 'on' && background) {
+        // Background work of this home is done by `mecha appraiser serve`, whichever home it was
+        // started from, when it holds this home's GGUF: the home asks for its ticks here.
+        const { deviceLeaseDirectory } = await import('@mecha/local-model');
+        const home = homePath(context);
+        registerServedHome(deviceLeaseDirectory(home, context.env), home);
+      }
       return withAppraiser(context, this.path, (appraiser) => {
-        const background = flag(values, 'background');
         if (which === 'on' && background) appraiser.setAppraisal('on');
         const result =
           which === 'on'
