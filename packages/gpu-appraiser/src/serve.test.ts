@@ -120,7 +120,7 @@ describe('mecha appraiser serve: one process holds the model, others submit work
     here.close();
   });
 
-  it("ticks other memories in turn, each under its own flags and limits, while serving its own", async () => {
+  it('ticks other memories in turn, each under its own flags and limits, while serving its own', async () => {
     const own = join(root, 'own');
     const memory = (name: string, background: boolean, reports: number) => {
       const directory = join(root, name);

@@ -105,7 +105,8 @@ function modelRoutes(
     response.write(`${JSON.stringify({ id })}\n`);
     const stream = streamOf(input.stream);
     const line = (value: unknown) => {
-      if (!response.writableEnded && !response.destroyed) response.write(`${JSON.stringify(value)}\n`);
+      if (!response.writableEnded && !response.destroyed)
+        response.write(`${JSON.stringify(value)}\n`);
     };
     try {
       const result = await scheduler.complete(
