@@ -233,7 +233,9 @@ describe('mecha appraiser serve', () => {
         err += chunk;
       });
       const ran = new Promise<number | null>((resolve) => run.once('exit', resolve));
-      await until(() => lease.foregroundWanted());
+      // It cannot end before the lease is given back: it ends early only if it never asked.
+      await until(() => lease.foregroundWanted() || run.exitCode !== null);
+      expect(run.exitCode).toBeNull();
       expect(existsSync(join(machine.MECHA_DEVICE_DIR, `foreground.${run.pid}`))).toBe(true);
       release?.();
       expect(await ran).toBe(0);
@@ -272,6 +274,34 @@ describe('mecha appraiser serve', () => {
       server.child.kill('SIGTERM');
     }
     expect(await server.exit).toBe(0);
+  }, 600_000);
+
+  it("distill's model acquisition (mecha reflect) loading its own model takes the lease at foreground: a background holder yields", async () => {
+    const gguf = join(tempDir(), 'tiny.gguf');
+    await writeTinyLlamaGguf({ path: gguf, seed: 3, contextLength: 4096 });
+    const home = reflectHome(gguf);
+    const machine = { MECHA_DEVICE_DIR: join(tempDir(), 'machine') };
+    // This test process holds the device for background work, as a running appraisal would.
+    const lease = openDeviceLease({ directory: machine.MECHA_DEVICE_DIR });
+    const release = await lease.acquire('background');
+    const reflect = spawn(process.execPath, [bin, '--home', home, 'reflect', '--json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, XDG_RUNTIME_DIR: '', ...machine },
+    });
+    let out = '';
+    reflect.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    const ended = new Promise<number | null>((resolve) => reflect.once('exit', resolve));
+    // What a background generation looks at every token: foreground work wants the device.
+    // It cannot end before the lease is given back: it ends early only if it never asked.
+    await until(() => lease.foregroundWanted() || reflect.exitCode !== null);
+    expect(reflect.exitCode).toBeNull();
+    expect(existsSync(join(machine.MECHA_DEVICE_DIR, `foreground.${reflect.pid}`))).toBe(true);
+    release?.();
+    expect(await ended).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ modelCalls: 1 });
+    expect(lease.foregroundWanted()).toBe(false);
   }, 600_000);
 });
 
