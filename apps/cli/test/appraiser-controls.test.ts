@@ -148,7 +148,13 @@ describe('mecha appraiser: the control surface', () => {
     expect(json(['--home', home, 'appraiser', 'pause']).value).toMatchObject({ state: 'pending' });
     expect(mecha(['--home', home, 'appraiser', 'release']).stdout).toContain('scheduler hold: off');
     expect(await exited).toBe(1);
-    expect(JSON.parse(out)).toEqual({ state: 'cancelled', items: [], modelCalls: 0 });
+    expect(JSON.parse(out)).toEqual({
+      state: 'cancelled',
+      items: [],
+      modelCalls: 0,
+      // No model server on this machine: the model was this process's own.
+      model: { served: false, path: join(home, 'tiny.gguf') },
+    });
     // The pause is applied at the next quiet boundary: the next run is not admitted.
     const paused = json(['--home', home, 'appraiser', 'run', '--threads', '1']);
     expect(paused.value).toMatchObject({ state: 'paused', modelCalls: 0 });

@@ -152,7 +152,11 @@ describe('mecha appraiser serve', () => {
       expect(run.stderr).toContain(
         `using the model served by process ${server.child.pid} at ${url}`,
       );
-      expect(JSON.parse(run.stdout)).toMatchObject({ state: 'done', modelCalls: 2 });
+      expect(JSON.parse(run.stdout)).toMatchObject({
+        state: 'done',
+        modelCalls: 2,
+        model: { served: true, pid: server.child.pid, url },
+      });
       // Its calls went to the server, which loaded the model once and says whose they were.
       const token = (JSON.parse(note ?? '{}') as { token: string }).token;
       const health = await new Promise<Record<string, unknown>>((resolve, reject) => {
