@@ -82,6 +82,41 @@ describe('mecha appraiser: the control surface', () => {
     ]);
   });
 
+  it('switches one flag with --only, the others kept; a bad flag name is a usage error', () => {
+    const home = tempDir();
+    const flags = (args: readonly string[]) =>
+      (json(['--home', home, 'appraiser', ...args]).value.configuration as { flags: unknown })
+        .flags;
+    expect(flags(['on'])).toEqual({ writes: true, recall: true, background: false });
+    // Writes on, recall defaults off: a state `on` and `off` alone cannot reach.
+    expect(flags(['off', '--only', 'recall'])).toEqual({
+      writes: true,
+      recall: false,
+      background: false,
+    });
+    expect(flags(['on', '--only', 'background'])).toEqual({
+      writes: true,
+      recall: false,
+      background: true,
+    });
+    expect(flags(['off', '--only', 'writes'])).toEqual({
+      writes: false,
+      recall: false,
+      background: true,
+    });
+    expect(flags(['on', '--only', 'recall'])).toEqual({
+      writes: false,
+      recall: true,
+      background: true,
+    });
+    expect(mecha(['--home', home, 'appraiser', 'on', '--only', 'everything']).code).toBe(2);
+    expect(
+      mecha(['--home', home, 'appraiser', 'off', '--only', 'recall', '--background']).code,
+    ).toBe(2);
+    // Applied at the next quiet boundary like any control.
+    expect(json(['--home', home, 'appraiser', 'status']).value.pending).toHaveLength(5);
+  });
+
   it('pause, stop and resume set the policy; import permits recall only', () => {
     const home = tempDir();
     expect(mecha(['--home', home, 'appraiser', 'pause']).stdout).toContain('policy paused');
