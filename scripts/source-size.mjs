@@ -53,11 +53,6 @@ export const allowedFunctions = new Map([
     'not moved or split yet (#32), as generate-home.ts above',
   ],
   ['apps/web/src/client/board-client.ts: boardClient', 'not split yet (#32)'],
-  ['apps/web/src/routes/runs.ts: runsRoutes', 'not split yet (#32)'],
-  [
-    'packages/stores/src/close-task-from-surface.ts: closeTaskFromSurface',
-    'not split yet (#32): to split with its conversion to Either',
-  ],
   // Not split yet (#32): each is one closure over its state, to split by concept.
   ['packages/ai-sdk/src/record-ai-sdk.ts: aiSdkRun', 'not split yet (#32)'],
   [
