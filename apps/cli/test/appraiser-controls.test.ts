@@ -149,6 +149,8 @@ describe('mecha appraiser: the control surface', () => {
     await writeTinyLlamaGguf({ path: join(home, 'tiny.gguf'), seed: 3 });
     writeFileSync(join(home, 'config.toml'), '[model]\npath = "tiny.gguf"\n');
     mecha(['--home', home, 'appraiser', 'on']);
+    // The tiny GGUF holds 2,048 tokens: 128 pages of 16 (the default 160 would be refused).
+    mecha(['--home', home, 'appraiser', 'limits', '--pages', '128']);
     const add = spawn(
       process.execPath,
       [bin, '--home', home, 'appraiser', 'add', '--owner', 'a', '--scope', 't', '--subject', 'bob'],

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeTinyLlamaGguf } from '@mecha/fixtures';
 import { describe, expect, it } from 'vitest';
@@ -103,6 +103,8 @@ describe('mecha appraiser', () => {
     await writeTinyLlamaGguf({ path: join(home, 'tiny.gguf'), seed: 3 });
     writeFileSync(join(home, 'config.toml'), '[model]\npath = "tiny.gguf"\n');
     mecha(['--home', home, 'appraiser', 'on']);
+    // The tiny GGUF holds 2,048 tokens: 128 pages of 16 (the default 160 would be refused).
+    mecha(['--home', home, 'appraiser', 'limits', '--pages', '128']);
     withStdin(
       [
         '--home',
@@ -193,5 +195,48 @@ describe('mecha appraiser', () => {
       '9',
     ]);
     expect(refused.code).toBe(1);
+  }, 600_000);
+
+  it('refuses a run whose key/value pages the tiny GGUF cannot hold, writing nothing', async () => {
+    const home = tempDir();
+    await writeTinyLlamaGguf({ path: join(home, 'tiny.gguf'), seed: 3 });
+    writeFileSync(join(home, 'config.toml'), '[model]\npath = "tiny.gguf"\n');
+    mecha(['--home', home, 'appraiser', 'on', '--background']);
+    // 129 pages of 16 tokens: 2,064 tokens, more than the model's 2,048.
+    mecha(['--home', home, 'appraiser', 'limits', '--pages', '129']);
+    // Nothing pending: the run loads no model, so it is not refused.
+    const idle = mecha(['--home', home, 'appraiser', 'run', '--threads', '1']);
+    expect(idle.code).toBe(0);
+    expect(idle.stdout).toContain('run: done (0 sources, 0 model calls)');
+    withStdin(
+      [
+        '--home',
+        home,
+        'appraiser',
+        'add',
+        '--owner',
+        'alice',
+        '--scope',
+        'team',
+        '--subject',
+        'bob',
+      ],
+      'Bob fixed the build.',
+    );
+    const memory = () =>
+      ['memory.sqlite', 'journal.jsonl'].map((name) => {
+        const file = join(home, 'appraiser', name);
+        return existsSync(file) ? readFileSync(file) : undefined;
+      });
+    const before = memory();
+    const message =
+      'mecha appraiser run: cannot reserve 129 key/value pages (2064 tokens per sequence): the model holds at most 2048 tokens per sequence (trained context 2048); set at most 128 pages (mecha appraiser limits --pages 128)\n';
+    for (const background of [[], ['--background']]) {
+      const refused = mecha(['--home', home, 'appraiser', 'run', ...background, '--threads', '1']);
+      expect(refused).toMatchObject({ code: 1, stdout: '', stderr: message });
+      expect(memory()).toEqual(before);
+    }
+    const status = JSON.parse(mecha(['--home', home, 'appraiser', 'status', '--json']).stdout);
+    expect(status).toMatchObject({ queue: { pending: 1 } });
   }, 600_000);
 });

@@ -2,6 +2,7 @@ import type { Either, Refusal } from '@mecha/errors';
 import type { CompletionModel, DeviceScheduler } from '@mecha/local-model';
 import type { AppraisalLimits, LimitProblem } from './appraisal-limits.js';
 import type { AppraisalPolicy, FlagSet } from './controls.js';
+import type { ReservableModel } from './kv-reservation.js';
 import type { ContextRevision, RenderedContext } from './render-context.js';
 import type { Embedder, SimilarityMethod } from './similarity.js';
 
@@ -21,6 +22,14 @@ export interface AppraiserOptions {
    * loaded `LocalModel` does); without either, recall ranks by word overlap.
    */
   readonly embedder?: Embedder;
+  /**
+   * The local model behind `model`, when this process loads its own. A run that has pending
+   * work reserves the configured key/value pages on it (`reserveKvPages`: the load allocates
+   * the model's whole context) before the first input is given to it, and ends `unreserved`,
+   * with the reason and nothing written, when they cannot be reserved. A run with nothing
+   * pending loads nothing. Create the model with a context of `reservedTokens(pages)`.
+   */
+  readonly reservable?: ReservableModel;
   readonly clock?: () => Date;
 }
 
@@ -143,6 +152,7 @@ export type RunState =
   | 'stopped'
   | 'background_off'
   | 'no_model'
+  | 'unreserved'
   | 'cancelled'
   | 'preempted'
   | 'busy';
@@ -152,6 +162,8 @@ export interface RunReport {
   readonly state: RunState;
   readonly items: readonly RunItem[];
   readonly modelCalls: number;
+  /** Why the key/value pages could not be reserved, with `unreserved`. */
+  readonly reason?: string;
 }
 
 /** What `run` is asked. */

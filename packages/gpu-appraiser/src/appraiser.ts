@@ -61,7 +61,7 @@ function assemble(core: AppraiserCore, options: AppraiserOptions): Appraiser {
     hold: controls.hold,
     release: controls.release,
     status: () => appraiserStatus(core, controls),
-    run: (runOptions) => runAppraisal(core, device, applyPending, runOptions),
+    run: (runOptions) => runAppraisal(core, device, applyPending, options.reservable, runOptions),
     retry: (queueIds) => retry(core, applyPending, queueIds),
     assessments: (filter) => readAssessments(core, filter),
     queueState: (queueId) => queueState(core, queueId),

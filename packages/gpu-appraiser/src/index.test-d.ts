@@ -7,6 +7,9 @@ import {
   type ControlResult,
   type FlagSwitches,
   openAppraiser,
+  type ReservableModel,
+  type RunReport,
+  type RunState,
   type ServeControl,
 } from './index.js';
 
@@ -19,3 +22,7 @@ expectTypeOf<Appraiser['setAppraisal']>().returns.toEqualTypeOf<ControlResult>()
 expectTypeOf<ServeControl['others']>().toEqualTypeOf<
   (() => Promise<readonly string[]>) | undefined
 >();
+// A run that loads its own model reserves the page pool on it; refused, it says why.
+expectTypeOf<AppraiserOptions['reservable']>().toEqualTypeOf<ReservableModel | undefined>();
+expectTypeOf<'unreserved'>().toExtend<RunState>();
+expectTypeOf<RunReport['reason']>().toEqualTypeOf<string | undefined>();

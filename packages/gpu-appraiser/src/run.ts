@@ -10,6 +10,7 @@ import type { AppraiserCore } from './appraiser-core.js';
 import type { RunItem, RunOptions, RunReport, RunState } from './appraiser-types.js';
 import { controlSince, newestControl } from './control-store.js';
 import { flagSet } from './controls.js';
+import { type ReservableModel, reserveKvPages } from './kv-reservation.js';
 import { pendingQueue } from './queue.js';
 import { recover } from './recovery.js';
 import { processOne, type WorkRun } from './work-item.js';
@@ -99,6 +100,7 @@ async function runLocked(
   core: AppraiserCore,
   device: () => DeviceScheduler | undefined,
   applyPending: () => unknown,
+  reservable: ReservableModel | undefined,
   background: boolean,
   callerSignal: AbortSignal | undefined,
 ): Promise<RunReport> {
@@ -113,6 +115,12 @@ async function runLocked(
   if (!scheduler) return report('no_model');
   const work = settings.limits();
   const pending = pendingQueue(core, work.sourceRows);
+  // The page pool is reserved when the model is loaded, before it is given any input; a run with
+  // nothing pending loads nothing. Refused: nothing is written and the queue is untouched.
+  if (pending.length > 0 && reservable) {
+    const reserved = await reserveKvPages(reservable, work.pagesPerSequence);
+    if (reserved._tag === 'Left') return { ...report('unreserved'), reason: reserved.left.message };
+  }
   const controller = new AbortController();
   running.active = controller;
   running.activeReason = undefined;
@@ -157,6 +165,7 @@ export async function runAppraisal(
   core: AppraiserCore,
   device: () => DeviceScheduler | undefined,
   applyPending: () => unknown,
+  reservable: ReservableModel | undefined,
   options: RunOptions = {},
 ): Promise<RunReport> {
   if (core.running.active) return report('busy');
@@ -165,7 +174,14 @@ export async function runAppraisal(
   core.running.holdingLock = true;
   try {
     if (core.recovery.deferred) recover(core);
-    return await runLocked(core, device, applyPending, options.background === true, options.signal);
+    return await runLocked(
+      core,
+      device,
+      applyPending,
+      reservable,
+      options.background === true,
+      options.signal,
+    );
   } finally {
     core.running.holdingLock = false;
     releaseLock(core.workLock);

@@ -138,7 +138,7 @@ export function statusLines(status: AppraiserStatus): string[] {
 
 export function runLines(report: RunReport): string[] {
   const lines = [
-    `run: ${report.state.replace(/_/g, ' ')} (${report.items.length} sources, ${report.modelCalls} model calls)`,
+    `run: ${report.state.replace(/_/g, ' ')} (${report.items.length} sources, ${report.modelCalls} model calls)${report.reason ? ` — ${report.reason}` : ''}`,
   ];
   for (const item of report.items) {
     lines.push(

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Command, exitCodes, usageError } from '../command.js';
+import { type Command, exitCodes, failure, usageError } from '../command.js';
 import { flag, stringOption, wholeNumber } from '../parse-command.js';
 import { appraiserModel } from './appraiser-model.js';
 import { runOnServer } from './appraiser-served-run.js';
@@ -76,6 +76,11 @@ export const run: Command = {
     'background work on; --background runs only when it is on. Ctrl-C interrupts the current',
     'report (recorded interrupted; `mecha appraiser retry` queues it again).',
     '',
+    'When it has pending work it loads the model, reserving the key/value pages of the limits (16',
+    'tokens a page: `mecha appraiser limits --pages N`) before the model is given any input, as',
+    '`serve` does at start; the run is refused, with the reason and exit 1, when the model cannot',
+    'hold them (nothing is written). A run with nothing pending loads no model.',
+    '',
     'While `mecha appraiser serve` serves this home, the run is asked of that process (which holds',
     'the model) and its report printed: this process loads no model. Ctrl-C then stops waiting;',
     'the serving process finishes the run. While it serves another home on this machine with the',
@@ -101,18 +106,29 @@ export const run: Command = {
     const background = flag(values, 'background');
     const served = await runOnServer(context, path, background, flag(values, 'json'));
     if (served !== undefined) return served;
-    const made = await appraiserModel(context, path, values);
+    // The model's context is the configured page pool (as `serve` reserves it), not
+    // [model] context_size; the run reserves it when it first has work (`reservable`).
+    const gpuAppraiser = await import('@mecha/gpu-appraiser');
+    let pages = 0;
+    const read = await withAppraiser(context, path, (appraiser) => {
+      pages = appraiser.configuration().limits.pagesPerSequence;
+      return exitCodes.ok;
+    });
+    if (read !== exitCodes.ok) return read;
+    const made = await appraiserModel(context, path, values, gpuAppraiser.reservedTokens(pages));
     if (typeof made === 'number') return made;
-    const { openAppraiser } = await import('@mecha/gpu-appraiser');
-    const appraiser = openAppraiser({
+    const appraiser = gpuAppraiser.openAppraiser({
       directory: join(made.home, 'appraiser'),
       model: made.device,
+      ...(made.model ? { reservable: made.model } : {}),
     });
     const controller = new AbortController();
     const interrupt = () => controller.abort();
     process.once('SIGINT', interrupt);
     try {
       const report = await appraiser.run({ background, signal: controller.signal });
+      // Refused like `serve`'s start-up: the reason on stderr, exit 1, nothing written.
+      if (report.state === 'unreserved') return failure(context, path, report.reason ?? '');
       // Whose model ran: the machine's server, or this process's own (and why not the server's).
       const model = made.served
         ? { served: true, pid: made.served.pid, url: made.served.url }
