@@ -17,10 +17,6 @@ const remaining: Readonly<Record<string, number>> = {
   // `mecha appraiser queue|status` prints.
   'gpu-appraiser/src/queue.ts': 3,
   'gpu-appraiser/src/work-item.ts': 4,
-  // Not converted yet: the grader bank's drift report, prune and registry (another change).
-  'grader-verdicts/src/drift/drift-watch.ts': 4,
-  'grader-verdicts/src/prune/graph-prune.ts': 14,
-  'grader-verdicts/src/registry.ts': 1,
   // A report's line, not a failure shape: one setting of a run's brief, or one store the
   // doctor could not repair, each said as `refused` with its message among the others.
   'stores/src/live/begin-run.ts': 3,
