@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { userInfo } from 'node:os';
+import { isLeft } from '@mecha/errors';
 import { configIssueText, type McpServerConfig } from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
 import { type Command, type CommandGroup, exitCodes, failure, usageError } from '../command.js';
@@ -102,8 +103,8 @@ const web: Command = {
     const portText = stringOption(values, 'port');
     if (portText !== undefined) {
       const parsed = wholeNumber(portText, '--port', 0, 65_535);
-      if (!parsed.ok) return usageError(context, path, parsed.message);
-      port = parsed.value;
+      if (isLeft(parsed)) return usageError(context, path, parsed.left.message);
+      port = parsed.right;
     }
     const host = stringOption(values, 'host') ?? '127.0.0.1';
     if (host === '' || !/^[A-Za-z0-9.:[\]-]+$/.test(host)) {
