@@ -44,12 +44,8 @@ const remainingInApps: Readonly<Record<string, number>> = {
   'web/src/routes/questions.ts': 1,
   'web/src/routes/runs.ts': 1,
   'web/src/routes/session.ts': 1,
-  // Not converted yet: the CLI's graph-server lookups and replay-candidate parsing, the web
-  // board's query and form parsers (their `{ ok }` results, and the banners built from them
-  // in the same lines), Slack's check and request verification.
-  'cli/src/commands/replay-candidates.ts': 6,
-  'cli/src/commands/web.ts': 6,
-  'cli/src/graph-server-path.ts': 4,
+  // Not converted yet: the web board's query and form parsers (their `{ ok }` results, and
+  // the banners built from them in the same lines), Slack's check and request verification.
   'slack/src/check-slack.ts': 5,
   'slack/src/verify-slack-request.ts': 6,
   'web/src/pages/board-page.ts': 8,
