@@ -1,4 +1,5 @@
 import { stripControl } from '@mecha/appraisal-core';
+import { isLeft } from '@mecha/errors';
 import type { CommandContext } from './cli-io.js';
 import { exitCodes } from './exit-codes.js';
 import { MissingHomeError } from './missing-home.js';
@@ -95,12 +96,12 @@ export async function runCommand(
   context: CommandContext,
 ): Promise<number> {
   const parsed = parseCommand(args, { ...commonOptions, ...command.options });
-  if (!parsed.ok) return usageError(context, command.path, parsed.message);
-  if (parsed.values.help === true) {
+  if (isLeft(parsed)) return usageError(context, command.path, parsed.left.message);
+  if (parsed.right.values.help === true) {
     context.stdout(command.help);
     return exitCodes.ok;
   }
-  const home = parsed.values.home;
+  const home = parsed.right.values.home;
   if (home === '')
     return usageError(context, command.path, '--home needs a folder, not an empty string');
   if (typeof home === 'string' && home.startsWith('-')) {
@@ -110,8 +111,12 @@ export async function runCommand(
       `--home needs a folder, but got the option ${JSON.stringify(home)} (write --home DIR, or --home ./${home} for a folder named so)`,
     );
   }
-  if (command.takesNoArguments === true && parsed.positionals.length > 0) {
-    return usageError(context, command.path, `unexpected argument '${parsed.positionals[0]}'`);
+  if (command.takesNoArguments === true && parsed.right.positionals.length > 0) {
+    return usageError(
+      context,
+      command.path,
+      `unexpected argument '${parsed.right.positionals[0]}'`,
+    );
   }
   const commandContext: CommandContext = {
     ...context,
@@ -120,8 +125,8 @@ export async function runCommand(
   };
   try {
     return await command.run({
-      values: parsed.values,
-      positionals: parsed.positionals,
+      values: parsed.right.values,
+      positionals: parsed.right.positionals,
       context: commandContext,
     });
   } catch (error) {

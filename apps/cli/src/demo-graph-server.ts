@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isLeft } from '@mecha/errors';
 import { parseConfig } from '@mecha/stores';
 import { graphServerPath } from './graph-server-path.js';
 
@@ -27,7 +28,7 @@ export async function demoGraphServer(homePath: string): Promise<DemoGraphServer
     };
   }
   const found = graphServerPath();
-  if (!found.ok) return { state: 'on_path', message: found.message };
+  if (isLeft(found)) return { state: 'on_path', message: found.left.message };
   const file = join(homePath, 'config.toml');
   const current = readFileSync(file, 'utf8');
   const plain = mcpServerToml(defaultGraphServer());
@@ -43,7 +44,7 @@ export async function demoGraphServer(homePath: string): Promise<DemoGraphServer
       ...defaultGraphServer(),
       command: process.execPath,
       // The demo's graph lives in the demo's folder, never in the owner's ~/.mecha-graph.
-      args: [found.bin, '--db', join(homePath, 'graph.db')],
+      args: [found.right, '--db', join(homePath, 'graph.db')],
     }),
   );
   if (parseConfig(next)._tag === 'Left') {
@@ -52,5 +53,5 @@ export async function demoGraphServer(homePath: string): Promise<DemoGraphServer
   const temporary = `${file}.${randomBytes(4).toString('hex')}.tmp`;
   writeFileSync(temporary, next, { flush: true });
   renameSync(temporary, file);
-  return { state: 'installed', bin: found.bin };
+  return { state: 'installed', bin: found.right };
 }

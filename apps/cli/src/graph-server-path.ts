@@ -1,15 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { type Either, isLeft, left, type Refusal, refusal, right } from '@mecha/errors';
 import type { McpServerConfig } from '@mecha/stores';
 
 /** The command `mecha init` configures for the home's graph server. */
 const graphServerCommand = 'mecha-graph-mcp';
 
-/** Where `mecha-graph-mcp` is, or why it cannot be found. */
-export type GraphServerPath =
-  | { readonly ok: true; readonly bin: string }
-  | { readonly ok: false; readonly message: string };
+/** Where `mecha-graph-mcp` is (its script), or why it cannot be found. */
+export type GraphServerPath = Either<Refusal<'not_found'>, string>;
 
 function binOf(require: NodeJS.Require): string | undefined {
   try {
@@ -34,12 +33,13 @@ function binOf(require: NodeJS.Require): string | undefined {
  */
 export function graphServerPath(): GraphServerPath {
   const bin = binOf(createRequire(import.meta.url));
-  if (bin !== undefined) return { ok: true, bin };
-  return {
-    ok: false,
-    message:
+  if (bin !== undefined) return right(bin);
+  return left(
+    refusal(
+      'not_found',
       "@mecha/graph (the mecha-graph-mcp server) is not installed beside this command: install it (npm install --global @mecha/graph) so 'mecha-graph-mcp' is on PATH",
-  };
+    ),
+  );
 }
 
 /**
@@ -51,6 +51,6 @@ export function graphServerPath(): GraphServerPath {
 export function runnableGraphServer(server: McpServerConfig): McpServerConfig {
   if (server.command !== graphServerCommand) return server;
   const found = graphServerPath();
-  if (!found.ok) return server;
-  return { ...server, command: process.execPath, args: [found.bin, ...server.args] };
+  if (isLeft(found)) return server;
+  return { ...server, command: process.execPath, args: [found.right, ...server.args] };
 }

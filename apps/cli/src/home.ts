@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { type Either, left, type Refusal, refusal, right } from '@mecha/errors';
 import { type MechaHome, openHome, resolveHome } from '@mecha/stores';
 import type { CommandContext } from './cli-io.js';
 import { MissingHomeError } from './missing-home.js';
@@ -23,16 +24,14 @@ export function openCommandHome(context: CommandContext): MechaHome {
  * The moment a readout is taken: now, or `MECHA_NOW` (an ISO timestamp) so that a readout over
  * a fixed home can be reproduced. It never stamps a record: writes always use the clock.
  */
-export function readoutNow(
-  context: CommandContext,
-): { readonly ok: true; readonly now: Date } | { readonly ok: false; readonly message: string } {
+export function readoutNow(context: CommandContext): Either<Refusal<'bad_request'>, Date> {
   const fixed = context.env.MECHA_NOW;
-  if (fixed === undefined || fixed === '') return { ok: true, now: new Date() };
+  if (fixed === undefined || fixed === '') return right(new Date());
   const time = Date.parse(fixed);
   if (Number.isNaN(time)) {
-    return { ok: false, message: `MECHA_NOW is not a timestamp: ${JSON.stringify(fixed)}` };
+    return left(refusal('bad_request', `MECHA_NOW is not a timestamp: ${JSON.stringify(fixed)}`));
   }
-  return { ok: true, now: new Date(time) };
+  return right(new Date(time));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { type Either, left, type Refusal, refusal, right } from '@mecha/errors';
 
 /** The options a command declares, in `node:util`'s `parseArgs` shape. */
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
@@ -8,14 +9,18 @@ export type OptionValues = Readonly<
   Record<string, string | boolean | (string | boolean)[] | undefined>
 >;
 
+/** A usage error: what was wrong with the command line, said for its user. */
+export type UsageRefusal = Refusal<'bad_request'>;
+
 /** What parsing a command line gave: its values and positionals, or a usage error. */
-export type Parsed =
-  | {
-      readonly ok: true;
-      readonly values: OptionValues;
-      readonly positionals: readonly string[];
-    }
-  | { readonly ok: false; readonly message: string };
+export type Parsed = Either<
+  UsageRefusal,
+  { readonly values: OptionValues; readonly positionals: readonly string[] }
+>;
+
+function usage(message: string): Either<UsageRefusal, never> {
+  return left(refusal('bad_request', message));
+}
 
 /** Edit distance between two short words (insertions, deletions, substitutions). */
 function distance(a: string, b: string): number {
@@ -107,17 +112,14 @@ export function parseCommand(args: readonly string[], options: OptionSpec): Pars
       allowPositionals: true,
       strict: true,
     });
-    return { ok: true, values: parsed.values, positionals: parsed.positionals };
+    return right({ values: parsed.values, positionals: parsed.positionals });
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     const message = error instanceof Error ? error.message : String(error);
     const quoted = /'(-[^']*)'/.exec(message)?.[1];
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && quoted !== undefined) {
       const bare = quoted.split('=')[0] as string;
-      return {
-        ok: false,
-        message: `unknown option '${bare}'${didYouMean(bare, optionNames(options))}`,
-      };
+      return usage(`unknown option '${bare}'${didYouMean(bare, optionNames(options))}`);
     }
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && quoted !== undefined) {
       const name = quoted.replace(/^-+/, '').split(/[ ,=]/)[0] as string;
@@ -125,16 +127,14 @@ export function parseCommand(args: readonly string[], options: OptionSpec): Pars
         ([long, value]) => long === name || value.short === name,
       );
       const long = spec?.[0] ?? name;
-      return {
-        ok: false,
-        message:
-          spec?.[1].type === 'boolean'
-            ? `--${long} is a switch and takes no value`
-            : `--${long} needs a value`,
-      };
+      return usage(
+        spec?.[1].type === 'boolean'
+          ? `--${long} is a switch and takes no value`
+          : `--${long} needs a value`,
+      );
     }
     // node's messages run over two sentences; the first one says what was wrong.
-    return { ok: false, message: message.split('\n')[0]?.replace(/\.$/, '') ?? 'bad arguments' };
+    return usage(message.split('\n')[0]?.replace(/\.$/, '') ?? 'bad arguments');
   }
 }
 
@@ -144,17 +144,14 @@ export function wholeNumber(
   name: string,
   min = 1,
   max = 999_999_999,
-):
-  | { readonly ok: true; readonly value: number }
-  | { readonly ok: false; readonly message: string } {
+): Either<UsageRefusal, number> {
   const value = /^\d{1,15}$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isSafeInteger(value) || value < min || value > max) {
-    return {
-      ok: false,
-      message: `${name} takes a whole number from ${min} to ${max.toLocaleString('en')}, not ${JSON.stringify(text)}`,
-    };
+    return usage(
+      `${name} takes a whole number from ${min} to ${max.toLocaleString('en')}, not ${JSON.stringify(text)}`,
+    );
   }
-  return { ok: true, value };
+  return right(value);
 }
 
 /**
@@ -164,11 +161,9 @@ export function wholeNumber(
 export function wholeNumberOption(
   values: OptionValues,
   name: string,
-):
-  | { readonly ok: true; readonly value: number | undefined }
-  | { readonly ok: false; readonly message: string } {
+): Either<UsageRefusal, number | undefined> {
   const text = stringOption(values, name);
-  return text === undefined ? { ok: true, value: undefined } : wholeNumber(text, `--${name}`);
+  return text === undefined ? right(undefined) : wholeNumber(text, `--${name}`);
 }
 
 /** The string value of an option, if it was given. */

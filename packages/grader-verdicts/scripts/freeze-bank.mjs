@@ -3,10 +3,10 @@
 import { bundledBankDir, formatExpectation, freezeBank } from '../dist/index.js';
 
 const result = await freezeBank(bundledBankDir());
-if (result.ok) {
-  console.log(`frozen ${result.frozen.cases.length} cases into ${result.path}`);
+if (result._tag === 'Right') {
+  console.log(`frozen ${result.right.frozen.cases.length} cases into ${result.right.path}`);
 } else {
-  for (const r of result.meta.results.filter((r) => !r.holds)) {
+  for (const r of result.left.meta.results.filter((r) => !r.holds)) {
     console.error(
       `${r.id}: must be ${formatExpectation(r.expect)}, got ${r.verdict} (${r.reason})`,
     );

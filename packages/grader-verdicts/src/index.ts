@@ -21,7 +21,9 @@ export type {
   CaseResult,
   DriftReport,
   Flip,
+  FreezeRefusal,
   FreezeResult,
+  FrozenWrite,
   MetaReport,
 } from './drift/drift-watch.js';
 export { checkBank, driftExitCodes, freezeBank, runMeta } from './drift/drift-watch.js';
@@ -46,6 +48,7 @@ export type {
   GraphApplyResult,
   GraphMemoryAblation,
   GraphPrunePlanReport,
+  GraphPruneRemoval,
 } from './prune/graph-prune.js';
 export { applyGraphPrune, planGraphPrune } from './prune/graph-prune.js';
 export type {

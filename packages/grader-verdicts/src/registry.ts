@@ -126,16 +126,9 @@ export function auditGraders(
   const findings = declarations.map((declaration): AuditFinding => {
     const shape = Object.hasOwn(kinds, declaration.kind) ? kinds[declaration.kind] : undefined;
     if (shape === undefined) {
-      return {
-        ...pick(declaration),
-        detectedRung: null,
-        earns: null,
-        ok: false,
-        problems: [
-          `unknown grader kind '${declaration.kind}': declare its shape in graderKinds before trusting it`,
-        ],
-        unenforced: [],
-      };
+      return finding(declaration, null, null, [
+        `unknown grader kind '${declaration.kind}': declare its shape in graderKinds before trusting it`,
+      ]);
     }
     const detectedRung = detectRung(shape);
     const earns = earnableVerdict(detectedRung);
@@ -149,16 +142,27 @@ export function auditGraders(
     if (declaration.claims === 'CORRECT' && earns !== 'CORRECT') {
       problems.push(`claims CORRECT but a ${detectedRung} grader earns at most ${earns}`);
     }
-    return {
-      ...pick(declaration),
-      detectedRung,
-      earns,
-      ok: problems.length === 0,
-      problems,
-      unenforced,
-    };
+    return finding(declaration, detectedRung, earns, problems, unenforced);
   });
   return { ok: findings.length > 0 && findings.every((finding) => finding.ok), findings };
+}
+
+/** One grader's finding: it holds exactly when the audit found no problem with it. */
+function finding(
+  declaration: GraderDeclaration,
+  detectedRung: Rung | null,
+  earns: Verdict | null,
+  problems: readonly string[],
+  unenforced: readonly string[] = [],
+): AuditFinding {
+  return {
+    ...pick(declaration),
+    detectedRung,
+    earns,
+    ok: problems.length === 0,
+    problems,
+    unenforced,
+  };
 }
 
 function pick(declaration: GraderDeclaration) {

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { isLeft } from '@mecha/errors';
 import type { DeviceScheduler, LocalModel, ModelEndpoint } from '@mecha/local-model';
 import { configIssueText } from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
@@ -41,7 +42,8 @@ export async function appraiserModel(
 ): Promise<AppraiserModel | number> {
   const threadsText = stringOption(values, 'threads');
   const threads = threadsText === undefined ? undefined : wholeNumber(threadsText, '--threads');
-  if (threads !== undefined && !threads.ok) return usageError(context, path, threads.message);
+  if (threads !== undefined && isLeft(threads))
+    return usageError(context, path, threads.left.message);
   const home = openCommandHome(context);
   const config = home.readConfig();
   if (config._tag === 'Left') {
@@ -84,7 +86,7 @@ export async function appraiserModel(
   const model = localModel.createLocalModel({
     path: modelPath.value,
     ...settings.value,
-    ...(threads === undefined ? {} : { threads: threads.value }),
+    ...(threads === undefined ? {} : { threads: threads.right }),
     ...(contextSize === undefined ? {} : { contextSize }),
   });
   // The machine's device lease: foreground work of another process (a distill) pre-empts a

@@ -1,3 +1,4 @@
+import { isLeft } from '@mecha/errors';
 import type { Appraiser } from '@mecha/gpu-appraiser';
 import { type Command, exitCodes, failure, usageError } from '../command.js';
 import { flag, stringOption, wholeNumber } from '../parse-command.js';
@@ -60,8 +61,8 @@ export const recall: Command = {
       const text = stringOption(values, name);
       if (text === undefined) continue;
       const parsed = wholeNumber(text, `--${name}`, 0);
-      if (!parsed.ok) return usageError(context, path, parsed.message);
-      numbers[name] = parsed.value;
+      if (isLeft(parsed)) return usageError(context, path, parsed.left.message);
+      numbers[name] = parsed.right;
     }
     if (numbers.priority !== undefined && numbers.priority > 1_000_000) {
       return usageError(context, path, '--priority takes 0 to 1000000');
@@ -135,9 +136,9 @@ export const leaseCommand: Command = {
     const path = this.path;
     if (positionals.length !== 1) return usageError(context, path, 'name one lease ID');
     const id = wholeNumber(positionals[0] as string, 'ID');
-    if (!id.ok) return usageError(context, path, id.message);
+    if (isLeft(id)) return usageError(context, path, id.left.message);
     return withAppraiser(context, this.path, (appraiser) => {
-      const read = appraiser.readLease(id.value);
+      const read = appraiser.readLease(id.right);
       if (read._tag === 'Left') return failure(context, path, read.left.message);
       const lease = read.right;
       print(context, flag(values, 'json'), { state: 'ok', ...lease }, () => leaseLines(lease));

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isLeft } from '@mecha/errors';
 import { type Command, exitCodes, failure, usageError } from '../command.js';
 import { flag, stringOption, wholeNumber } from '../parse-command.js';
 import { appraiserModel } from './appraiser-model.js';
@@ -166,8 +167,8 @@ export const retry: Command = {
     const ids: number[] = [];
     for (const text of positionals) {
       const parsed = wholeNumber(text, 'QUEUE_ID');
-      if (!parsed.ok) return usageError(context, this.path, parsed.message);
-      ids.push(parsed.value);
+      if (isLeft(parsed)) return usageError(context, this.path, parsed.left.message);
+      ids.push(parsed.right);
     }
     return withAppraiser(context, this.path, (appraiser) => {
       const items = appraiser.retry(ids.length > 0 ? ids : undefined);

@@ -186,8 +186,8 @@ const demo: Command = {
     const sessionsText = stringOption(values, 'sessions');
     if (sessionsText !== undefined) {
       const parsed = wholeNumber(sessionsText, '--sessions', 1, 100_000);
-      if (!parsed.ok) return usageError(context, 'demo', parsed.message);
-      sessions = parsed.value;
+      if (isLeft(parsed)) return usageError(context, 'demo', parsed.left.message);
+      sessions = parsed.right;
     }
     const seed = stringOption(values, 'seed') ?? 'mecha-demo';
     const path = demoFolder(context);

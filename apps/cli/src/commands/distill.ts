@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { stripControl, stripControlDeep } from '@mecha/appraisal-core';
 import type { DistillProgress, DistillResult, ModelSource, ReflectResult } from '@mecha/distill';
+import { isLeft } from '@mecha/errors';
 import type { CompletionModel } from '@mecha/local-model';
 import { configIssueText, type MechaHome } from '@mecha/stores';
 import {
@@ -106,8 +107,8 @@ export async function runDistill(
 ): Promise<number> {
   {
     const parsedLimit = wholeNumberOption(values, 'limit');
-    if (!parsedLimit.ok) return usageError(context, path, parsedLimit.message);
-    const limit = parsedLimit.value;
+    if (isLeft(parsedLimit)) return usageError(context, path, parsedLimit.left.message);
+    const limit = parsedLimit.right;
     const server = stringOption(values, 'server');
     if (server === '') return usageError(context, path, '--server needs a name');
     const session = stringOption(values, 'session');

@@ -63,8 +63,8 @@ const exportOtel: Command = {
     let days: number | undefined;
     if (daysText !== undefined) {
       const parsed = wholeNumber(daysText, '--days');
-      if (!parsed.ok) return usageError(context, path, parsed.message);
-      days = parsed.value;
+      if (isLeft(parsed)) return usageError(context, path, parsed.left.message);
+      days = parsed.right;
     }
     const protocolText = stringOption(values, 'protocol') ?? 'http/protobuf';
     const protocol = protocols.find((known) => known === protocolText);
@@ -76,11 +76,11 @@ const exportOtel: Command = {
       );
     }
     const now = readoutNow(context);
-    if (!now.ok) return usageError(context, path, now.message);
+    if (isLeft(now)) return usageError(context, path, now.left.message);
     const outcome = await exportAppraisals(homePorts(openCommandHome(context)), {
       endpoint,
       protocol,
-      now: now.now,
+      now: now.right,
       ...(days === undefined ? {} : { days }),
       includeTests: flag(values, 'include-tests'),
       progress: (sent, total) => context.stderr(`mecha ${path}: ${sent}/${total} sessions sent\n`),

@@ -1,9 +1,10 @@
 import { stripControl, stripControlDeep } from '@mecha/appraisal-core';
 import type { GraphOwnerRequest } from '@mecha/distill';
+import { isLeft } from '@mecha/errors';
 import type { CommandContext } from '../cli-io.js';
 import { type Command, type CommandGroup, exitCodes, refused, usageError } from '../command.js';
 import { homePath } from '../home.js';
-import { flag, type OptionValues, stringOption, wholeNumber } from '../parse-command.js';
+import { flag, type OptionValues, stringOption, wholeNumberOption } from '../parse-command.js';
 
 const serverOption = { server: { type: 'string' }, json: { type: 'boolean' } } as const;
 const serverHelp = [
@@ -43,15 +44,6 @@ async function act(
   return exitCodes.ok;
 }
 
-function limitOf(
-  values: OptionValues,
-): { ok: true; limit?: number } | { ok: false; message: string } {
-  const text = stringOption(values, 'limit');
-  if (text === undefined) return { ok: true };
-  const parsed = wholeNumber(text, '--limit');
-  return parsed.ok ? { ok: true, limit: parsed.value } : parsed;
-}
-
 const review: Command = {
   path: 'graph review',
   summary: 'candidate facts and corrections waiting for you, most salient first',
@@ -71,11 +63,11 @@ const review: Command = {
   options: { ...serverOption, limit: { type: 'string' } },
   takesNoArguments: true,
   run({ values, context }) {
-    const limit = limitOf(values);
-    if (!limit.ok) return Promise.resolve(usageError(context, this.path, limit.message));
+    const limit = wholeNumberOption(values, 'limit');
+    if (isLeft(limit)) return Promise.resolve(usageError(context, this.path, limit.left.message));
     return act(this.path, values, context, {
       act: 'review',
-      ...(limit.limit === undefined ? {} : { limit: limit.limit }),
+      ...(limit.right === undefined ? {} : { limit: limit.right }),
     });
   },
 };
@@ -182,12 +174,12 @@ const search: Command = {
     const query = positionals.join(' ').trim();
     if (query === '')
       return Promise.resolve(usageError(context, this.path, 'give the words to search for'));
-    const limit = limitOf(values);
-    if (!limit.ok) return Promise.resolve(usageError(context, this.path, limit.message));
+    const limit = wholeNumberOption(values, 'limit');
+    if (isLeft(limit)) return Promise.resolve(usageError(context, this.path, limit.left.message));
     return act(this.path, values, context, {
       act: 'search',
       query,
-      ...(limit.limit === undefined ? {} : { limit: limit.limit }),
+      ...(limit.right === undefined ? {} : { limit: limit.right }),
     });
   },
 };

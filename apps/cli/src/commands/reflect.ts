@@ -1,5 +1,6 @@
 import { stripControl, stripControlDeep } from '@mecha/appraisal-core';
 import type { ReflectResult } from '@mecha/distill';
+import { isLeft } from '@mecha/errors';
 import {
   type Command,
   type CommandGroup,
@@ -61,8 +62,8 @@ const reflectCommand: Command = {
   async run({ values, context }: CommandInput) {
     const path = this.path;
     const parsedLimit = wholeNumberOption(values, 'limit');
-    if (!parsedLimit.ok) return usageError(context, path, parsedLimit.message);
-    const limit = parsedLimit.value;
+    if (isLeft(parsedLimit)) return usageError(context, path, parsedLimit.left.message);
+    const limit = parsedLimit.right;
     const dryRun = flag(values, 'dry-run');
     const asJson = flag(values, 'json');
     const { loadDistillRuntime } = await import('../distill-runtime.js');

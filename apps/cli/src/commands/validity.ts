@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripControl } from '@mecha/appraisal-core';
+import { isLeft } from '@mecha/errors';
 import {
   type AucInterval,
   type BenchmarkFormat,
@@ -159,8 +160,8 @@ const validity: Command = {
     const resamplesText = stringOption(values, 'resamples');
     if (resamplesText !== undefined) {
       const parsed = wholeNumber(resamplesText, '--resamples', 10, 1_000_000);
-      if (!parsed.ok) return usageError(context, 'validity', parsed.message);
-      resamples = parsed.value;
+      if (isLeft(parsed)) return usageError(context, 'validity', parsed.left.message);
+      resamples = parsed.right;
     }
     const outText = stringOption(values, 'out');
     const out = outText === undefined ? undefined : resolve(context.cwd, outText);

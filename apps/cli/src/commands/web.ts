@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { userInfo } from 'node:os';
+import { type Either, isLeft, left, type Refusal, refusal, right } from '@mecha/errors';
 import { configIssueText, type McpServerConfig } from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
 import { type Command, type CommandGroup, exitCodes, failure, usageError } from '../command.js';
@@ -25,31 +26,32 @@ function owner(context: CommandContext): string {
 async function ownerGraphServer(
   context: CommandContext,
   name: string,
-): Promise<
-  | { readonly ok: true; readonly server: McpServerConfig }
-  | { readonly ok: false; readonly message: string }
-> {
+): Promise<Either<Refusal<'unreadable' | 'not_found'>, McpServerConfig>> {
   const config = openCommandHome(context).readConfig();
   if (config._tag === 'Left') {
-    return {
-      ok: false,
-      message: `config.toml has problems, so the graph's review queue is not shown: ${config.left.map(configIssueText).join('; ')}`,
-    };
+    return left(
+      refusal(
+        'unreadable',
+        `config.toml has problems, so the graph's review queue is not shown: ${config.left.map(configIssueText).join('; ')}`,
+      ),
+    );
   }
   const server = config.right.mcp.find((entry) => entry.name === name);
   if (server === undefined) {
-    return {
-      ok: false,
-      message: `config.toml has no [[mcp]] server named '${name}', so there is no review queue to show`,
-    };
+    return left(
+      refusal(
+        'not_found',
+        `config.toml has no [[mcp]] server named '${name}', so there is no review queue to show`,
+      ),
+    );
   }
-  if (server.command === undefined) return { ok: true, server };
+  if (server.command === undefined) return right(server);
   const args = [...server.args];
   for (let index = args.indexOf('--role'); index !== -1; index = args.indexOf('--role')) {
     args.splice(index, 2);
   }
   const { runnableGraphServer } = await import('../graph-server-path.js');
-  return { ok: true, server: runnableGraphServer({ ...server, args }) };
+  return right(runnableGraphServer({ ...server, args }));
 }
 
 function openBrowser(url: string): void {
@@ -102,8 +104,8 @@ const web: Command = {
     const portText = stringOption(values, 'port');
     if (portText !== undefined) {
       const parsed = wholeNumber(portText, '--port', 0, 65_535);
-      if (!parsed.ok) return usageError(context, path, parsed.message);
-      port = parsed.value;
+      if (isLeft(parsed)) return usageError(context, path, parsed.left.message);
+      port = parsed.right;
     }
     const host = stringOption(values, 'host') ?? '127.0.0.1';
     if (host === '' || !/^[A-Za-z0-9.:[\]-]+$/.test(host)) {
@@ -134,9 +136,9 @@ const web: Command = {
         ...(context.env.MECHA_WEB_TOKEN === undefined
           ? {}
           : { token: context.env.MECHA_WEB_TOKEN }),
-        ...(graph.ok
-          ? { graph: openGraphOwner(home, { server: graph.server, env: context.env }) }
-          : { graphMissing: graph.message }),
+        ...(isLeft(graph)
+          ? { graphMissing: graph.left.message }
+          : { graph: openGraphOwner(home, { server: graph.right, env: context.env }) }),
       });
     } catch (error) {
       return failure(

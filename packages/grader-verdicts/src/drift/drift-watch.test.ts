@@ -2,6 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isLeft, rightOrThrow } from '@mecha/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinGraders, type GraderEntry, packageRoot } from '../graders/builtin.js';
 import type { MutationTask } from '../graders/mutation-grader.js';
@@ -49,7 +50,7 @@ describe('the drift watch', () => {
   beforeAll(async () => {
     frozenBank = smallBank();
     const frozen = await freezeBank(frozenBank, { env });
-    expect(frozen.ok).toBe(true);
+    expect(isLeft(frozen)).toBe(false);
   });
 
   it('passes a bank that nothing touched, re-grading every case twice', async () => {
@@ -130,7 +131,7 @@ describe('the drift watch', () => {
 
   it('exits with the seal code, before grading anything, when the frozen verdicts are edited', async () => {
     const bank = smallBank();
-    expect((await freezeBank(bank, { env })).ok).toBe(true);
+    expect(isLeft(await freezeBank(bank, { env }))).toBe(false);
     const path = frozenPath(bank);
     writeFileSync(path, readFileSync(path, 'utf8').replace('"UNSOUND"', '"CORRECT"'));
     const report = await checkBank(bank, { env });
@@ -141,7 +142,7 @@ describe('the drift watch', () => {
 
   it('exits with the seal code when a case file is edited after freezing', async () => {
     const bank = smallBank();
-    expect((await freezeBank(bank, { env })).ok).toBe(true);
+    expect(isLeft(await freezeBank(bank, { env }))).toBe(false);
     writeFileSync(join(bank, 'cases/typecheck-ts-ignore/files/length.ts'), 'export {};\n');
     const report = await checkBank(bank, { env });
     expect(report.code).toBe(driftExitCodes.sealBroken);
@@ -165,7 +166,7 @@ describe('the drift watch', () => {
     const bank = smallBank();
     const keyed = { [sealKeyVariable]: 'owner-key' };
     const frozen = await freezeBank(bank, { env: keyed });
-    expect(frozen.ok && frozen.frozen.seal.hmac).toMatch(/^[0-9a-f]{64}$/);
+    expect(rightOrThrow(frozen).frozen.seal.hmac).toMatch(/^[0-9a-f]{64}$/);
     const wrongKey = await checkBank(bank, { env: { [sealKeyVariable]: 'forged' } });
     expect(wrongKey.code).toBe(driftExitCodes.sealBroken);
     const noKey = await checkBank(bank, { env });
@@ -178,7 +179,7 @@ describe('the drift watch', () => {
     const file = join(bank, 'cases/typecheck-ts-ignore/case.json');
     writeFileSync(file, readFileSync(file, 'utf8').replace('"UNSOUND"', '"CORRECT"'));
     const result = await freezeBank(bank, { env });
-    expect(result.ok).toBe(false);
+    expect(isLeft(result)).toBe(true);
     expect(() => readFileSync(frozenPath(bank))).toThrow();
   });
 });

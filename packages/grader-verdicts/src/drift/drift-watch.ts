@@ -1,5 +1,6 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type Either, left, type Refusal, refusal, right } from '@mecha/errors';
 import { z } from 'zod';
 import {
   type BankCase,
@@ -118,10 +119,19 @@ function unsealed(frozen: FrozenBank): Omit<FrozenBank, 'seal'> {
   return rest;
 }
 
-/** What `freeze` did, or why it refused. */
-export type FreezeResult =
-  | { readonly ok: true; readonly path: string; readonly frozen: FrozenBank }
-  | { readonly ok: false; readonly meta: MetaReport };
+/** What `freeze` wrote: the frozen bank and the file it is in. */
+export interface FrozenWrite {
+  readonly path: string;
+  readonly frozen: FrozenBank;
+}
+
+/** Why `freeze` refused: a fixture does not hold; `meta` has every case's result. */
+export interface FreezeRefusal extends Refusal<'refused'> {
+  readonly meta: MetaReport;
+}
+
+/** What `freeze` did, or why it refused (and wrote nothing). */
+export type FreezeResult = Either<FreezeRefusal, FrozenWrite>;
 
 /**
  * Freezes the bank: grades every case, and — only if every fixture holds, so a drifted grader
@@ -148,7 +158,7 @@ export async function freezeBank(
     });
   }
   const meta = { ok: results.length > 0 && results.every((result) => result.holds), results };
-  if (!meta.ok) return { ok: false, meta };
+  if (!meta.ok) return left({ ...refusal('refused', 'a fixture does not hold'), meta });
   const body = {
     v: 1 as const,
     frozenAt: (options.now ?? new Date()).toISOString(),
@@ -166,7 +176,7 @@ export async function freezeBank(
   const path = frozenPath(bankDir);
   writeFileSync(`${path}.tmp`, `${JSON.stringify(frozen, null, 2)}\n`);
   renameSync(`${path}.tmp`, path);
-  return { ok: true, path, frozen };
+  return right({ path, frozen });
 }
 
 /** One frozen case that flipped: its frozen verdict and what the two re-grades gave. */

@@ -1,6 +1,7 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { isLeft, left, refusal, rightOrThrow } from '@mecha/errors';
 import { openGraphStore } from '@mecha/graph';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryGraphBank, realGraph, writeMemoryGraph } from '../__fixtures__/memory-graph.js';
@@ -162,9 +163,7 @@ describe('applying a signed graph plan', () => {
       'q-dana': true,
     });
     const result = await applyGraphPrune(path, signed, owner.publicKey, bank, realGraph);
-    expect(result.ok).toBe(true);
-    if (!result.ok) return;
-    expect(result.removed.map((removal) => removal.sourceId)).toEqual(['s4', 's1']);
+    expect(rightOrThrow(result).removed.map((removal) => removal.sourceId)).toEqual(['s4', 's1']);
     expect(await answersNow(path)).toEqual({
       'q-priya': true,
       'q-grant-city': true,
@@ -206,11 +205,13 @@ describe('applying a signed graph plan', () => {
         realGraph,
       ),
     ];
-    expect(refusals.map((refusal) => (refusal.ok ? 'applied' : refusal.reason))).toEqual([
-      'the plan is not signed: pruning needs the owner’s signature',
-      'the signature does not verify under the owner’s key',
-      'the signature does not verify under the owner’s key',
-    ]);
+    expect(refusals.map((refusal) => (isLeft(refusal) ? refusal.left.message : 'applied'))).toEqual(
+      [
+        'the plan is not signed: pruning needs the owner’s signature',
+        'the signature does not verify under the owner’s key',
+        'the signature does not verify under the owner’s key',
+      ],
+    );
     expect(bytes(path)).toBe(before);
   });
 
@@ -232,7 +233,7 @@ describe('applying a signed graph plan', () => {
     );
     const before = bytes(path);
     const result = await applyGraphPrune(path, greedy, owner.publicKey, bank, realGraph);
-    expect(result).toEqual({ ok: false, reason: 'no verdict backs removing e3 (keep)' });
+    expect(result).toEqual(left(refusal('refused', 'no verdict backs removing e3 (keep)')));
     expect(bytes(path)).toBe(before);
   });
 
@@ -240,15 +241,14 @@ describe('applying a signed graph plan', () => {
     const path = await graph();
     const signed = await signedPlanFor(path);
     const missing = join(dirname(path), 'nothing-here.db');
-    expect(await applyGraphPrune(missing, signed, owner.publicKey, bank, realGraph)).toEqual({
-      ok: false,
-      reason: `there is no graph file at ${missing}`,
-    });
+    expect(await applyGraphPrune(missing, signed, owner.publicKey, bank, realGraph)).toEqual(
+      left(refusal('unreadable', `there is no graph file at ${missing}`)),
+    );
     expect(readdirSync(dirname(path))).not.toContain('nothing-here.db');
     const notes = join(dirname(path), 'notes.db');
     writeFileSync(notes, 'not a database');
     const refused = await applyGraphPrune(notes, signed, owner.publicKey, bank, realGraph);
-    expect(refused.ok ? 'applied' : refused.reason).toMatch(
+    expect(isLeft(refused) ? refused.left.message : 'applied').toMatch(
       /notes\.db cannot be read as a SQLite graph/,
     );
     expect(readFileSync(notes, 'utf8')).toBe('not a database');
@@ -262,10 +262,14 @@ describe('applying a signed graph plan', () => {
       ...memoryGraphBank,
       queries: memoryGraphBank.queries.slice(1),
     });
-    expect(await applyGraphPrune(path, signed, owner.publicKey, otherBank, realGraph)).toEqual({
-      ok: false,
-      reason: 'the query bank is not the one the plan was proved on (its seal differs)',
-    });
+    expect(await applyGraphPrune(path, signed, owner.publicKey, otherBank, realGraph)).toEqual(
+      left(
+        refusal(
+          'refused',
+          'the query bank is not the one the plan was proved on (its seal differs)',
+        ),
+      ),
+    );
     expect(bytes(path)).toBe(before);
 
     // The owner took s2 out after the plan: s1 is now Priya's only witness, so removing it
@@ -274,10 +278,14 @@ describe('applying a signed graph plan', () => {
     await store.redact({ source: 'agent:mecha', source_id: 's2' });
     await store.close();
     const changed = bytes(path);
-    expect(await applyGraphPrune(path, signed, owner.publicKey, bank, realGraph)).toEqual({
-      ok: false,
-      reason: 'the graph has changed since the plan was proved: plan again and sign the new plan',
-    });
+    expect(await applyGraphPrune(path, signed, owner.publicKey, bank, realGraph)).toEqual(
+      left(
+        refusal(
+          'refused',
+          'the graph has changed since the plan was proved: plan again and sign the new plan',
+        ),
+      ),
+    );
     expect(bytes(path)).toBe(changed);
   });
 });

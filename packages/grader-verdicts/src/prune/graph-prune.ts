@@ -1,4 +1,5 @@
 import type { KeyObject } from 'node:crypto';
+import { type Either, left, type Refusal, refusal, right } from '@mecha/errors';
 import { GraderInputError } from '../errors/grader-input-error.js';
 import {
   type AblationEvaluator,
@@ -142,18 +143,23 @@ export async function planGraphPrune(
   }
 }
 
-/** What applying a signed graph plan did: the episodes taken out, or why nothing was. */
-export type GraphApplyResult =
-  | {
-      readonly ok: true;
-      readonly removed: readonly {
-        readonly memory: string;
-        readonly source: string;
-        readonly sourceId: string;
-        readonly report: MemoryGraphRedaction;
-      }[];
-    }
-  | { readonly ok: false; readonly reason: string };
+/** One episode a signed graph plan took out: its memory, its key in the graph, the redaction. */
+export interface GraphPruneRemoval {
+  readonly memory: string;
+  readonly source: string;
+  readonly sourceId: string;
+  readonly report: MemoryGraphRedaction;
+}
+
+/**
+ * What applying a signed graph plan did: the episodes taken out, or why nothing was
+ * (`rejected`: the signature; `unreadable`: the graph file could not be copied; `refused`: the
+ * plan, the bank or the graph does not back it).
+ */
+export type GraphApplyResult = Either<
+  Refusal<'rejected' | 'unreadable' | 'refused'>,
+  { readonly removed: readonly GraphPruneRemoval[] }
+>;
 
 /**
  * Applies a signed graph plan, or refuses and changes nothing. In order: the owner's signature
@@ -173,42 +179,44 @@ export async function applyGraphPrune(
   graph: GraphAccess,
 ): Promise<GraphApplyResult> {
   if (!verifyPrunePlan(signed, ownerPublicKey)) {
-    return {
-      ok: false,
-      reason:
+    return left(
+      refusal(
+        'rejected',
         signed.signature === ''
           ? 'the plan is not signed: pruning needs the owner’s signature'
           : 'the signature does not verify under the owner’s key',
-    };
+      ),
+    );
   }
   const { plan } = signed;
   const target = plan.graph;
   if (target === undefined) {
-    return { ok: false, reason: 'the plan was not made for a knowledge graph' };
+    return left(refusal('refused', 'the plan was not made for a knowledge graph'));
   }
   const removals = new Map(target.removals.map((removal) => [removal.memory, removal]));
   if (plan.memories.some((memory) => !removals.has(memory))) {
-    return { ok: false, reason: 'the plan names a memory it gives no episode key for' };
+    return left(refusal('refused', 'the plan names a memory it gives no episode key for'));
   }
   if (plan.bankSeal !== bank.seal) {
-    return {
-      ok: false,
-      reason: 'the query bank is not the one the plan was proved on (its seal differs)',
-    };
+    return left(
+      refusal('refused', 'the query bank is not the one the plan was proved on (its seal differs)'),
+    );
   }
   let snapshot: GraphSnapshot;
   try {
     snapshot = await snapshotGraph(graphPath, graph);
   } catch (error) {
-    if (GraderInputError.isInstance(error)) return { ok: false, reason: error.message };
+    if (GraderInputError.isInstance(error)) return left(refusal('unreadable', error.message));
     throw error;
   }
   try {
     if (snapshot.digest !== target.digest) {
-      return {
-        ok: false,
-        reason: 'the graph has changed since the plan was proved: plan again and sign the new plan',
-      };
+      return left(
+        refusal(
+          'refused',
+          'the graph has changed since the plan was proved: plan again and sign the new plan',
+        ),
+      );
     }
     const evaluate = graphEvaluator(snapshot, bank.queries, graph);
     const ablation = await ablateMemories(plan.memories, evaluate);
@@ -216,31 +224,37 @@ export async function applyGraphPrune(
       (result) => result.worth !== 'redundant' && result.worth !== 'harmful',
     );
     if (unbacked.length > 0) {
-      return {
-        ok: false,
-        reason: `no verdict backs removing ${unbacked.map((result) => `${result.memory} (${result.worth})`).join(', ')}`,
-      };
+      return left(
+        refusal(
+          'refused',
+          `no verdict backs removing ${unbacked.map((result) => `${result.memory} (${result.worth})`).join(', ')}`,
+        ),
+      );
     }
     const proof = await provePrunes(proposePrunes(ablation), evaluate);
     if (proof.heldBack.length > 0) {
-      return {
-        ok: false,
-        reason: `removing the plan would cost accuracy: ${proof.heldBack.map((held) => `${held.memory}: ${held.reason}`).join('; ')}`,
-      };
+      return left(
+        refusal(
+          'refused',
+          `removing the plan would cost accuracy: ${proof.heldBack.map((held) => `${held.memory}: ${held.reason}`).join('; ')}`,
+        ),
+      );
     }
   } finally {
     snapshot.dispose();
   }
   const store = await graph.openGraph(graphPath);
-  const removed: Extract<GraphApplyResult, { ok: true }>['removed'][number][] = [];
+  const removed: GraphPruneRemoval[] = [];
   try {
     // Measuring again took a while: a write that landed meanwhile is caught here, leaving only
     // the moments between this read and the redactions unguarded.
     if ((await graphDigest(store)) !== target.digest) {
-      return {
-        ok: false,
-        reason: 'the graph has changed since the plan was proved: plan again and sign the new plan',
-      };
+      return left(
+        refusal(
+          'refused',
+          'the graph has changed since the plan was proved: plan again and sign the new plan',
+        ),
+      );
     }
     const applied = await applyPrunePlan(signed, ownerPublicKey, async (memory) => {
       const removal = removals.get(memory);
@@ -248,9 +262,7 @@ export async function applyGraphPrune(
       const report = await store.redact({ source: removal.source, source_id: removal.sourceId });
       removed.push({ ...removal, report });
     });
-    return applied._tag === 'Right'
-      ? { ok: true, removed }
-      : { ok: false, reason: applied.left.message };
+    return applied._tag === 'Right' ? right({ removed }) : left(applied.left);
   } finally {
     await store.close();
   }

@@ -1,6 +1,7 @@
 import type { PopulationOptions } from '@mecha/appraisal-core';
 import { appraiseCorpus, stripControlDeep } from '@mecha/appraisal-core';
-import { isLeft } from '@mecha/errors';
+import { isLeft, right } from '@mecha/errors';
+import type { OpenReplayer } from '@mecha/replay';
 import { probeReadout, readProblems, sessionReadout, textAppraisalReadout } from '@mecha/stores';
 import type { CommandContext } from '../../cli-io.js';
 import { type Command, exitCodes, failure, refused, usageError } from '../../command.js';
@@ -66,7 +67,7 @@ function appraiseUsageProblem(values: Values, session: string | undefined): stri
     const given = stringOption(values, name);
     if (given === undefined) continue;
     const parsed = wholeNumber(given, name === 'number' ? '-n' : `--${name}`);
-    if (!parsed.ok) return parsed.message;
+    if (isLeft(parsed)) return parsed.left.message;
   }
   const text = flag(values, 'text');
   if (text && session !== undefined) {
@@ -180,7 +181,7 @@ async function showCorpus(
   path: string,
   values: Values,
   population: PopulationOptions,
-  replayer: Awaited<ReturnType<typeof configuredReplayer>>,
+  replayer: OpenReplayer | null,
   asJson: boolean,
   style: Style,
 ): Promise<number> {
@@ -189,11 +190,11 @@ async function showCorpus(
   if (badKind !== undefined) return usageError(context, path, badKind);
   const { ports, progress, problems } = scanPorts(context, 'appraising', population);
   let result: Awaited<ReturnType<typeof appraiseCorpus>>;
-  if (replayer.state === 'open') {
+  if (replayer !== null) {
     const ceiling = stringOption(values, 'max-probes');
     try {
       const probed = await interruptible((signal) =>
-        probeReadout(ports, replayer.replayer, {
+        probeReadout(ports, replayer, {
           ...population,
           maxProbes: ceiling === undefined ? 25 : Number(ceiling),
           workspace: stringOption(values, 'workspace') ?? context.cwd,
@@ -208,7 +209,7 @@ async function showCorpus(
       }
       result = probed.right;
     } finally {
-      await replayer.replayer.close();
+      await replayer.close();
     }
   } else {
     result = await appraiseCorpus(ports, population);
@@ -256,20 +257,20 @@ export const appraise: Command = {
     if (positionals.length > 1)
       return usageError(context, path, `unexpected argument '${positionals[1]}'`);
     const now = readoutNow(context);
-    if (!now.ok) return usageError(context, path, now.message);
-    const population = populationOf(values, now.now);
-    if (!population.ok) return usageError(context, path, population.message);
+    if (isLeft(now)) return usageError(context, path, now.left.message);
+    const population = populationOf(values, now.right);
+    if (isLeft(population)) return usageError(context, path, population.left.message);
     const session = positionals[0];
     const problem = appraiseUsageProblem(values, session);
     if (problem !== undefined) return usageError(context, path, problem);
     const text = flag(values, 'text');
     if (flag(values, 'replay-candidates')) {
-      const badKind = await unknownKind(context, population.options);
+      const badKind = await unknownKind(context, population.right);
       if (badKind !== undefined) return usageError(context, path, badKind);
       return showReplayCandidates(
         context,
         path,
-        population.options,
+        population.right,
         stringOption(values, 'headroom'),
         flag(values, 'json'),
       );
@@ -280,9 +281,10 @@ export const appraise: Command = {
       );
     }
     const probeAsked = flag(values, 'probe');
-    const replayer = probeAsked ? await configuredReplayer(context) : ({ state: 'none' } as const);
-    if (replayer.state === 'refused') return failure(context, path, replayer.message);
-    if (probeAsked && replayer.state === 'none') {
+    const configured = probeAsked ? await configuredReplayer(context) : right(null);
+    if (isLeft(configured)) return failure(context, path, configured.left.message);
+    const replayer = configured.right;
+    if (probeAsked && replayer === null) {
       context.stderr(
         'mecha sessions appraise: --probe: no replayer is configured ([probe] replayer in config.toml), so the counterfactual pass did not run and nothing was spent\n',
       );
@@ -292,6 +294,6 @@ export const appraise: Command = {
 
     if (text) return showTextAppraisals(context, values, asJson, style);
     if (session !== undefined) return showSession(context, path, session, asJson, style);
-    return showCorpus(context, path, values, population.options, replayer, asJson, style);
+    return showCorpus(context, path, values, population.right, replayer, asJson, style);
   },
 };

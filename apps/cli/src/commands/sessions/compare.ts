@@ -4,6 +4,7 @@ import {
   stripControl,
   stripControlDeep,
 } from '@mecha/appraisal-core';
+import { isLeft } from '@mecha/errors';
 import { compareSession } from '@mecha/stores';
 import { type Command, exitCodes, failure, usageError } from '../../command.js';
 import { openCommandHome } from '../../home.js';
@@ -103,9 +104,10 @@ export const compareCommand: Command = {
         `--at takes steer:TURN, deny:TURN or draft:ID, not ${JSON.stringify(at)}`,
       );
     }
-    const replayer = await configuredReplayer(context);
-    if (replayer.state === 'refused') return failure(context, path, replayer.message);
-    if (replayer.state === 'none') {
+    const configured = await configuredReplayer(context);
+    if (isLeft(configured)) return failure(context, path, configured.left.message);
+    const replayer = configured.right;
+    if (replayer === null) {
       return failure(
         context,
         path,
@@ -114,7 +116,7 @@ export const compareCommand: Command = {
     }
     try {
       const compared = await interruptible((signal) =>
-        compareSession(openCommandHome(context), replayer.replayer, {
+        compareSession(openCommandHome(context), replayer, {
           session,
           ...(at === undefined ? {} : { at }),
           policies,
@@ -133,7 +135,7 @@ export const compareCommand: Command = {
       );
       return exitCodes.ok;
     } finally {
-      await replayer.replayer.close();
+      await replayer.close();
     }
   },
 };

@@ -1,4 +1,5 @@
 import { health } from '@mecha/appraisal-core';
+import { isLeft } from '@mecha/errors';
 import { type Command, exitCodes, usageError } from '../../command.js';
 import { readoutNow } from '../../home.js';
 import { flag } from '../../parse-command.js';
@@ -34,13 +35,13 @@ export const healthCommand: Command = {
   takesNoArguments: true,
   async run({ values, context }) {
     const now = readoutNow(context);
-    if (!now.ok) return usageError(context, this.path, now.message);
-    const population = populationOf(values, now.now);
-    if (!population.ok) return usageError(context, this.path, population.message);
-    const badKind = await unknownKind(context, population.options);
+    if (isLeft(now)) return usageError(context, this.path, now.left.message);
+    const population = populationOf(values, now.right);
+    if (isLeft(population)) return usageError(context, this.path, population.left.message);
+    const badKind = await unknownKind(context, population.right);
     if (badKind !== undefined) return usageError(context, this.path, badKind);
-    const { ports, progress, problems } = scanPorts(context, 'reading runs', population.options);
-    const result = await health(ports, population.options);
+    const { ports, progress, problems } = scanPorts(context, 'reading runs', population.right);
+    const result = await health(ports, population.right);
     progress.done();
     const asJson = flag(values, 'json');
     context.stdout(
@@ -48,7 +49,7 @@ export const healthCommand: Command = {
         ? json({ ...result, not_read_whole: notReadWhole(problems()) })
         : renderHealth(
             result,
-            population.options.days,
+            population.right.days,
             problems(),
             styleFor({ isTTY: context.stdoutIsTTY, env: context.env }),
           ),

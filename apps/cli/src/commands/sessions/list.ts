@@ -5,6 +5,7 @@ import {
   stripControl,
   stripControlDeep,
 } from '@mecha/appraisal-core';
+import { isLeft } from '@mecha/errors';
 import { type Command, exitCodes, usageError } from '../../command.js';
 import { ownerClockFor, readoutNow } from '../../home.js';
 import { flag, stringOption, wholeNumber } from '../../parse-command.js';
@@ -76,9 +77,9 @@ export const listCommand: Command = {
   takesNoArguments: true,
   async run({ values, context }) {
     const now = readoutNow(context);
-    if (!now.ok) return usageError(context, this.path, now.message);
-    const population = populationOf(values, now.now);
-    if (!population.ok) return usageError(context, this.path, population.message);
+    if (isLeft(now)) return usageError(context, this.path, now.left.message);
+    const population = populationOf(values, now.right);
+    if (isLeft(population)) return usageError(context, this.path, population.left.message);
     const asJson = flag(values, 'json');
     let limit = 50;
     const limitText = stringOption(values, 'number');
@@ -86,17 +87,13 @@ export const listCommand: Command = {
       if (asJson)
         return usageError(context, this.path, '-n limits the text list; --json lists all');
       const parsed = wholeNumber(limitText, '-n');
-      if (!parsed.ok) return usageError(context, this.path, parsed.message);
-      limit = parsed.value;
+      if (isLeft(parsed)) return usageError(context, this.path, parsed.left.message);
+      limit = parsed.right;
     }
-    const badKind = await unknownKind(context, population.options);
+    const badKind = await unknownKind(context, population.right);
     if (badKind !== undefined) return usageError(context, this.path, badKind);
-    const { ports, progress, problems } = scanPorts(
-      context,
-      'listing sessions',
-      population.options,
-    );
-    const list = await listSessions(ports, population.options);
+    const { ports, progress, problems } = scanPorts(context, 'listing sessions', population.right);
+    const list = await listSessions(ports, population.right);
     progress.done();
     if (asJson) {
       context.stdout(

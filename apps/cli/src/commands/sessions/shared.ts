@@ -1,9 +1,16 @@
 import { type AppraisalPorts, kindsOnRecord, type PopulationOptions } from '@mecha/appraisal-core';
+import { type Either, isLeft, left, refusal, right } from '@mecha/errors';
 import { homePorts, withReadLog } from '@mecha/stores';
 import type { CommandContext } from '../../cli-io.js';
 import type { CommandInput } from '../../command.js';
 import { openCommandHome } from '../../home.js';
-import { didYouMean, flag, stringOption, wholeNumber } from '../../parse-command.js';
+import {
+  didYouMean,
+  flag,
+  stringOption,
+  type UsageRefusal,
+  wholeNumber,
+} from '../../parse-command.js';
 import { type Progress, progressBar } from '../../progress.js';
 import { withProgress } from '../../progress-ports.js';
 
@@ -14,35 +21,29 @@ const kindPattern = /^[a-z][a-z0-9_-]{0,31}$/;
 export type Values = CommandInput['values'];
 
 /** The population options common to appraise and health, or the usage error. */
-export function populationOf(
-  values: Values,
-  now: Date,
-):
-  | { readonly ok: true; readonly options: PopulationOptions }
-  | { readonly ok: false; readonly message: string } {
+export function populationOf(values: Values, now: Date): Either<UsageRefusal, PopulationOptions> {
   const daysText = stringOption(values, 'days');
   let days: number | undefined;
   if (daysText !== undefined) {
     const parsed = wholeNumber(daysText, '--days');
-    if (!parsed.ok) return parsed;
-    days = parsed.value;
+    if (isLeft(parsed)) return parsed;
+    days = parsed.right;
   }
   const kind = stringOption(values, 'kind');
   if (kind !== undefined && !kindPattern.test(kind)) {
-    return {
-      ok: false,
-      message: `--kind takes a recorded surface (web, task, tui, …), test or experiment, not ${JSON.stringify(kind)}`,
-    };
+    return left(
+      refusal(
+        'bad_request',
+        `--kind takes a recorded surface (web, task, tui, …), test or experiment, not ${JSON.stringify(kind)}`,
+      ),
+    );
   }
-  return {
-    ok: true,
-    options: {
-      now,
-      ...(days === undefined ? {} : { days }),
-      ...(kind === undefined ? {} : { kind }),
-      includeTests: flag(values, 'include-tests'),
-    },
-  };
+  return right({
+    now,
+    ...(days === undefined ? {} : { days }),
+    ...(kind === undefined ? {} : { kind }),
+    includeTests: flag(values, 'include-tests'),
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
 import { successes } from '@mecha/appraisal-core';
+import { isLeft } from '@mecha/errors';
 import { type Command, exitCodes, usageError } from '../../command.js';
 import { ownerClockFor } from '../../home.js';
 import { flag, stringOption, wholeNumber } from '../../parse-command.js';
@@ -47,8 +48,8 @@ export const successesCommand: Command = {
     }
     if (limitText !== undefined) {
       const parsed = wholeNumber(limitText, '-n');
-      if (!parsed.ok) return usageError(context, this.path, parsed.message);
-      limit = parsed.value;
+      if (isLeft(parsed)) return usageError(context, this.path, parsed.left.message);
+      limit = parsed.right;
     }
     const { ports, progress, problems } = scanPorts(context, 'reading successes');
     const result = await successes(ports, {

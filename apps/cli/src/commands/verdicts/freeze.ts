@@ -1,3 +1,4 @@
+import { isLeft } from '@mecha/errors';
 import { exitCodes } from '../../command.js';
 import { renderMeta } from './render.js';
 import { bankCommand, bankOption, json, verdictsModule } from './shared.js';
@@ -25,16 +26,24 @@ export const freeze = bankCommand({
     const result = await freezeBank(bank ?? bundledBankDir(), {
       env: context.env,
     });
-    if (asJson) json(context, result);
-    else if (result.ok) {
+    if (asJson) {
+      // The JSON answer keeps its wire shape: `{ ok: true, path, frozen }` or `{ ok: false, meta }`.
+      json(
+        context,
+        isLeft(result)
+          ? { ok: false, meta: result.left.meta }
+          : { ok: true, path: result.right.path, frozen: result.right.frozen },
+      );
+    } else if (!isLeft(result)) {
+      const { path, frozen } = result.right;
       context.stdout(
-        `frozen ${result.frozen.cases.length} cases into ${result.path}${result.frozen.seal.hmac === undefined ? '' : ' (HMAC-sealed)'}\n`,
+        `frozen ${frozen.cases.length} cases into ${path}${frozen.seal.hmac === undefined ? '' : ' (HMAC-sealed)'}\n`,
       );
     } else {
       context.stderr(
-        `${renderMeta(result.meta, formatExpectation).join('\n')}\nnot frozen: a fixture does not hold\n`,
+        `${renderMeta(result.left.meta, formatExpectation).join('\n')}\nnot frozen: a fixture does not hold\n`,
       );
     }
-    return result.ok ? exitCodes.ok : exitCodes.failure;
+    return isLeft(result) ? exitCodes.failure : exitCodes.ok;
   },
 });

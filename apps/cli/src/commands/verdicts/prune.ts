@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { stripControl } from '@mecha/appraisal-core';
+import { isLeft } from '@mecha/errors';
 import type {
   GraphAccess,
   GraphPrunePlanReport,
@@ -100,12 +101,20 @@ async function applyPlan(
       queries,
       await graphAccess(),
     );
-    if (asJson) json(context, result);
-    else if (result.ok) {
+    if (asJson) {
+      // The JSON answer keeps its wire shape: `{ ok: true, removed }` or `{ ok: false, reason }`.
+      json(
+        context,
+        isLeft(result)
+          ? { ok: false, reason: result.left.message }
+          : { ok: true, removed: result.right.removed },
+      );
+    } else if (!isLeft(result)) {
+      const { removed } = result.right;
       context.stdout(
         [
-          `prune applied: ${result.removed.length} memories redacted from ${graphPath}`,
-          ...result.removed.map(
+          `prune applied: ${removed.length} memories redacted from ${graphPath}`,
+          ...removed.map(
             (removal) =>
               `  ${removal.memory} (${stripControl(removal.source)} ${stripControl(removal.sourceId)}): ${removal.report.facts_closed} facts closed`,
           ),
@@ -113,8 +122,8 @@ async function applyPlan(
         ].join('\n'),
       );
     }
-    if (!result.ok) {
-      if (!asJson) context.stderr(`prune refused, nothing changed: ${result.reason}\n`);
+    if (isLeft(result)) {
+      if (!asJson) context.stderr(`prune refused, nothing changed: ${result.left.message}\n`);
       return exitCodes.failure;
     }
     return exitCodes.ok;
