@@ -491,3 +491,18 @@ describe('editor properties', () => {
     );
   });
 });
+
+describe('refusals that name more than one issue, or a line that is not a table', () => {
+  it('joins every issue of a refused edit with "; "', () => {
+    expect(refused(addLine(owner, charter, { id: 'Bad', text: '' })).message).toBe(
+      'refused: charter line 4, id: may hold only lowercase letters, digits, "_", "-" and ".", and must start with a letter or digit; charter line 4, text: is empty',
+    );
+  });
+
+  it('refuses a line that is null as not a table, not as a table missing its fields', () => {
+    const error = refused(addLine(owner, charter, null as unknown as CharterLine));
+    expect(error.message).toBe(
+      'refused: charter line 4: must be a table with id and text, not null',
+    );
+  });
+});
