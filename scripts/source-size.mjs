@@ -52,26 +52,12 @@ export const allowedFunctions = new Map([
     'packages/stores/src/generate-home.ts: generateHome',
     'not moved or split yet (#32), as generate-home.ts above',
   ],
-  ['apps/web/src/client/board-client.ts: boardClient', 'not split yet (#32)'],
   ['apps/web/src/routes/runs.ts: runsRoutes', 'not split yet (#32)'],
   [
     'packages/stores/src/close-task-from-surface.ts: closeTaskFromSurface',
     'not split yet (#32): to split with its conversion to Either',
   ],
   // Not split yet (#32): each is one closure over its state, to split by concept.
-  ['packages/ai-sdk/src/record-ai-sdk.ts: aiSdkRun', 'not split yet (#32)'],
-  [
-    'packages/appraisal-core/src/readouts/appraise-corpus.ts: appraiseCorpus',
-    'not split yet (#32)',
-  ],
-  ['packages/appraisal-core/src/rules/read-transcript.ts: readTranscript', 'not split yet (#32)'],
-  [
-    'packages/claude-agent-sdk/src/record-claude-agent-sdk.ts: recordClaudeAgentSdk',
-    'not split yet (#32)',
-  ],
-  ['packages/graph/src/create-graph-server.ts: createGraphServer', 'not split yet (#32)'],
-  ['packages/graph/src/http-server.ts: startGraphHttpServer', 'not split yet (#32)'],
-  ['packages/langchain/src/record-langchain.ts: recordLangChain', 'not split yet (#32)'],
 ]);
 
 const codeFile = /\.(?:[cm]?[jt]sx?)$/;

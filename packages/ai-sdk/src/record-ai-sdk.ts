@@ -136,23 +136,164 @@ function isTimeout(reason: unknown): boolean {
   return (reason as { name?: unknown } | undefined)?.name === 'TimeoutError';
 }
 
-function aiSdkRun(live: AdapterRun, options: AiSdkOptions): AiSdkRun {
-  const pending = new Set<string>();
-  let turns = 0;
-  const stop = (reason: unknown) => {
+// A step's content part, with the fields of every kind this adapter reads.
+type StepPart = Part & {
+  toolCallId?: string;
+  toolName?: string;
+  input?: unknown;
+  output?: unknown;
+  error?: unknown;
+  approvalId?: string;
+  approved?: boolean;
+  isAutomatic?: boolean;
+  toolCall?: { toolCallId?: string; toolName?: string };
+};
+
+/**
+ * One call's recording: the turns seen so far, the approvals still waiting on the owner, and a
+ * handler per hook and per kind of step part.
+ */
+class AiSdkCall {
+  private readonly pending = new Set<string>();
+  private turns = 0;
+  private readonly role: 'owner' | 'third_party';
+  private readonly userTaint: Taint;
+
+  constructor(
+    private readonly live: AdapterRun,
+    private readonly options: AiSdkOptions,
+  ) {
+    this.role = options.userRole ?? 'owner';
+    this.userTaint = this.role === 'owner' ? defaultTaint : 'third_party';
+  }
+
+  stop(reason: unknown): Promise<void> {
+    const live = this.live;
     if (live.ended()) return live.flushed();
     // A timeout is the SDK's own limit; any other abort is the app's stop button: the owner's.
-    if (isTimeout(reason)) return live.end('interrupted', turns);
-    void live.record((run) => run.intervention({ turn: turns, kind: 'stop' }));
-    return live.end('stopped', turns);
-  };
-  const watch = (signal: AbortSignal | undefined) => {
+    if (isTimeout(reason)) return live.end('interrupted', this.turns);
+    void live.record((run) => run.intervention({ turn: this.turns, kind: 'stop' }));
+    return live.end('stopped', this.turns);
+  }
+
+  watch(signal: AbortSignal | undefined): void {
     if (signal === undefined) return;
-    if (signal.aborted) void stop(signal.reason);
-    else signal.addEventListener('abort', () => void stop(signal.reason), { once: true });
-  };
-  const role = options.userRole ?? 'owner';
-  const userTaint: Taint = role === 'owner' ? defaultTaint : 'third_party';
+    if (signal.aborted) void this.stop(signal.reason);
+    else signal.addEventListener('abort', () => void this.stop(signal.reason), { once: true });
+  }
+
+  onStart(event: AiStartEvent): Promise<void> {
+    const live = this.live;
+    const messages = event.messages as Message[];
+    const last = messages.findLast((message) => message.role === 'user');
+    const text = last === undefined ? undefined : userText(last);
+    if (text !== undefined) {
+      const { role, userTaint } = this;
+      void live.record((run) => run.message({ turn: 0, role, taint: userTaint, text }));
+    }
+    for (const decision of ownerDecisions(messages)) {
+      if (decision.approved) continue;
+      // The owner said no to a call the previous run parked on: their act, and the call's end.
+      void live.record((run) => run.intervention({ turn: 0, kind: 'deny' }));
+      if (decision.toolCallId !== undefined) {
+        const callId = decision.toolCallId;
+        void live.record((run) =>
+          run.toolResult({ turn: 0, callId, status: 'denied', taint: defaultTaint }),
+        );
+      }
+    }
+    return live.flushed();
+  }
+
+  onStepFinish(event: AiStepEvent): Promise<void> {
+    const turn = event.stepNumber + 1;
+    this.turns = turn;
+    if (event.text !== '' || event.usage.inputTokens !== undefined) {
+      void this.live.record((run) =>
+        run.message({
+          turn,
+          role: 'assistant',
+          taint: defaultTaint,
+          ...(event.text === '' ? {} : { text: event.text }),
+          ...(event.usage.inputTokens === undefined
+            ? {}
+            : { promptTokens: event.usage.inputTokens }),
+        }),
+      );
+    }
+    // Tool names by call id, for results that do not repeat theirs.
+    const names = new Map<string, string>();
+    for (const part of event.content) this.stepPart(part as StepPart, turn, names);
+    return this.live.flushed();
+  }
+
+  async onFinish(event: AiFinishEvent): Promise<void> {
+    const cause: StopCause = stopCauseFor(event.finishReason, this.pending.size > 0);
+    await this.live.end(cause, event.steps.length);
+  }
+
+  async onAbort(event: AiAbortEvent): Promise<void> {
+    await this.stop(event.reason);
+  }
+
+  private stepPart(part: StepPart, turn: number, names: Map<string, string>): void {
+    if (part.type === 'tool-call' && part.toolCallId !== undefined) {
+      this.toolCall(part, part.toolCallId, turn, names);
+    } else if (
+      (part.type === 'tool-result' || part.type === 'tool-error') &&
+      part.toolCallId !== undefined
+    ) {
+      this.toolResult(part, part.toolCallId, turn, names);
+    } else if (part.type === 'tool-approval-request' && part.approvalId !== undefined) {
+      // Waiting on the owner unless the SDK decided it by itself (an automatic status).
+      if (part.isAutomatic !== true) this.pending.add(part.approvalId);
+    } else if (part.type === 'tool-approval-response' && part.approvalId !== undefined) {
+      this.pending.delete(part.approvalId);
+      const callId = part.toolCall?.toolCallId;
+      // A denial decided by the app's own policy: the harness's refusal, not the owner's.
+      if (part.approved === false && callId !== undefined) this.denied(callId, turn);
+    } else if (part.type === 'tool-output-denied' && part.toolCallId !== undefined) {
+      this.denied(part.toolCallId, turn);
+    }
+  }
+
+  private toolCall(part: StepPart, callId: string, turn: number, names: Map<string, string>) {
+    const tool = part.toolName ?? 'unknown';
+    names.set(callId, tool);
+    const target = this.options.targetOf?.(tool, part.input);
+    void this.live.record((run) =>
+      run.toolCall({
+        turn,
+        tool,
+        callId,
+        argsDigest: digestOf(part.input),
+        ...(target === undefined ? {} : { target }),
+      }),
+    );
+  }
+
+  private toolResult(part: StepPart, callId: string, turn: number, names: Map<string, string>) {
+    const tool = part.toolName ?? names.get(callId) ?? 'unknown';
+    void this.live.record((run) =>
+      run.toolResult({
+        turn,
+        callId,
+        status: part.type === 'tool-result' ? 'ok' : 'error',
+        taint: this.options.resultTaint?.(tool) ?? defaultTaint,
+        ...(part.type === 'tool-result' ? { resultDigest: digestOf(part.output) } : {}),
+      }),
+    );
+  }
+
+  private denied(callId: string, turn: number): void {
+    void this.live.record((run) =>
+      run.toolResult({ turn, callId, status: 'denied', taint: defaultTaint }),
+    );
+  }
+}
+
+function aiSdkRun(live: AdapterRun, options: AiSdkOptions): AiSdkRun {
+  const call = new AiSdkCall(live, options);
   return {
     sessionId: live.sessionId,
     runId: live.runId,
@@ -160,121 +301,19 @@ function aiSdkRun(live: AdapterRun, options: AiSdkOptions): AiSdkRun {
     middleware: {
       specificationVersion: 'v4',
       wrapGenerate: ({ doGenerate, params }) => {
-        watch(params.abortSignal);
+        call.watch(params.abortSignal);
         return doGenerate();
       },
       wrapStream: ({ doStream, params }) => {
-        watch(params.abortSignal);
+        call.watch(params.abortSignal);
         return doStream();
       },
     },
     hooks: {
-      onStart: async (event) => {
-        const messages = event.messages as Message[];
-        const last = messages.findLast((message) => message.role === 'user');
-        const text = last === undefined ? undefined : userText(last);
-        if (text !== undefined) {
-          void live.record((run) => run.message({ turn: 0, role, taint: userTaint, text }));
-        }
-        for (const decision of ownerDecisions(messages)) {
-          if (decision.approved) continue;
-          // The owner said no to a call the previous run parked on: their act, and the call's end.
-          void live.record((run) => run.intervention({ turn: 0, kind: 'deny' }));
-          if (decision.toolCallId !== undefined) {
-            const callId = decision.toolCallId;
-            void live.record((run) =>
-              run.toolResult({ turn: 0, callId, status: 'denied', taint: defaultTaint }),
-            );
-          }
-        }
-        return live.flushed();
-      },
-      onStepFinish: async (event) => {
-        const turn = event.stepNumber + 1;
-        turns = turn;
-        if (event.text !== '' || event.usage.inputTokens !== undefined) {
-          void live.record((run) =>
-            run.message({
-              turn,
-              role: 'assistant',
-              taint: defaultTaint,
-              ...(event.text === '' ? {} : { text: event.text }),
-              ...(event.usage.inputTokens === undefined
-                ? {}
-                : { promptTokens: event.usage.inputTokens }),
-            }),
-          );
-        }
-        const names = new Map<string, string>();
-        for (const part of event.content) {
-          const fields = part as Part & {
-            toolCallId?: string;
-            toolName?: string;
-            input?: unknown;
-            output?: unknown;
-            error?: unknown;
-            approvalId?: string;
-            approved?: boolean;
-            isAutomatic?: boolean;
-            toolCall?: { toolCallId?: string; toolName?: string };
-          };
-          if (part.type === 'tool-call' && fields.toolCallId !== undefined) {
-            const tool = fields.toolName ?? 'unknown';
-            names.set(fields.toolCallId, tool);
-            const target = options.targetOf?.(tool, fields.input);
-            const callId = fields.toolCallId;
-            void live.record((run) =>
-              run.toolCall({
-                turn,
-                tool,
-                callId,
-                argsDigest: digestOf(fields.input),
-                ...(target === undefined ? {} : { target }),
-              }),
-            );
-          } else if (
-            (part.type === 'tool-result' || part.type === 'tool-error') &&
-            fields.toolCallId !== undefined
-          ) {
-            const callId = fields.toolCallId;
-            const tool = fields.toolName ?? names.get(callId) ?? 'unknown';
-            void live.record((run) =>
-              run.toolResult({
-                turn,
-                callId,
-                status: part.type === 'tool-result' ? 'ok' : 'error',
-                taint: options.resultTaint?.(tool) ?? defaultTaint,
-                ...(part.type === 'tool-result' ? { resultDigest: digestOf(fields.output) } : {}),
-              }),
-            );
-          } else if (part.type === 'tool-approval-request' && fields.approvalId !== undefined) {
-            // Waiting on the owner unless the SDK decided it by itself (an automatic status).
-            if (fields.isAutomatic !== true) pending.add(fields.approvalId);
-          } else if (part.type === 'tool-approval-response' && fields.approvalId !== undefined) {
-            pending.delete(fields.approvalId);
-            const callId = fields.toolCall?.toolCallId;
-            // A denial decided by the app's own policy: the harness's refusal, not the owner's.
-            if (fields.approved === false && callId !== undefined) {
-              void live.record((run) =>
-                run.toolResult({ turn, callId, status: 'denied', taint: defaultTaint }),
-              );
-            }
-          } else if (part.type === 'tool-output-denied' && fields.toolCallId !== undefined) {
-            const callId = fields.toolCallId;
-            void live.record((run) =>
-              run.toolResult({ turn, callId, status: 'denied', taint: defaultTaint }),
-            );
-          }
-        }
-        return live.flushed();
-      },
-      onFinish: async (event) => {
-        const cause: StopCause = stopCauseFor(event.finishReason, pending.size > 0);
-        await live.end(cause, event.steps.length);
-      },
-      onAbort: async (event) => {
-        await stop(event.reason);
-      },
+      onStart: async (event) => call.onStart(event),
+      onStepFinish: async (event) => call.onStepFinish(event),
+      onFinish: (event) => call.onFinish(event),
+      onAbort: (event) => call.onAbort(event),
     },
   };
 }

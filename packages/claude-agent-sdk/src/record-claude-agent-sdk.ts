@@ -133,49 +133,98 @@ const text = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : undefined;
 
 /**
- * Records Claude Agent SDK (`@anthropic-ai/claude-agent-sdk`) runs into a mecha home: one
- * recorder per conversation, and `mecha.query(query, { prompt, options })` in place of
- * `query({ prompt, options })` (or `mecha.hooks` and `mecha.canUseTool(…)` passed by hand).
- * A prompt starts a run; tool calls and results come from `PreToolUse` / `PostToolUse` /
- * `PostToolUseFailure`; the owner's acts come only from the SDK's own permission callback,
- * interrupt and abort signal, mapped by the same rules as the Claude Code importer (a rejected
- * call is a `deny`, a call cut by an interrupt a `steer`); `Stop`, `StopFailure` and the
- * `result` message end the run. A missing or locked home never stops the agent: one warning.
+ * One conversation's recording: the run in progress, a run per prompt, and what each hook,
+ * permission decision, interrupt and abort records into it.
  */
-export function recordClaudeAgentSdk(options: ClaudeAgentSdkOptions = {}): ClaudeAgentSdkRecorder {
-  const session = adapterSession(options);
-  const role = options.userRole ?? 'owner';
-  const userTaint: Taint = role === 'owner' ? defaultTaint : 'third_party';
-  let runs = 0;
-  let live: Live | undefined;
-  let lastRunId: () => string | undefined = () => undefined;
+class ClaudeConversation {
+  readonly session: ReturnType<typeof adapterSession>;
+  private readonly role: 'owner' | 'third_party';
+  private readonly userTaint: Taint;
+  private runs = 0;
+  private live: Live | undefined;
+  private lastRunId: () => string | undefined = () => undefined;
 
-  const start = (): Live => {
-    runs += 1;
-    const run = session.startRun({ resumed: runs > 1 });
-    lastRunId = run.runId;
-    live = { run, turn: 0, settled: new Set(), actTurn: undefined };
-    return live;
-  };
+  constructor(private readonly options: ClaudeAgentSdkOptions) {
+    this.session = adapterSession(options);
+    this.role = options.userRole ?? 'owner';
+    this.userTaint = this.role === 'owner' ? defaultTaint : 'third_party';
+  }
+
+  readonly runId = (): string | undefined => this.lastRunId();
+  readonly flushed = (): Promise<void> => this.live?.run.flushed() ?? Promise.resolve();
+
+  /** The run in progress, unless there is none or it has ended. */
+  private get current(): Live | undefined {
+    return this.live === undefined || this.live.run.ended() ? undefined : this.live;
+  }
+
+  private start(): Live {
+    this.runs += 1;
+    const run = this.session.startRun({ resumed: this.runs > 1 });
+    this.lastRunId = run.runId;
+    this.live = { run, turn: 0, settled: new Set(), actTurn: undefined };
+    return this.live;
+  }
+
   /** The run in progress; a new one when the last has ended (a hook with no prompt before it). */
-  const open = (): Live => (live === undefined || live.run.ended() ? start() : live);
-  const flushed = () => live?.run.flushed() ?? Promise.resolve();
+  private open(): Live {
+    return this.current ?? this.start();
+  }
 
-  const end = (cause: StopCause) => {
-    if (live === undefined || live.run.ended()) return flushed();
-    return live.run.end(cause, live.turn);
-  };
+  end(cause: StopCause): Promise<void> {
+    const current = this.current;
+    if (current === undefined) return this.flushed();
+    return current.run.end(cause, current.turn);
+  }
+
+  /** `UserPromptSubmit`: a prompt starts a run. */
+  prompt(input: Fields): Promise<void> {
+    const current = this.start();
+    const prompt = text(input.prompt);
+    const source = text(input.source);
+    // A prompt the harness injected (a wake-up, a notification) is not the person's.
+    if (prompt !== undefined && (source === undefined || personSources.has(source))) {
+      const { role, userTaint } = this;
+      void current.run.record((run) =>
+        run.message({ turn: 0, role, taint: userTaint, text: prompt }),
+      );
+    }
+    return current.run.flushed();
+  }
+
+  /** `PreToolUse`: a tool call, one turn each. */
+  toolCall(input: Fields): Promise<void> | undefined {
+    const current = this.open();
+    const callId = text(input.tool_use_id);
+    if (callId === undefined) return undefined;
+    current.turn += 1;
+    current.actTurn = undefined;
+    const turn = current.turn;
+    const tool = text(input.tool_name) ?? 'unknown';
+    const target = claudeToolTarget(input.tool_input);
+    void current.run.record((run) =>
+      run.toolCall({
+        turn,
+        tool,
+        callId,
+        argsDigest: contentDigest(input.tool_input),
+        ...(target === undefined ? {} : { target }),
+      }),
+    );
+    return current.run.flushed();
+  }
 
   /** A call's outcome, by the shared rule: its result, and the owner's act it carries. */
-  const outcome = (callId: string, result: ClaudeToolOutcome, digest?: string, tool?: string) => {
+  outcome(callId: string, result: ClaudeToolOutcome, digest?: string, tool?: string) {
     // A result after the run ended (the interrupt that ended it was the owner's act) is dropped.
-    if (live === undefined || live.run.ended()) return flushed();
-    const current = live;
+    const current = this.current;
+    if (current === undefined) return this.flushed();
     if (current.settled.has(callId)) return current.run.flushed();
     current.settled.add(callId);
     const recorded = claudeOutcomeRecord(result);
     const turn = current.turn;
-    const taint = tool === undefined ? defaultTaint : (options.resultTaint?.(tool) ?? defaultTaint);
+    const taint =
+      tool === undefined ? defaultTaint : (this.options.resultTaint?.(tool) ?? defaultTaint);
     void current.run.record((run) =>
       run.toolResult({
         turn,
@@ -194,8 +243,32 @@ export function recordClaudeAgentSdk(options: ClaudeAgentSdkOptions = {}): Claud
       void current.run.record((run) => run.intervention({ turn, kind }));
     }
     return current.run.flushed();
-  };
+  }
 
+  /** The SDK's interrupt: the owner's steer, unless it is the denial just recorded. */
+  interrupted(): Promise<void> {
+    const current = this.current;
+    if (current === undefined) return this.flushed();
+    // Right after the owner's denial of a call, the interrupt is that same act.
+    if (current.actTurn !== current.turn) {
+      const turn = current.turn;
+      void current.run.record((run) => run.intervention({ turn, kind: 'steer' }));
+    }
+    return current.run.end('interrupted', current.turn);
+  }
+
+  /** The query's abort signal fired: the owner stopped the run. */
+  stopped(): void {
+    const current = this.current;
+    if (current === undefined) return;
+    const turn = current.turn;
+    void current.run.record((run) => run.intervention({ turn, kind: 'stop' }));
+    void current.run.end('stopped', turn);
+  }
+}
+
+/** The hooks of one conversation: each hook event and what it records. */
+function conversationHooks(conversation: ClaudeConversation): ClaudeHooks {
   const on = (handle: (input: Fields) => Promise<unknown> | undefined): ClaudeHookCallback[] => [
     async (input) => {
       // A subagent's own calls are its sidechain, as the importer skips them.
@@ -204,55 +277,16 @@ export function recordClaudeAgentSdk(options: ClaudeAgentSdkOptions = {}): Claud
       return {};
     },
   ];
-
-  const hooks: ClaudeHooks = {
-    UserPromptSubmit: [
-      {
-        hooks: on((input) => {
-          const current = start();
-          const prompt = text(input.prompt);
-          const source = text(input.source);
-          // A prompt the harness injected (a wake-up, a notification) is not the person's.
-          if (prompt !== undefined && (source === undefined || personSources.has(source))) {
-            void current.run.record((run) =>
-              run.message({ turn: 0, role, taint: userTaint, text: prompt }),
-            );
-          }
-          return current.run.flushed();
-        }),
-      },
-    ],
-    PreToolUse: [
-      {
-        hooks: on((input) => {
-          const current = open();
-          const callId = text(input.tool_use_id);
-          if (callId === undefined) return undefined;
-          current.turn += 1;
-          current.actTurn = undefined;
-          const turn = current.turn;
-          const tool = text(input.tool_name) ?? 'unknown';
-          const target = claudeToolTarget(input.tool_input);
-          void current.run.record((run) =>
-            run.toolCall({
-              turn,
-              tool,
-              callId,
-              argsDigest: contentDigest(input.tool_input),
-              ...(target === undefined ? {} : { target }),
-            }),
-          );
-          return current.run.flushed();
-        }),
-      },
-    ],
+  return {
+    UserPromptSubmit: [{ hooks: on((input) => conversation.prompt(input)) }],
+    PreToolUse: [{ hooks: on((input) => conversation.toolCall(input)) }],
     PostToolUse: [
       {
         hooks: on((input) => {
           const callId = text(input.tool_use_id);
           if (callId === undefined) return undefined;
           const digest = contentDigest(input.tool_response);
-          return outcome(callId, 'ok', digest, text(input.tool_name));
+          return conversation.outcome(callId, 'ok', digest, text(input.tool_name));
         }),
       },
     ],
@@ -263,7 +297,7 @@ export function recordClaudeAgentSdk(options: ClaudeAgentSdkOptions = {}): Claud
           if (callId === undefined) return undefined;
           // Cut by the person's interrupt: cancelled (a steer); else the tool failed.
           const result = input.is_interrupt === true ? 'cancelled' : 'error';
-          return outcome(callId, result, undefined, text(input.tool_name));
+          return conversation.outcome(callId, result, undefined, text(input.tool_name));
         }),
       },
     ],
@@ -272,59 +306,97 @@ export function recordClaudeAgentSdk(options: ClaudeAgentSdkOptions = {}): Claud
         hooks: on((input) => {
           const callId = text(input.tool_use_id);
           // The SDK's own classifier refused the call: a refusal, no person's act.
-          return callId === undefined ? undefined : outcome(callId, 'denied');
+          return callId === undefined ? undefined : conversation.outcome(callId, 'denied');
         }),
       },
     ],
-    Stop: [{ hooks: on(() => end('completed')) }],
-    StopFailure: [{ hooks: on(() => end('error')) }],
+    Stop: [{ hooks: on(() => conversation.end('completed')) }],
+    StopFailure: [{ hooks: on(() => conversation.end('error')) }],
     // The session closed: whatever was asked is written; a run still open has no known end.
-    SessionEnd: [{ hooks: on(() => flushed()) }],
+    SessionEnd: [{ hooks: on(() => conversation.flushed()) }],
   };
+}
 
-  const interrupted = () => {
-    if (live === undefined || live.run.ended()) return flushed();
-    const current = live;
-    // Right after the owner's denial of a call, the interrupt is that same act.
-    if (current.actTurn !== current.turn) {
-      const turn = current.turn;
-      void current.run.record((run) => run.intervention({ turn, kind: 'steer' }));
+/** The app's permission callback, wrapped: a denial there is the owner's rejection. */
+function recordedCanUseTool<T extends ClaudeCanUseTool>(
+  conversation: ClaudeConversation,
+  inner: T,
+): T {
+  const wrapped: ClaudeCanUseTool = async (toolName, input, callOptions) => {
+    const decision = await inner(toolName, input, callOptions);
+    if (decision?.behavior === 'deny' && callOptions.agentID === undefined) {
+      // The permission callback is where the owner is asked: a denial is their rejection.
+      await conversation.outcome(callOptions.toolUseID, 'rejected');
+      if (decision.interrupt === true) await conversation.interrupted();
     }
-    return current.run.end('interrupted', current.turn);
+    return decision;
   };
+  return wrapped as T;
+}
 
+/**
+ * The SDK's `Query`, with its messages read on their way to the app (a `result` ends the run)
+ * and its `interrupt()` recorded as the owner's.
+ */
+function recordedQuery<Q extends ClaudeQuery>(conversation: ClaudeConversation, q: Q): Q {
+  const next = q.next.bind(q);
+  const interrupt = q.interrupt.bind(q);
+  const reading = async (...args: [] | [unknown]) => {
+    const step = await next(...args);
+    const message = step.value as Fields | undefined;
+    if (step.done !== true && message?.type === 'result') {
+      // How the run ended, by the importer's rule for a headless run's result line.
+      await conversation.end(
+        claudeResultStopCause(text(message.subtype), message.is_error === true),
+      );
+    }
+    return step;
+  };
+  // `for await` asks the query for its iterator (the SDK hands out an inner one): this one
+  // reads each message on its way to the app, and leaves the rest to the query.
+  const iterator: AsyncIterableIterator<unknown> = {
+    next: reading,
+    ...(q.return === undefined ? {} : { return: q.return.bind(q) }),
+    ...(q.throw === undefined ? {} : { throw: q.throw.bind(q) }),
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return Object.assign(q, {
+    next: reading,
+    [Symbol.asyncIterator]: () => iterator,
+    interrupt: async () => {
+      await conversation.interrupted();
+      return interrupt();
+    },
+  });
+}
+
+/**
+ * Records Claude Agent SDK (`@anthropic-ai/claude-agent-sdk`) runs into a mecha home: one
+ * recorder per conversation, and `mecha.query(query, { prompt, options })` in place of
+ * `query({ prompt, options })` (or `mecha.hooks` and `mecha.canUseTool(…)` passed by hand).
+ * A prompt starts a run; tool calls and results come from `PreToolUse` / `PostToolUse` /
+ * `PostToolUseFailure`; the owner's acts come only from the SDK's own permission callback,
+ * interrupt and abort signal, mapped by the same rules as the Claude Code importer (a rejected
+ * call is a `deny`, a call cut by an interrupt a `steer`); `Stop`, `StopFailure` and the
+ * `result` message end the run. A missing or locked home never stops the agent: one warning.
+ */
+export function recordClaudeAgentSdk(options: ClaudeAgentSdkOptions = {}): ClaudeAgentSdkRecorder {
+  const conversation = new ClaudeConversation(options);
+  const hooks = conversationHooks(conversation);
   const watch = (signal: AbortSignal) => {
-    const stop = () => {
-      if (live === undefined || live.run.ended()) return;
-      const current = live;
-      const turn = current.turn;
-      void current.run.record((run) => run.intervention({ turn, kind: 'stop' }));
-      void current.run.end('stopped', turn);
-    };
+    const stop = () => conversation.stopped();
     if (signal.aborted) stop();
     else signal.addEventListener('abort', stop, { once: true });
   };
-
-  const canUseTool = <T extends ClaudeCanUseTool>(inner: T): T => {
-    const wrapped: ClaudeCanUseTool = async (toolName, input, callOptions) => {
-      const decision = await inner(toolName, input, callOptions);
-      if (decision?.behavior === 'deny' && callOptions.agentID === undefined) {
-        // The permission callback is where the owner is asked: a denial is their rejection.
-        await outcome(callOptions.toolUseID, 'rejected');
-        if (decision.interrupt === true) await interrupted();
-      }
-      return decision;
-    };
-    return wrapped as T;
-  };
-
+  const canUseTool = <T extends ClaudeCanUseTool>(inner: T): T =>
+    recordedCanUseTool(conversation, inner);
   return {
-    sessionId: session.sessionId,
+    sessionId: conversation.session.sessionId,
     hooks,
     canUseTool,
     watch,
-    runId: () => lastRunId(),
-    flushed,
+    runId: conversation.runId,
+    flushed: conversation.flushed,
     query: (query, params) => {
       const given = params.options ?? {};
       const merged: Record<string, unknown[]> = { ...(given.hooks as Record<string, unknown[]>) };
@@ -340,33 +412,7 @@ export function recordClaudeAgentSdk(options: ClaudeAgentSdkOptions = {}): Claud
           ...(given.canUseTool === undefined ? {} : { canUseTool: canUseTool(given.canUseTool) }),
         },
       } as typeof params);
-      const next = q.next.bind(q);
-      const interrupt = q.interrupt.bind(q);
-      const reading = async (...args: [] | [unknown]) => {
-        const step = await next(...args);
-        const message = step.value as Fields | undefined;
-        if (step.done !== true && message?.type === 'result') {
-          // How the run ended, by the importer's rule for a headless run's result line.
-          await end(claudeResultStopCause(text(message.subtype), message.is_error === true));
-        }
-        return step;
-      };
-      // `for await` asks the query for its iterator (the SDK hands out an inner one): this one
-      // reads each message on its way to the app, and leaves the rest to the query.
-      const iterator: AsyncIterableIterator<unknown> = {
-        next: reading,
-        ...(q.return === undefined ? {} : { return: q.return.bind(q) }),
-        ...(q.throw === undefined ? {} : { throw: q.throw.bind(q) }),
-        [Symbol.asyncIterator]: () => iterator,
-      };
-      return Object.assign(q, {
-        next: reading,
-        [Symbol.asyncIterator]: () => iterator,
-        interrupt: async () => {
-          await interrupted();
-          return interrupt();
-        },
-      });
+      return recordedQuery(conversation, q);
     },
   };
 }

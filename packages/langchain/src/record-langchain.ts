@@ -103,13 +103,6 @@ export function stopOfError(error: unknown): { cause: StopCause; ownerStop: bool
 }
 
 /**
- * Records LangChain.js runs into a mecha home through a callback handler: each top-level run
- * (a chain, a runnable sequence, an agent, or a chat model called alone) is one mecha run;
- * under it the first human message, each model's answer with its prompt tokens, and each tool's
- * call and result. An aborted run (its `signal`) is the owner's stop. A missing or locked home
- * never stops the agent: one warning, and it runs on.
- */
-/**
  * LangGraph's `Command` carrying a `resume` value, told by its own `lg_name` mark (nothing of
  * `@langchain/langgraph` is imported).
  */
@@ -125,123 +118,233 @@ function isGraphInterrupt(error: unknown): boolean {
   return name === 'GraphInterrupt' || name === 'NodeInterrupt';
 }
 
-export function recordLangChain(options: LangChainOptions = {}): LangChainRecorder {
-  const live = adapterSession(options);
-  const role = options.userRole ?? 'owner';
-  const runs = new Map<
-    string,
-    { run: AdapterRun; turn: number; heard: boolean; interrupted: boolean }
-  >();
-  const rootOf = new Map<string, string>();
-  const tools = new Map<string, { callId: string; tool: string }>();
-  let started = 0;
-  const pending = new Set<Promise<void>>();
-  const track = (work: Promise<void>) => {
-    pending.add(work);
-    void work.finally(() => pending.delete(work));
+interface RunState {
+  readonly run: AdapterRun;
+  turn: number;
+  heard: boolean;
+  interrupted: boolean;
+}
+
+/**
+ * One conversation's recording: the top-level runs open now (each a mecha run), which run each
+ * nested one belongs to, the tool calls in flight, and a handler per LangChain callback.
+ */
+class LangChainConversation {
+  readonly live: ReturnType<typeof adapterSession>;
+  private readonly role: 'owner' | 'third_party';
+  private readonly runs = new Map<string, RunState>();
+  private readonly rootOf = new Map<string, string>();
+  private readonly tools = new Map<string, { callId: string; tool: string }>();
+  private started = 0;
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(private readonly options: LangChainOptions) {
+    this.live = adapterSession(options);
+    this.role = options.userRole ?? 'owner';
+  }
+
+  async flushed(): Promise<void> {
+    await Promise.all([...this.pending]);
+    await Promise.all([...this.runs.values()].map((state) => state.run.flushed()));
+  }
+
+  chainStart(inputs: unknown, runId: string, rest: unknown[]): void {
+    // @langchain/core 1.4 passes the parent run's id fourth (its typings say eighth): take
+    // whichever names a run already seen.
+    const parentRunId = [rest[0], rest[4]].find(
+      (value): value is string => typeof value === 'string' && this.rootOf.has(value),
+    );
+    if (parentRunId !== undefined) {
+      this.root(runId, parentRunId);
+      return;
+    }
+    const state = this.begin(runId);
+    // A graph resumed with LangGraph's `Command({ resume })`: the owner answered the interrupt
+    // the last run parked on, which is a steer. Read from the Command, never from any text.
+    if (isResumeCommand(inputs))
+      void state.run.record((run) => run.intervention({ turn: 0, kind: 'steer' }));
+  }
+
+  async chainEnd(runId: string, parentRunId: string | undefined): Promise<void> {
+    if (parentRunId !== undefined) return;
+    // A graph that stopped on `interrupt()` returns normally: it waits on the owner.
+    const parked = this.runs.get(runId)?.interrupted === true;
+    await this.finish(runId, parked ? 'parked' : 'completed', false);
+  }
+
+  async chainError(error: unknown, runId: string, parentRunId: string | undefined): Promise<void> {
+    if (isGraphInterrupt(error)) {
+      const state = this.stateFor(runId, parentRunId) ?? this.runs.get(runId);
+      if (state !== undefined) state.interrupted = true;
+      if (parentRunId !== undefined) return;
+      await this.finish(runId, 'parked', false);
+      return;
+    }
+    await this.failed(error, runId, parentRunId);
+  }
+
+  chatModelStart(
+    messages: readonly (readonly unknown[])[],
+    runId: string,
+    parentRunId: string | undefined,
+  ): void {
+    const state = parentRunId === undefined ? this.begin(runId) : this.stateFor(runId, parentRunId);
+    if (state === undefined || state.heard) return;
+    state.heard = true;
+    const human = (messages[0] ?? []).findLast((message) => kindOf(message as Message) === 'human');
+    const text = human === undefined ? undefined : textOf(human as Message);
+    if (text === undefined) return;
+    const role = this.role;
+    void state.run.record((run) =>
+      run.message({ turn: 0, role, taint: role === 'owner' ? 'clean' : 'third_party', text }),
+    );
+  }
+
+  async llmEnd(
+    output: Parameters<MechaCallbackHandler['handleLLMEnd']>[0],
+    runId: string,
+    parentRunId: string | undefined,
+  ): Promise<void> {
+    const state = this.stateFor(runId, parentRunId) ?? this.runs.get(runId);
+    if (state === undefined) return;
+    state.turn += 1;
+    const turn = state.turn;
+    const generation = output.generations?.[0]?.[0];
+    const promptTokens = generation?.message?.usage_metadata?.input_tokens;
+    const text = generation?.text;
+    void state.run.record((run) =>
+      run.message({
+        turn,
+        role: 'assistant',
+        taint: 'clean',
+        ...(text === undefined || text === '' ? {} : { text }),
+        ...(promptTokens === undefined ? {} : { promptTokens }),
+      }),
+    );
+    if (parentRunId === undefined) await this.finish(runId, 'completed', false);
+  }
+
+  /** A top-level run that failed ends by its error; a nested one's failure is its parent's. */
+  async failed(error: unknown, runId: string, parentRunId: string | undefined): Promise<void> {
+    if (parentRunId !== undefined) return;
+    const stop = stopOfError(error);
+    await this.finish(runId, stop.cause, stop.ownerStop);
+  }
+
+  toolStart(
+    tool: unknown,
+    input: string,
+    call: { runId: string; parentRunId?: string; runName?: string; toolCallId?: string },
+  ): void {
+    const { runId, runName, toolCallId } = call;
+    const state = this.stateFor(runId, call.parentRunId);
+    if (state === undefined) return;
+    const name = runName ?? (tool as { name?: string }).name ?? 'unknown';
+    const callId = toolCallId ?? runId;
+    this.tools.set(runId, { callId, tool: name });
+    const target = this.options.targetOf?.(name, input);
+    const turn = state.turn;
+    void state.run.record((run) =>
+      run.toolCall({
+        turn,
+        tool: name,
+        callId,
+        argsDigest: digestOf(input),
+        ...(target === undefined ? {} : { target }),
+      }),
+    );
+  }
+
+  toolEnd(output: unknown, runId: string, parentRunId: string | undefined): void {
+    const state = this.stateFor(runId, parentRunId);
+    const call = this.tools.get(runId);
+    if (state === undefined || call === undefined) return;
+    this.tools.delete(runId);
+    const turn = state.turn;
+    const content = (output as { content?: unknown } | undefined)?.content ?? output;
+    void state.run.record((run) =>
+      run.toolResult({
+        turn,
+        callId: call.callId,
+        status: 'ok',
+        taint: this.options.resultTaint?.(call.tool) ?? 'clean',
+        resultDigest: digestOf(content),
+      }),
+    );
+  }
+
+  toolError(runId: string, parentRunId: string | undefined): void {
+    const state = this.stateFor(runId, parentRunId);
+    const call = this.tools.get(runId);
+    if (state === undefined || call === undefined) return;
+    this.tools.delete(runId);
+    const turn = state.turn;
+    void state.run.record((run) =>
+      run.toolResult({ turn, callId: call.callId, status: 'error', taint: 'clean' }),
+    );
+  }
+
+  private track(work: Promise<void>): Promise<void> {
+    this.pending.add(work);
+    void work.finally(() => this.pending.delete(work));
     return work;
-  };
-  const root = (runId: string, parentRunId: string | undefined) => {
+  }
+
+  private root(runId: string, parentRunId: string | undefined): string {
     if (parentRunId === undefined) return runId;
-    const found = rootOf.get(parentRunId) ?? parentRunId;
-    rootOf.set(runId, found);
+    const found = this.rootOf.get(parentRunId) ?? parentRunId;
+    this.rootOf.set(runId, found);
     return found;
-  };
-  const begin = (runId: string) => {
-    started += 1;
-    const state = {
-      run: live.startRun({ resumed: started > 1 }),
+  }
+
+  private begin(runId: string): RunState {
+    this.started += 1;
+    const state: RunState = {
+      run: this.live.startRun({ resumed: this.started > 1 }),
       turn: 0,
       heard: false,
       interrupted: false,
     };
-    runs.set(runId, state);
-    rootOf.set(runId, runId);
+    this.runs.set(runId, state);
+    this.rootOf.set(runId, runId);
     return state;
-  };
-  const finish = (runId: string, cause: StopCause, ownerStop: boolean) => {
-    const state = runs.get(runId);
+  }
+
+  private finish(runId: string, cause: StopCause, ownerStop: boolean): Promise<void> {
+    const state = this.runs.get(runId);
     if (state === undefined) return Promise.resolve();
-    runs.delete(runId);
+    this.runs.delete(runId);
     if (ownerStop)
       void state.run.record((run) => run.intervention({ turn: state.turn, kind: 'stop' }));
-    return track(state.run.end(cause, state.turn));
-  };
-  const stateFor = (runId: string, parentRunId: string | undefined) =>
-    runs.get(root(runId, parentRunId));
+    return this.track(state.run.end(cause, state.turn));
+  }
+
+  private stateFor(runId: string, parentRunId: string | undefined): RunState | undefined {
+    return this.runs.get(this.root(runId, parentRunId));
+  }
+}
+
+/**
+ * Records LangChain.js runs into a mecha home through a callback handler: each top-level run
+ * (a chain, a runnable sequence, an agent, or a chat model called alone) is one mecha run;
+ * under it the first human message, each model's answer with its prompt tokens, and each tool's
+ * call and result. An aborted run (its `signal`) is the owner's stop. A missing or locked home
+ * never stops the agent: one warning, and it runs on.
+ */
+export function recordLangChain(options: LangChainOptions = {}): LangChainRecorder {
+  const conversation = new LangChainConversation(options);
+  // A plain object with LangChain's callback methods, each handing its event to the conversation.
   const handler: MechaCallbackHandler = {
     awaitHandlers: true,
-    handleChainStart: async (_chain, inputs, runId, ...rest) => {
-      // @langchain/core 1.4 passes the parent run's id fourth (its typings say eighth): take
-      // whichever names a run already seen.
-      const parentRunId = [rest[0], rest[4]].find(
-        (value): value is string => typeof value === 'string' && rootOf.has(value),
-      );
-      if (parentRunId !== undefined) {
-        root(runId, parentRunId);
-        return;
-      }
-      const state = begin(runId);
-      // A graph resumed with LangGraph's `Command({ resume })`: the owner answered the interrupt
-      // the last run parked on, which is a steer. Read from the Command, never from any text.
-      if (isResumeCommand(inputs))
-        void state.run.record((run) => run.intervention({ turn: 0, kind: 'steer' }));
-    },
-    handleChainEnd: async (_outputs, runId, parentRunId) => {
-      if (parentRunId !== undefined) return;
-      // A graph that stopped on `interrupt()` returns normally: it waits on the owner.
-      const parked = runs.get(runId)?.interrupted === true;
-      await finish(runId, parked ? 'parked' : 'completed', false);
-    },
-    handleChainError: async (error, runId, parentRunId) => {
-      if (isGraphInterrupt(error)) {
-        const state = stateFor(runId, parentRunId) ?? runs.get(runId);
-        if (state !== undefined) state.interrupted = true;
-        if (parentRunId !== undefined) return;
-        await finish(runId, 'parked', false);
-        return;
-      }
-      if (parentRunId !== undefined) return;
-      const stop = stopOfError(error);
-      await finish(runId, stop.cause, stop.ownerStop);
-    },
-    handleChatModelStart: async (_llm, messages, runId, parentRunId) => {
-      const state = parentRunId === undefined ? begin(runId) : stateFor(runId, parentRunId);
-      if (state === undefined || state.heard) return;
-      state.heard = true;
-      const human = (messages[0] ?? []).findLast(
-        (message) => kindOf(message as Message) === 'human',
-      );
-      const text = human === undefined ? undefined : textOf(human as Message);
-      if (text === undefined) return;
-      void state.run.record((run) =>
-        run.message({ turn: 0, role, taint: role === 'owner' ? 'clean' : 'third_party', text }),
-      );
-    },
-    handleLLMEnd: async (output, runId, parentRunId) => {
-      const state = stateFor(runId, parentRunId) ?? runs.get(runId);
-      if (state === undefined) return;
-      state.turn += 1;
-      const turn = state.turn;
-      const generation = output.generations?.[0]?.[0];
-      const promptTokens = generation?.message?.usage_metadata?.input_tokens;
-      const text = generation?.text;
-      void state.run.record((run) =>
-        run.message({
-          turn,
-          role: 'assistant',
-          taint: 'clean',
-          ...(text === undefined || text === '' ? {} : { text }),
-          ...(promptTokens === undefined ? {} : { promptTokens }),
-        }),
-      );
-      if (parentRunId === undefined) await finish(runId, 'completed', false);
-    },
-    handleLLMError: async (error, runId, parentRunId) => {
-      if (parentRunId !== undefined) return;
-      const stop = stopOfError(error);
-      await finish(runId, stop.cause, stop.ownerStop);
-    },
+    handleChainStart: async (_chain, inputs, runId, ...rest) =>
+      conversation.chainStart(inputs, runId, rest),
+    handleChainEnd: (_outputs, runId, parentRunId) => conversation.chainEnd(runId, parentRunId),
+    handleChainError: (error, runId, parentRunId) =>
+      conversation.chainError(error, runId, parentRunId),
+    handleChatModelStart: async (_llm, messages, runId, parentRunId) =>
+      conversation.chatModelStart(messages, runId, parentRunId),
+    handleLLMEnd: (output, runId, parentRunId) => conversation.llmEnd(output, runId, parentRunId),
+    handleLLMError: (error, runId, parentRunId) => conversation.failed(error, runId, parentRunId),
     handleToolStart: async (
       tool,
       input,
@@ -251,58 +354,21 @@ export function recordLangChain(options: LangChainOptions = {}): LangChainRecord
       _metadata,
       runName,
       toolCallId,
-    ) => {
-      const state = stateFor(runId, parentRunId);
-      if (state === undefined) return;
-      const name = runName ?? (tool as { name?: string }).name ?? 'unknown';
-      const callId = toolCallId ?? runId;
-      tools.set(runId, { callId, tool: name });
-      const target = options.targetOf?.(name, input);
-      const turn = state.turn;
-      void state.run.record((run) =>
-        run.toolCall({
-          turn,
-          tool: name,
-          callId,
-          argsDigest: digestOf(input),
-          ...(target === undefined ? {} : { target }),
-        }),
-      );
-    },
-    handleToolEnd: async (output, runId, parentRunId) => {
-      const state = stateFor(runId, parentRunId);
-      const call = tools.get(runId);
-      if (state === undefined || call === undefined) return;
-      tools.delete(runId);
-      const turn = state.turn;
-      const content = (output as { content?: unknown } | undefined)?.content ?? output;
-      void state.run.record((run) =>
-        run.toolResult({
-          turn,
-          callId: call.callId,
-          status: 'ok',
-          taint: options.resultTaint?.(call.tool) ?? 'clean',
-          resultDigest: digestOf(content),
-        }),
-      );
-    },
-    handleToolError: async (_error, runId, parentRunId) => {
-      const state = stateFor(runId, parentRunId);
-      const call = tools.get(runId);
-      if (state === undefined || call === undefined) return;
-      tools.delete(runId);
-      const turn = state.turn;
-      void state.run.record((run) =>
-        run.toolResult({ turn, callId: call.callId, status: 'error', taint: 'clean' }),
-      );
-    },
+    ) =>
+      conversation.toolStart(tool, input, {
+        runId,
+        ...(parentRunId === undefined ? {} : { parentRunId }),
+        ...(runName === undefined ? {} : { runName }),
+        ...(toolCallId === undefined ? {} : { toolCallId }),
+      }),
+    handleToolEnd: async (output, runId, parentRunId) =>
+      conversation.toolEnd(output, runId, parentRunId),
+    handleToolError: async (_error, runId, parentRunId) =>
+      conversation.toolError(runId, parentRunId),
   };
   return {
-    sessionId: live.sessionId,
+    sessionId: conversation.live.sessionId,
     handler,
-    flushed: async () => {
-      await Promise.all([...pending]);
-      await Promise.all([...runs.values()].map((state) => state.run.flushed()));
-    },
+    flushed: () => conversation.flushed(),
   };
 }

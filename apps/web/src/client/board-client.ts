@@ -1,23 +1,22 @@
-/**
- * The board's one script, served as `/assets/board.js` from this function's source (so it is
- * type-checked like the rest, and no build step is needed). Everything works without it; it
- * adds live runs (server-sent events) and a confirmation on acts that cannot be undone. It must
- * stay self-contained: it runs in the browser, alone.
- */
-export function boardClient(): void {
-  const body = document.body;
-  const logo = document.querySelector('.logo');
-  const status = document.getElementById('live-status');
+// The board's script is these parts, each served from its own source (so it is type-checked
+// like the rest, and no build step is needed) and run in turn. Each must stay self-contained:
+// it runs in the browser, alone, naming nothing outside itself.
 
+/** A confirmation on acts that cannot be undone (`form[data-confirm]`). */
+function confirmActs(): void {
   for (const form of Array.from(document.querySelectorAll<HTMLFormElement>('form[data-confirm]'))) {
     form.addEventListener('submit', (event) => {
       const question = form.dataset.confirm;
       if (question !== undefined && !window.confirm(question)) event.preventDefault();
     });
   }
+}
 
-  // Keyboard shortcuts (listed under "Keyboard shortcuts" on every page). Never while typing in
-  // a field, never with Ctrl, Alt or Meta held: the browser's and the field's keys stay theirs.
+/**
+ * Keyboard shortcuts (listed under "Keyboard shortcuts" on every page). Never while typing in
+ * a field, never with Ctrl, Alt or Meta held: the browser's and the field's keys stay theirs.
+ */
+function keyboardShortcuts(): void {
   const items = () =>
     Array.from(
       document.querySelectorAll<HTMLElement>(
@@ -93,8 +92,14 @@ export function boardClient(): void {
     if (act instanceof HTMLButtonElement) act.click();
     else act.focus();
   });
+}
 
+/** Live runs on the runs page (server-sent events): a run that finishes appears without a reload. */
+function liveRuns(): void {
+  const body = document.body;
   if (body.dataset.live !== 'runs' || typeof EventSource === 'undefined') return;
+  const logo = document.querySelector('.logo');
+  const status = document.getElementById('live-status');
   const list = document.getElementById('runs');
   const indicator = document.getElementById('live-indicator');
   const count = document.getElementById('runs-count');
@@ -151,6 +156,13 @@ export function boardClient(): void {
     if (status !== null) status.textContent = `A run finished in session ${data.session}.`;
   });
 }
+
+/**
+ * The board's one script, served as `/assets/board.js`: its parts, each run in turn.
+ * Everything works without it; it adds a confirmation on acts that cannot be undone, keyboard
+ * shortcuts and live runs.
+ */
+export const boardClient: readonly (() => void)[] = [confirmActs, keyboardShortcuts, liveRuns];
 
 /**
  * The `<mecha-appraisal>` custom element, served as `/assets/mecha-appraisal.js`: the same chip

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { appraisalElement, boardClient } from '../client/board-client.js';
 import { boardStyle } from '../views/board-style.js';
 
-const script = `(${boardClient.toString()})();\n`;
+const script = boardClient.map((part) => `(${part.toString()})();\n`).join('');
 const elementScript = `(${appraisalElement.toString()})();\n`;
 
 /** The board's icon: the logo's ring, plum and teal halves (the chip's two sides). */

@@ -51,129 +51,55 @@ export const appraisedEventTypes = [
   'appraiser_verdict',
 ] as const satisfies readonly TranscriptEvent['type'][];
 
-/**
- * Reads the signed errors a transcript holds — interventions, counters, stop causes, declared
- * step checks and legacy appraiser verdicts — counting each once however many resumed runs
- * recorded it: interventions once per kind and turn, each counter kind once (boredom notices
- * once each, up to three per run), the owner's stop once, a step check once per step and turn.
- */
-export function readTranscript(events: readonly TranscriptEvent[]): TranscriptReading {
-  const entries: SignedEntry[] = [];
-  const runGoals = new Map<string, GoalRef>();
-  const runs = new Map<string, { startedAt: number; stopCause: StopCause | undefined }>();
-  const seen = new Set<string>();
-  let sessionGoal: GoalRef | undefined;
-  let compacted = false;
-  // The owner's stop, counted once per session: the run it first showed in, and the turn of
-  // the first stop intervention (a `stopped` end alone has no turn).
-  let stop:
-    | {
-        readonly runId: string;
-        readonly turn: number | undefined;
-        readonly source?: EventSource | undefined;
-      }
-    | undefined;
+type EventOf<T extends TranscriptEvent['type']> = Extract<TranscriptEvent, { type: T }>;
 
-  const goalOf = (runId: string): GoalRef | undefined => runGoals.get(runId) ?? sessionGoal;
-  // An imported event keeps where it came from; the entry it signs carries it along.
-  const from = (entry: SignedEntry, source: EventSource | undefined): SignedEntry =>
-    source === undefined ? entry : { ...entry, source };
-  const once = (key: string): boolean => {
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  };
-  const counter = (trigger: CounterTrigger, runId: string, source?: EventSource): void => {
-    if (once(`counter:${trigger.name}`)) {
-      entries.push(
-        from(
-          signEntry(trigger.row, { kind: 'counter', name: trigger.name }, goalOf(runId)),
-          source,
-        ),
-      );
-    }
-  };
+// The owner's stop, counted once per session: the run it first showed in, and the turn of the
+// first stop intervention (a `stopped` end alone has no turn).
+interface OwnerStop {
+  readonly runId: string;
+  readonly turn: number | undefined;
+  readonly source?: EventSource | undefined;
+}
 
-  // Boredom notices sign once each: a run climbs at most the three rungs, so a run's notices
-  // beyond three (a harness that recorded more) sign nothing more.
-  const notices = new Map<string, number>();
-  const boredom = (trigger: CounterTrigger, runId: string, value: number): void => {
-    const before = notices.get(runId) ?? 0;
-    const after = Math.min(boredomRungCount, before + value);
-    notices.set(runId, after);
-    for (let notice = before; notice < after; notice += 1) {
-      entries.push(signEntry(trigger.row, { kind: 'counter', name: trigger.name }, goalOf(runId)));
-    }
-  };
+// An imported event keeps where it came from; the entry it signs carries it along.
+const from = (entry: SignedEntry, source: EventSource | undefined): SignedEntry =>
+  source === undefined ? entry : { ...entry, source };
 
-  for (const event of events) {
+/** One transcript's reading as it is folded: the state, and one handler per event kind. */
+class TranscriptFold {
+  readonly entries: SignedEntry[] = [];
+  readonly runs = new Map<string, RunSummary>();
+  private readonly runGoals = new Map<string, GoalRef>();
+  private readonly seen = new Set<string>();
+  // Boredom notices recorded so far, by run.
+  private readonly notices = new Map<string, number>();
+  private sessionGoal: GoalRef | undefined;
+  private compacted = false;
+  private stop: OwnerStop | undefined;
+
+  read(event: TranscriptEvent): void {
     switch (event.type) {
       case 'run_start':
-        if (event.goal !== undefined) {
-          runGoals.set(event.run_id, event.goal);
-          sessionGoal ??= event.goal;
-        }
-        runs.set(event.run_id, {
-          startedAt: Date.parse(event.at),
-          stopCause: runs.get(event.run_id)?.stopCause,
-        });
+        this.runStart(event);
         break;
       case 'intervention':
-        if (event.kind === 'stop') {
-          if (stop?.turn === undefined) {
-            stop = { runId: stop?.runId ?? event.run_id, turn: event.turn, source: event.source };
-          }
-        } else if (once(`intervention:${event.turn}:${event.kind}`)) {
-          const row = event.kind === 'steer' ? 'steer' : 'deny';
-          entries.push(
-            from(
-              signEntry(row, { kind: 'turn', turn: event.turn }, goalOf(event.run_id)),
-              event.source,
-            ),
-          );
-        }
+        this.intervention(event);
         break;
       case 'step_check':
-        if (!event.passed && once(`step:${event.step_id}:${event.turn}`)) {
-          entries.push(
-            from(
-              signEntry(
-                'stepCheckFailed',
-                { kind: 'turn', turn: event.turn },
-                goalOf(event.run_id),
-              ),
-              event.source,
-            ),
-          );
-        }
+        this.stepCheck(event);
         break;
-      case 'counter': {
-        const trigger = counterTriggers.get(event.name);
-        if (trigger === undefined || event.value <= 0) break;
-        if (trigger.row === 'boredomNotice') boredom(trigger, event.run_id, event.value);
-        else counter(trigger, event.run_id, event.source);
+      case 'counter':
+        this.counterEvent(event);
         break;
-      }
-      case 'run_end': {
-        const run = runs.get(event.run_id);
-        runs.set(event.run_id, {
-          startedAt: run?.startedAt ?? Date.parse(event.at),
-          stopCause: event.stop_cause,
-        });
-        if (event.stop_cause === 'stopped') {
-          stop ??= { runId: event.run_id, turn: undefined, source: event.source };
-        } else {
-          const trigger = stopTriggers.get(event.stop_cause);
-          if (trigger !== undefined) counter(trigger, event.run_id, event.source);
-        }
+      case 'run_end':
+        this.runEnd(event);
         break;
-      }
       case 'compaction':
-        compacted = true;
+        this.compacted = true;
         break;
       case 'appraiser_verdict':
-        if (once(`appraiser:${JSON.stringify(event.error)}`)) {
-          entries.push({ row: 'legacyAppraiserVerdict', error: { ...event.error } });
+        if (this.once(`appraiser:${JSON.stringify(event.error)}`)) {
+          this.entries.push({ row: 'legacyAppraiserVerdict', error: { ...event.error } });
         }
         break;
       default:
@@ -181,12 +107,127 @@ export function readTranscript(events: readonly TranscriptEvent[]): TranscriptRe
     }
   }
 
-  if (stop !== undefined) {
-    const cite: Cite =
-      stop.turn === undefined
-        ? { kind: 'counter', name: 'stopped' }
-        : { kind: 'turn', turn: stop.turn };
-    entries.push(from(signEntry('ownerStop', cite, goalOf(stop.runId)), stop.source));
+  reading(): TranscriptReading {
+    const stop = this.stop;
+    if (stop !== undefined) {
+      const cite: Cite =
+        stop.turn === undefined
+          ? { kind: 'counter', name: 'stopped' }
+          : { kind: 'turn', turn: stop.turn };
+      this.entries.push(from(signEntry('ownerStop', cite, this.goalOf(stop.runId)), stop.source));
+    }
+    return {
+      entries: this.entries,
+      compacted: this.compacted,
+      runs: this.runs,
+      goal: this.sessionGoal,
+    };
   }
-  return { entries, compacted, runs, goal: sessionGoal };
+
+  private goalOf(runId: string): GoalRef | undefined {
+    return this.runGoals.get(runId) ?? this.sessionGoal;
+  }
+
+  private once(key: string): boolean {
+    if (this.seen.has(key)) return false;
+    this.seen.add(key);
+    return true;
+  }
+
+  private runStart(event: EventOf<'run_start'>): void {
+    if (event.goal !== undefined) {
+      this.runGoals.set(event.run_id, event.goal);
+      this.sessionGoal ??= event.goal;
+    }
+    this.runs.set(event.run_id, {
+      startedAt: Date.parse(event.at),
+      stopCause: this.runs.get(event.run_id)?.stopCause,
+    });
+  }
+
+  private intervention(event: EventOf<'intervention'>): void {
+    if (event.kind === 'stop') {
+      if (this.stop?.turn === undefined) {
+        this.stop = {
+          runId: this.stop?.runId ?? event.run_id,
+          turn: event.turn,
+          source: event.source,
+        };
+      }
+    } else if (this.once(`intervention:${event.turn}:${event.kind}`)) {
+      const row = event.kind === 'steer' ? 'steer' : 'deny';
+      this.entries.push(
+        from(
+          signEntry(row, { kind: 'turn', turn: event.turn }, this.goalOf(event.run_id)),
+          event.source,
+        ),
+      );
+    }
+  }
+
+  private stepCheck(event: EventOf<'step_check'>): void {
+    if (event.passed || !this.once(`step:${event.step_id}:${event.turn}`)) return;
+    this.entries.push(
+      from(
+        signEntry('stepCheckFailed', { kind: 'turn', turn: event.turn }, this.goalOf(event.run_id)),
+        event.source,
+      ),
+    );
+  }
+
+  private counterEvent(event: EventOf<'counter'>): void {
+    const trigger = counterTriggers.get(event.name);
+    if (trigger === undefined || event.value <= 0) return;
+    if (trigger.row === 'boredomNotice') this.boredom(trigger, event.run_id, event.value);
+    else this.counter(trigger, event.run_id, event.source);
+  }
+
+  private runEnd(event: EventOf<'run_end'>): void {
+    const run = this.runs.get(event.run_id);
+    this.runs.set(event.run_id, {
+      startedAt: run?.startedAt ?? Date.parse(event.at),
+      stopCause: event.stop_cause,
+    });
+    if (event.stop_cause === 'stopped') {
+      this.stop ??= { runId: event.run_id, turn: undefined, source: event.source };
+    } else {
+      const trigger = stopTriggers.get(event.stop_cause);
+      if (trigger !== undefined) this.counter(trigger, event.run_id, event.source);
+    }
+  }
+
+  private counter(trigger: CounterTrigger, runId: string, source?: EventSource): void {
+    if (!this.once(`counter:${trigger.name}`)) return;
+    this.entries.push(
+      from(
+        signEntry(trigger.row, { kind: 'counter', name: trigger.name }, this.goalOf(runId)),
+        source,
+      ),
+    );
+  }
+
+  // Boredom notices sign once each: a run climbs at most the three rungs, so a run's notices
+  // beyond three (a harness that recorded more) sign nothing more.
+  private boredom(trigger: CounterTrigger, runId: string, value: number): void {
+    const before = this.notices.get(runId) ?? 0;
+    const after = Math.min(boredomRungCount, before + value);
+    this.notices.set(runId, after);
+    for (let notice = before; notice < after; notice += 1) {
+      this.entries.push(
+        signEntry(trigger.row, { kind: 'counter', name: trigger.name }, this.goalOf(runId)),
+      );
+    }
+  }
+}
+
+/**
+ * Reads the signed errors a transcript holds — interventions, counters, stop causes, declared
+ * step checks and legacy appraiser verdicts — counting each once however many resumed runs
+ * recorded it: interventions once per kind and turn, each counter kind once (boredom notices
+ * once each, up to three per run), the owner's stop once, a step check once per step and turn.
+ */
+export function readTranscript(events: readonly TranscriptEvent[]): TranscriptReading {
+  const fold = new TranscriptFold();
+  for (const event of events) fold.read(event);
+  return fold.reading();
 }
