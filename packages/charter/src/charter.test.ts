@@ -203,6 +203,15 @@ describe('breaches across lines', () => {
     );
   });
 
+  it('two lines with the same invalid id break the id rule, not the uniqueness rule', () => {
+    expect(
+      invariantBreaches([
+        { id: 'Bad', text: 'x' },
+        { id: 'Bad', text: 'y' },
+      ]),
+    ).toEqual([]);
+  });
+
   it("charterSchema's issue for a breach carries the breach itself", () => {
     const parsed = charterSchema.safeParse([
       { id: 'a', text: 'x' },

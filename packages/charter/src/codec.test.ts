@@ -418,7 +418,16 @@ describe('what the file says about itself', () => {
 # Only a person edits this charter; nothing proposes a line.
 `,
     );
-    expect(stringifyCharter([{ id: 'a', text: 'x' }]).startsWith(`${charterTomlHeader}\n[[line]]`)).toBe(true);
+    expect(
+      stringifyCharter([{ id: 'a', text: 'x' }]).startsWith(`${charterTomlHeader}\n[[line]]`),
+    ).toBe(true);
+  });
+
+  it('a byte-order mark is skipped only at the start; one inside a closing comment is text', () => {
+    const expected = parseCharter(example);
+    expect(E.isRight(expected)).toBe(true);
+    expect(parseCharter(`\uFEFF${example}`)).toEqual(expected);
+    expect(parseCharter(`${example}# the end\uFEFF`)).toEqual(expected);
   });
 
   it('a "line" that is a number is named as a number, not as a table', () => {

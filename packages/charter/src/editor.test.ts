@@ -499,10 +499,26 @@ describe('refusals that name more than one issue, or a line that is not a table'
     );
   });
 
-  it('refuses a line that is null as not a table, not as a table missing its fields', () => {
-    const error = refused(addLine(owner, charter, null as unknown as CharterLine));
-    expect(error.message).toBe(
-      'refused: charter line 4: must be a table with id and text, not null',
+  it('refuses a line that is null or a number as not a table, not as a table missing its fields', () => {
+    for (const [line, kind] of [
+      [null, 'null'],
+      [7, 'a number'],
+    ] as const) {
+      const error = refused(addLine(owner, charter, line as unknown as CharterLine));
+      expect(error.message).toBe(
+        `refused: charter line 4: must be a table with id and text, not ${kind}`,
+      );
+    }
+  });
+
+  it('names the edited line at any rank when the sensor it takes is carried below it', () => {
+    const three = deepFreeze([
+      { id: 'replies', text: 'Answer people.' },
+      { id: 'questions', text: 'Unblock the agent.' },
+      { id: 'health', text: 'Sleep.', sensor: 'request_closure' },
+    ]) as Charter;
+    expect(refused(setLineSensor(owner, three, 'questions', 'request_closure')).message).toBe(
+      'refused: charter line 2 "questions", sensor: "request_closure" is already watched by charter line 3 "health"; at most one line carries each sensor',
     );
   });
 });

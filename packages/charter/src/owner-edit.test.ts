@@ -77,7 +77,7 @@ describe('isOwnerEdit', () => {
 });
 
 describe('mintOwnerEdit: the argument each refusal names', () => {
-  it('names surface for a surface that is not a person\'s, by for an empty by', () => {
+  it("names surface for a surface that is not a person's, by for an empty by", () => {
     const thrown = (mint: () => unknown) => {
       try {
         mint();
