@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ArmOutcome } from '../ports/replayer.js';
 import type { ComparisonArm } from '../schemas/comparisons.js';
-import { stopCauseSchema } from '../schemas/transcript.js';
 import { comparisonVerdict, validateArm } from './compare-arms.js';
 
 const runs = Number(process.env.MECHA_PROPERTY_RUNS ?? 1000);
@@ -11,7 +10,7 @@ const ended = (
   calls: readonly { tool: string; target?: string }[] = [],
 ): ArmOutcome => ({
   state: 'ended',
-  stop_cause: stopCauseSchema.options[0],
+  stop_cause: 'completed',
   calls: [...calls],
   drafts: drafts.map((text) => ({ text })),
 });
