@@ -52,12 +52,6 @@ export const allowedFunctions = new Map([
     'packages/stores/src/generate-home.ts: generateHome',
     'not moved or split yet (#32), as generate-home.ts above',
   ],
-  ['apps/web/src/routes/runs.ts: runsRoutes', 'not split yet (#32)'],
-  [
-    'packages/stores/src/close-task-from-surface.ts: closeTaskFromSurface',
-    'not split yet (#32): to split with its conversion to Either',
-  ],
-  // Not split yet (#32): each is one closure over its state, to split by concept.
 ]);
 
 const codeFile = /\.(?:[cm]?[jt]sx?)$/;

@@ -59,29 +59,22 @@ export function failure(context: CommandContext, path: string, message: string):
   return exitCodes.failure;
 }
 
+/** An act's failure as a package answers it: a `Refusal` of `@mecha/errors`. */
+type RefusalLike = { readonly kind: string; readonly message: string };
+
 /**
- * An owner act a package refused: a malformed request is a usage error (exit 2), anything else
- * a failure (exit 1). The one place a refusal's reason becomes an exit code.
+ * An act a package refused: a malformed request (`bad_request`) is a usage error (exit 2),
+ * anything else a failure (exit 1). The one place a refusal's kind becomes an exit code.
  */
-export function refused(
-  context: CommandContext,
-  path: string,
-  refusal: RefusalLike & { readonly message: string },
-): number {
-  return kindOf(refusal) === 'bad_request'
+export function refused(context: CommandContext, path: string, refusal: RefusalLike): number {
+  return refusal.kind === 'bad_request'
     ? usageError(context, path, refusal.message)
     : failure(context, path, refusal.message);
 }
 
-/** A package's refusal: a `Refusal` (`kind`) or a not yet converted one (`reason`). */
-type RefusalLike = { readonly kind: string } | { readonly reason: string };
-
-const kindOf = (refusal: RefusalLike): string =>
-  'kind' in refusal ? refusal.kind : refusal.reason;
-
 /** The exit code of a refusal whose message was already written (as JSON). */
-export function refusedCode(refusal: RefusalLike): number {
-  return kindOf(refusal) === 'bad_request' ? exitCodes.usage : exitCodes.failure;
+export function refusedCode(refusal: Pick<RefusalLike, 'kind'>): number {
+  return refusal.kind === 'bad_request' ? exitCodes.usage : exitCodes.failure;
 }
 
 /**

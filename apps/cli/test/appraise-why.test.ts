@@ -1,5 +1,5 @@
 import { explainLabel } from '@mecha/appraisal-core';
-import { homePorts, openHome, sessionReadout } from '@mecha/stores';
+import { homePorts, openHome, rightOrThrow, sessionReadout } from '@mecha/stores';
 import { describe, expect, it } from 'vitest';
 import { fixturePath, mecha } from './helpers.js';
 
@@ -9,8 +9,7 @@ const rows = fixturePath('rows');
 // show (explainLabel over the same reading), on the line after the summary.
 describe('the human readout of one session says why its label', () => {
   it.each(['s-rejected', 's-embarrassed', 's-compacted', 's-sent-unchanged'])('%s', async (id) => {
-    const found = await sessionReadout(homePorts(openHome(rows)), id);
-    if (found.state !== 'appraised') throw new Error(`${id} was not appraised`);
+    const found = rightOrThrow(await sessionReadout(homePorts(openHome(rows)), id), id);
     const { sentence } = explainLabel(found.reading);
     const run = mecha(['--home', rows, 'sessions', 'appraise', id]);
     expect(run.code).toBe(0);

@@ -82,6 +82,41 @@ describe('mecha appraiser: the control surface', () => {
     ]);
   });
 
+  it('switches one flag with --only, the others kept; a bad flag name is a usage error', () => {
+    const home = tempDir();
+    const flags = (args: readonly string[]) =>
+      (json(['--home', home, 'appraiser', ...args]).value.configuration as { flags: unknown })
+        .flags;
+    expect(flags(['on'])).toEqual({ writes: true, recall: true, background: false });
+    // Writes on, recall defaults off: a state `on` and `off` alone cannot reach.
+    expect(flags(['off', '--only', 'recall'])).toEqual({
+      writes: true,
+      recall: false,
+      background: false,
+    });
+    expect(flags(['on', '--only', 'background'])).toEqual({
+      writes: true,
+      recall: false,
+      background: true,
+    });
+    expect(flags(['off', '--only', 'writes'])).toEqual({
+      writes: false,
+      recall: false,
+      background: true,
+    });
+    expect(flags(['on', '--only', 'recall'])).toEqual({
+      writes: false,
+      recall: true,
+      background: true,
+    });
+    expect(mecha(['--home', home, 'appraiser', 'on', '--only', 'everything']).code).toBe(2);
+    expect(
+      mecha(['--home', home, 'appraiser', 'off', '--only', 'recall', '--background']).code,
+    ).toBe(2);
+    // Applied at the next quiet boundary like any control.
+    expect(json(['--home', home, 'appraiser', 'status']).value.pending).toHaveLength(5);
+  });
+
   it('pause, stop and resume set the policy; import permits recall only', () => {
     const home = tempDir();
     expect(mecha(['--home', home, 'appraiser', 'pause']).stdout).toContain('policy paused');
@@ -148,7 +183,13 @@ describe('mecha appraiser: the control surface', () => {
     expect(json(['--home', home, 'appraiser', 'pause']).value).toMatchObject({ state: 'pending' });
     expect(mecha(['--home', home, 'appraiser', 'release']).stdout).toContain('scheduler hold: off');
     expect(await exited).toBe(1);
-    expect(JSON.parse(out)).toEqual({ state: 'cancelled', items: [], modelCalls: 0 });
+    expect(JSON.parse(out)).toEqual({
+      state: 'cancelled',
+      items: [],
+      modelCalls: 0,
+      // No model server on this machine: the model was this process's own.
+      model: { served: false, path: join(home, 'tiny.gguf') },
+    });
     // The pause is applied at the next quiet boundary: the next run is not admitted.
     const paused = json(['--home', home, 'appraiser', 'run', '--threads', '1']);
     expect(paused.value).toMatchObject({ state: 'paused', modelCalls: 0 });

@@ -1,8 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { writeTinyLlamaGguf } from '@mecha/fixtures';
+import { openDeviceLease } from '@mecha/local-model';
 import { describe, expect, it } from 'vitest';
 import { bin, mecha, tempDir } from './helpers.js';
 
@@ -151,7 +152,11 @@ describe('mecha appraiser serve', () => {
       expect(run.stderr).toContain(
         `using the model served by process ${server.child.pid} at ${url}`,
       );
-      expect(JSON.parse(run.stdout)).toMatchObject({ state: 'done', modelCalls: 2 });
+      expect(JSON.parse(run.stdout)).toMatchObject({
+        state: 'done',
+        modelCalls: 2,
+        model: { served: true, pid: server.child.pid, url },
+      });
       // Its calls went to the server, which loaded the model once and says whose they were.
       const token = (JSON.parse(note ?? '{}') as { token: string }).token;
       const health = await new Promise<Record<string, unknown>>((resolve, reject) => {
@@ -175,6 +180,84 @@ describe('mecha appraiser serve', () => {
     expect(existsSync(endpointFile)).toBe(false);
   }, 600_000);
 
+  it('ticks the background work of other homes on its GGUF; a home on another GGUF is skipped, loads its own model and still takes the lease', async () => {
+    const first = await servedHome();
+    mecha(['--home', first, 'appraiser', 'limits', '--pages', '256']);
+    const machine = { MECHA_DEVICE_DIR: join(tempDir(), 'machine') };
+    // C names a GGUF of its own (another file), and asks for background work before serve starts.
+    const c = tempDir();
+    await writeTinyLlamaGguf({ path: join(c, 'own.gguf'), seed: 4, contextLength: 4096 });
+    writeFileSync(join(c, 'config.toml'), '[model]\npath = "own.gguf"\nthreads = 1\n');
+    expect(mecha(['--home', c, 'appraiser', 'on', '--background'], machine).code).toBe(0);
+    expect(add(c, 'Carol fixed the build.')).toBe(0);
+    const server = serve(first, machine);
+    try {
+      await until(() => server.lines.length > 0 || server.child.exitCode !== null);
+      expect(server.lines[0]).toMatchObject({ serving: server.child.pid });
+      const served = realpathSync(join(first, 'tiny.gguf'));
+      await until(() => server.lines.some((line) => 'skipped' in line));
+      expect(server.lines).toContainEqual({
+        skipped: realpathSync(c),
+        reason: `its [model] path is ${realpathSync(join(c, 'own.gguf'))}, not the GGUF this server holds (${served}): it loads its own model, on the machine's device lease`,
+      });
+
+      // B names the server's GGUF and asks for background work while it serves: it joins.
+      const b = tempDir();
+      writeFileSync(join(b, 'config.toml'), `[model]\npath = "${join(first, 'tiny.gguf')}"\n`);
+      expect(mecha(['--home', b, 'appraiser', 'on'], machine).code).toBe(0);
+      expect(add(b, 'Bob fixed the build.')).toBe(0);
+      expect(mecha(['--home', b, 'appraiser', 'on', '--background'], machine).code).toBe(0);
+      const bHome = realpathSync(b);
+      await until(() => server.lines.some((line) => line.home === bHome));
+      expect(server.lines).toContainEqual({ ticking: bHome });
+      expect(server.lines.find((line) => line.home === bHome)).toMatchObject({
+        request: null,
+        run: { state: 'done', items: [{ state: 'complete' }] },
+      });
+      const status = JSON.parse(mecha(['--home', b, 'appraiser', 'status', '--json']).stdout);
+      expect(status.queue).toMatchObject({ pending: 0, complete: 1 });
+      // C's own report was never ticked by this server.
+      expect(server.lines.some((line) => line.home === realpathSync(c))).toBe(false);
+
+      // C's own run: the server is not used (stderr and --json say why), C loads its own GGUF,
+      // and its foreground call still announces itself on the machine's one device lease, which
+      // a background holder of any process (here this test's) sees and yields to.
+      const lease = openDeviceLease({ directory: machine.MECHA_DEVICE_DIR });
+      const release = await lease.acquire('background');
+      const run = spawn(process.execPath, [bin, '--home', c, 'appraiser', 'run', '--json'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, XDG_RUNTIME_DIR: '', ...machine },
+      });
+      let out = '';
+      let err = '';
+      run.stdout.on('data', (chunk) => {
+        out += chunk;
+      });
+      run.stderr.on('data', (chunk) => {
+        err += chunk;
+      });
+      const ran = new Promise<number | null>((resolve) => run.once('exit', resolve));
+      // It cannot end before the lease is given back: it ends early only if it never asked.
+      await until(() => lease.foregroundWanted() || run.exitCode !== null);
+      expect(run.exitCode).toBeNull();
+      expect(existsSync(join(machine.MECHA_DEVICE_DIR, `foreground.${run.pid}`))).toBe(true);
+      release?.();
+      expect(await ran).toBe(0);
+      const why = `the model server of process ${server.child.pid} holds ${served}, not ${realpathSync(join(c, 'own.gguf'))}`;
+      expect(err).toContain(
+        `mecha appraiser run: not using the model served by process ${server.child.pid}: ${why}; loading [model] path here`,
+      );
+      expect(JSON.parse(out)).toMatchObject({
+        state: 'done',
+        items: [{ state: 'complete' }],
+        model: { served: false, path: join(c, 'own.gguf'), notServed: why },
+      });
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    expect(await server.exit).toBe(0);
+  }, 600_000);
+
   it("serves mecha reflect (distill and nightly's model acquisition) from another home", async () => {
     const first = await servedHome();
     mecha(['--home', first, 'appraiser', 'limits', '--pages', '256']);
@@ -195,6 +278,34 @@ describe('mecha appraiser serve', () => {
       server.child.kill('SIGTERM');
     }
     expect(await server.exit).toBe(0);
+  }, 600_000);
+
+  it("distill's model acquisition (mecha reflect) loading its own model takes the lease at foreground: a background holder yields", async () => {
+    const gguf = join(tempDir(), 'tiny.gguf');
+    await writeTinyLlamaGguf({ path: gguf, seed: 3, contextLength: 4096 });
+    const home = reflectHome(gguf);
+    const machine = { MECHA_DEVICE_DIR: join(tempDir(), 'machine') };
+    // This test process holds the device for background work, as a running appraisal would.
+    const lease = openDeviceLease({ directory: machine.MECHA_DEVICE_DIR });
+    const release = await lease.acquire('background');
+    const reflect = spawn(process.execPath, [bin, '--home', home, 'reflect', '--json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, XDG_RUNTIME_DIR: '', ...machine },
+    });
+    let out = '';
+    reflect.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    const ended = new Promise<number | null>((resolve) => reflect.once('exit', resolve));
+    // What a background generation looks at every token: foreground work wants the device.
+    // It cannot end before the lease is given back: it ends early only if it never asked.
+    await until(() => lease.foregroundWanted() || reflect.exitCode !== null);
+    expect(reflect.exitCode).toBeNull();
+    expect(existsSync(join(machine.MECHA_DEVICE_DIR, `foreground.${reflect.pid}`))).toBe(true);
+    release?.();
+    expect(await ended).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ modelCalls: 1 });
+    expect(lease.foregroundWanted()).toBe(false);
   }, 600_000);
 });
 

@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { addTask, openHome } from '@mecha/stores';
+import { addTask, openHome, rightOrThrow } from '@mecha/stores';
 import { generateHome } from '@mecha/stores/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,8 +85,9 @@ describe('keyboard, dark mode and icon', () => {
   });
 
   it('closes the selected task with d: the closure is on the board the CLI reads', async () => {
-    const added = await addTask(openHome(home), { title: 'Water the ferns', status: 'next' });
-    if (added.state !== 'added') throw new Error(added.message);
+    const added = rightOrThrow(
+      await addTask(openHome(home), { title: 'Water the ferns', status: 'next' }),
+    );
     const page = await (await browser.newContext()).newPage();
     await page.goto(`${base}/board?status=next`);
     const ids = await page

@@ -54,7 +54,7 @@ beforeAll(async () => {
     rightOrThrow(await run.end({ stopCause: stop, turns: 8 }));
     if (draft !== undefined) {
       const sent = await decideDraft(openHome(home), { query: draft, verdict: 'send', env: {} });
-      expect(sent.state).toBe('decided');
+      expect(rightOrThrow(sent).state).toBe('decided');
     }
     // The steered session: its steer is cited as turn 6.
     if (index === 0) sessionId = recorder.sessionId;

@@ -1,5 +1,6 @@
 import { stripControl } from '@mecha/appraisal-core';
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import * as E from 'fp-ts/lib/Either.js';
 import {
   draftHeadline,
   draftUnchangedReply,
@@ -53,8 +54,13 @@ function listenToRejects(app: App, acts: SlackActs): void {
       if (before === undefined || before.outcome !== undefined) {
         // Nothing to ask about: the decision says why nothing changed.
         const refused = await decide(acts, draftId, 'reject');
-        if (refused.state === 'refused') {
-          await tellPrivately(acts, client, body, draftUnchangedReply(refused, before?.outcome));
+        if (E.isLeft(refused)) {
+          await tellPrivately(
+            acts,
+            client,
+            body,
+            draftUnchangedReply(refused.left, before?.outcome),
+          );
         }
         return;
       }
@@ -82,23 +88,26 @@ function listenToRejects(app: App, acts: SlackActs): void {
     }
     const reason = (view.state.values.reason?.text?.value ?? '').trim();
     const decided = await decide(acts, from.draftId, 'reject', reason === '' ? {} : { reason });
-    if (decided.state === 'refused' && decided.reason === 'bad_request') {
-      await ack({ response_action: 'errors', errors: { reason: stripControl(decided.message) } });
+    if (E.isLeft(decided) && decided.left.kind === 'bad_request') {
+      await ack({
+        response_action: 'errors',
+        errors: { reason: stripControl(decided.left.message) },
+      });
       return;
     }
     await ack();
     const after = await stagedDraft(acts, from.draftId);
-    if (decided.state === 'refused') {
+    if (E.isLeft(decided)) {
       await client.chat.postEphemeral({
         channel: from.channel,
         user: body.user.id,
-        text: draftUnchangedReply(decided, after?.outcome),
+        text: draftUnchangedReply(decided.left, after?.outcome),
       });
       return;
     }
     if (after === undefined) return;
     await afterVerdict(acts, client, from, after.staged, {
-      what: verdictWhat(decided, reason),
+      what: verdictWhat(decided.right, reason),
       at: acts.clock(),
     });
   });
@@ -120,13 +129,13 @@ function listenToSends(app: App, acts: SlackActs): void {
       }
       const decided = await decide(acts, draftId, verdict);
       const after = await stagedDraft(acts, draftId);
-      if (decided.state === 'refused') {
-        await tellPrivately(acts, client, body, draftUnchangedReply(decided, after?.outcome));
+      if (E.isLeft(decided)) {
+        await tellPrivately(acts, client, body, draftUnchangedReply(decided.left, after?.outcome));
         return;
       }
       if (after === undefined) return;
       await afterVerdict(acts, client, origin(body), after.staged, {
-        what: verdictWhat(decided),
+        what: verdictWhat(decided.right),
         at: acts.clock(),
       });
     });
@@ -187,26 +196,29 @@ function listenToEdits(app: App, acts: SlackActs): void {
     const decided = await decide(acts, draftId, 'send_edited', {
       text: view.state.values.draft?.text?.value ?? '',
     });
-    if (decided.state === 'refused' && decided.reason === 'bad_request') {
+    if (E.isLeft(decided) && decided.left.kind === 'bad_request') {
       // The modal stays open with the owner's words in it, saying what to change.
-      await ack({ response_action: 'errors', errors: { draft: stripControl(decided.message) } });
+      await ack({
+        response_action: 'errors',
+        errors: { draft: stripControl(decided.left.message) },
+      });
       return;
     }
     await ack();
     const after = await stagedDraft(acts, draftId);
-    if (decided.state === 'refused') {
+    if (E.isLeft(decided)) {
       await client.chat.postEphemeral({
         channel,
         user: body.user.id,
-        text: draftUnchangedReply(decided, after?.outcome),
+        text: draftUnchangedReply(decided.left, after?.outcome),
       });
       return;
     }
     if (after === undefined) return;
     await afterVerdict(acts, client, from, after.staged, {
-      what: verdictWhat(decided),
+      what: verdictWhat(decided.right),
       at: acts.clock(),
-      edited: decided.text,
+      edited: decided.right.text,
     });
   });
 }

@@ -1,5 +1,5 @@
 import { goalText, type OutboxRecord, stripControl } from '@mecha/appraisal-core';
-import { type DraftVerdict, draftAsShown, type OwnerRefusal } from '@mecha/stores';
+import { type DraftVerdict, draftAsShown, type OwnerActRefusal } from '@mecha/stores';
 import {
   actionIds,
   button,
@@ -8,6 +8,7 @@ import {
   type Happened,
   happenedBlock,
   idFooter,
+  nothingChangedReply,
   plain,
   plainLines,
   rejectDraftCallbackId,
@@ -251,11 +252,11 @@ export function verdictWhat(verdict: DraftVerdict, reason?: string): string {
 }
 
 /** The private reply to a draft act that changed nothing, in words. */
-export function draftUnchangedReply(refusal: OwnerRefusal, outcome: string | undefined): string {
+export function draftUnchangedReply(refusal: OwnerActRefusal, outcome: string | undefined): string {
   if (outcome !== undefined) {
     return slackText(`This draft was already ${outcomeWords(outcome)}, so nothing changed.`);
   }
-  return slackText(`Nothing changed: ${refusal.message}.`.replace(/\.\.$/, '.'));
+  return nothingChangedReply(refusal);
 }
 
 /** The private reply to Send on a draft too long to read in Slack: nothing was sent. */

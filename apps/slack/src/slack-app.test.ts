@@ -391,7 +391,7 @@ describe('Done and Drop', () => {
       surface: 'cli',
       env: {},
     });
-    expect(closed.state).toBe('closed');
+    expect(E.isRight(closed) && closed.right.state).toBe('closed');
     const before = homeBytes(harness.path);
     await tap(owner, actionIds.taskDrop, 'task-1', '1790000004.000001');
     await harness.delivered(1);

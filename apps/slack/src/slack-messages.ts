@@ -25,6 +25,14 @@ export function slackText(text: string): string {
   return stripControlLines(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/**
+ * The private reply to an act the owner's package refused (a `Refusal`): nothing changed, and
+ * its words why. The one place a refusal becomes a Slack reply.
+ */
+export function nothingChangedReply(refusal: { readonly message: string }): string {
+  return slackText(`Nothing changed: ${refusal.message}.`.replace(/\.\.$/, '.'));
+}
+
 /** Plain text for a block (never interpreted as mrkdwn), cut to Slack's limit. */
 export function plain(
   text: string,

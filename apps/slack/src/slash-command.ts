@@ -8,6 +8,7 @@ import {
   editCharter,
   type MechaHome,
 } from '@mecha/stores';
+import * as E from 'fp-ts/lib/Either.js';
 
 /** What `/mecha …` asks for, once its words are read. */
 export type SlashRequest =
@@ -161,12 +162,13 @@ export async function runCharterRequest(
   }
   const path = `/mecha charter ${request.op}`;
   const parsed = charterCommand(request);
-  if (parsed.state === 'refused') return `${path}: ${parsed.message} (see /mecha help)`;
+  if (E.isLeft(parsed)) return `${path}: ${parsed.left.message} (see /mecha help)`;
+  const { changes, done } = parsed.right;
   const edited = await editCharter(home, {
     capability: mintOwnerEdit('slack', slackUserId),
     env: {},
-    changes: parsed.changes,
+    changes,
   });
-  if (edited.state === 'refused') return `${path}: ${edited.message}`;
-  return `${parsed.done}\n\n${charterListing(edited.charter)}`;
+  if (E.isLeft(edited)) return `${path}: ${edited.left.message}`;
+  return `${done}\n\n${charterListing(edited.right.charter)}`;
 }

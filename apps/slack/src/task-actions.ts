@@ -1,5 +1,6 @@
 import { moveTask } from '@mecha/stores';
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import * as E from 'fp-ts/lib/Either.js';
 import { readHomeTitles, taskViewOf } from './goal-title.js';
 import { replaceOriginal } from './replace-original.js';
 import {
@@ -27,7 +28,7 @@ export function listenToTaskActs(app: App, acts: SlackActs): void {
       if (!isOwner(acts, body.user.id)) return refuseStranger(client, body);
       const taskId = action.value ?? '';
       // The owner's operation every surface takes (the CLI's `tasks set`, the board's Done).
-      const closed = await moveTask(acts.home, {
+      const moved = await moveTask(acts.home, {
         query: taskId,
         to,
         surface: 'slack',
@@ -36,10 +37,11 @@ export function listenToTaskActs(app: App, acts: SlackActs): void {
       const titles = await readHomeTitles(acts.home);
       const task = titles.tasks.get(taskId);
       const view = task === undefined ? undefined : taskViewOf(task, titles);
-      if (closed.state === 'refused') {
-        await tellPrivately(acts, client, body, taskUnchangedReply(closed, task));
+      if (E.isLeft(moved)) {
+        await tellPrivately(acts, client, body, taskUnchangedReply(moved.left, task));
         return;
       }
+      const closed = moved.right;
       if (view === undefined || closed.state !== 'closed') return;
       const from = origin(body);
       const at = new Date(closed.closure.at);

@@ -1,11 +1,12 @@
 import type { BoardTask } from '@mecha/appraisal-core';
-import type { ClosedFromSurface } from '@mecha/stores';
+import type { ClosedFromSurface, TaskMoveRefusal } from '@mecha/stores';
 import {
   actionIds,
   button,
   type Happened,
   happenedBlock,
   idFooter,
+  nothingChangedReply,
   plainLines,
   type SlackMessage,
   slackText,
@@ -122,14 +123,11 @@ export function closedTaskMessage(
  * The private reply to a Done or Drop that changed nothing, in words: a task already closed
  * says so by its title; any other refusal says why (a hook, a board that cannot be read).
  */
-export function taskUnchangedReply(
-  refusal: { readonly message: string },
-  task: BoardTask | undefined,
-): string {
+export function taskUnchangedReply(refusal: TaskMoveRefusal, task: BoardTask | undefined): string {
   if (task !== undefined && (task.status === 'done' || task.status === 'dropped')) {
     return slackText(
       `“${task.title}” was already ${task.status} before this tap, so nothing changed.`,
     );
   }
-  return slackText(`Nothing changed: ${refusal.message}.`.replace(/\.\.$/, '.'));
+  return nothingChangedReply(refusal);
 }

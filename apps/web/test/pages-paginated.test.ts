@@ -19,17 +19,16 @@ beforeAll(async () => {
   const path = emptyHome();
   const home = openHome(path);
   for (let index = 0; index < nextTasks; index += 1) {
-    const added = await addTask(home, { title: `Task ${index}`, status: 'next' });
-    if (added.state !== 'added') throw new Error(added.message);
+    rightOrThrow(await addTask(home, { title: `Task ${index}`, status: 'next' }));
   }
-  const overdue = await addTask(home, { title: 'Pay rent', status: 'waiting', due: '2026-01-31' });
-  if (overdue.state !== 'added') throw new Error(overdue.message);
+  const overdue = rightOrThrow(
+    await addTask(home, { title: 'Pay rent', status: 'waiting', due: '2026-01-31' }),
+  );
   overdueTask = overdue.task.id;
-  const inbox = await addTask(home, { title: 'From the inbox', status: 'inbox' });
-  if (inbox.state !== 'added') throw new Error(inbox.message);
+  const inbox = rightOrThrow(await addTask(home, { title: 'From the inbox', status: 'inbox' }));
   inboxClosed = inbox.task.id;
   const moved = await moveTask(home, { query: inboxClosed, to: 'done', surface: 'cli', env: {} });
-  expect(moved.state).toBe('closed');
+  expect(rightOrThrow(moved).state).toBe('closed');
   const recorder = createSessionRecorder(home);
   for (let index = 0; index < drafts; index += 1) {
     rightOrThrow(

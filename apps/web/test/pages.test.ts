@@ -131,8 +131,7 @@ describe('acts from the board', () => {
       await recorder.stageDraft({ tool: 'mail_send', taint: 'clean', text: 'Hello' }),
     ).draftId;
     questionId = rightOrThrow(await recorder.parkQuestion({ purpose: 'ordinary' })).questionId;
-    const added = await addTask(home, { title: 'Plan the offsite', status: 'inbox' });
-    if (added.state !== 'added') throw new Error(added.message);
+    const added = rightOrThrow(await addTask(home, { title: 'Plan the offsite', status: 'inbox' }));
     taskId = added.task.id;
     ({ app } = await boardApp(path));
   });
@@ -569,8 +568,7 @@ describe('POST, redirect, GET', () => {
   it('answers an act with 303 to its page, whose address keeps the message; a reload acts no more', async () => {
     const path = emptyHome();
     const home = openHome(path);
-    const added = await addTask(home, { title: 'Book the room', status: 'next' });
-    if (added.state !== 'added') throw new Error(added.message);
+    const added = rightOrThrow(await addTask(home, { title: 'Book the room', status: 'next' }));
     const { app } = await boardApp(path);
     const acted = await post(app, `/board/${added.task.id}/close`, { to: 'done', csrf: csrfToken });
     expect(acted.status).toBe(303);

@@ -15,8 +15,9 @@ let taskSession: string;
 beforeAll(async () => {
   const path = generatedHome(80, 'runs-table');
   const home = openHome(path);
-  const added = await addTask(home, { title: 'Renew the Zanzibar permit', status: 'next' });
-  if (added.state !== 'added') throw new Error(added.message);
+  const added = rightOrThrow(
+    await addTask(home, { title: 'Renew the Zanzibar permit', status: 'next' }),
+  );
   const recorder = createSessionRecorder(home);
   taskSession = recorder.sessionId;
   const run = rightOrThrow(

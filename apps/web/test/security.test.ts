@@ -14,8 +14,7 @@ describe('the request guard', () => {
     path = emptyHome();
     const home = openHome(path);
     const { addTask } = await import('@mecha/stores');
-    const added = await addTask(home, { title: 'Write the report', status: 'next' });
-    if (added.state !== 'added') throw new Error(added.message);
+    const added = rightOrThrow(await addTask(home, { title: 'Write the report', status: 'next' }));
     taskId = added.task.id;
     ({ app } = await boardApp(path));
   });

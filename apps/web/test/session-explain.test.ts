@@ -24,8 +24,9 @@ const longAnswer = `The report ${'is long '.repeat(100)}<script>window.pwned = 1
 beforeAll(async () => {
   const path = emptyHome();
   const home = openHome(path);
-  const added = await addTask(home, { title: 'Send the <b>invoice</b>', status: 'next' });
-  if (added.state !== 'added') throw new Error(added.message);
+  const added = rightOrThrow(
+    await addTask(home, { title: 'Send the <b>invoice</b>', status: 'next' }),
+  );
   const taskId = added.task.id;
   const recorder = createSessionRecorder(home);
   sessionId = recorder.sessionId;
@@ -58,13 +59,12 @@ beforeAll(async () => {
     reason: 'wrong <amount>',
     env: {},
   });
-  expect(rejected.state).toBe('decided');
+  expect(rightOrThrow(rejected).state).toBe('decided');
   const { app } = await boardApp(path);
   const response = await app.request(`${origin}/sessions/${sessionId}`);
   expect(response.status).toBe(200);
   page = await response.text();
-  const found = await sessionReadout(homePorts(openHome(path)), sessionId);
-  if (found.state !== 'appraised') throw new Error('not appraised');
+  const found = rightOrThrow(await sessionReadout(homePorts(openHome(path)), sessionId));
   expected = explainLabel(found.reading).sentence;
 });
 

@@ -17,24 +17,32 @@ const response = (approved: boolean, id: string) => ({
 });
 
 describe('ownerDecisions', () => {
-  it('reads decisions only from approval responses in tool messages, never from words', () => {
+  it("reads the owner's decisions only from approval responses in tool messages, never from words", () => {
     fc.assert(
       fc.property(
         fc.array(textMessage, { maxLength: 6 }),
-        fc.array(fc.tuple(fc.boolean(), fc.uuid()), { maxLength: 4 }),
+        fc.array(fc.tuple(fc.boolean(), fc.uuid(), fc.boolean()), { maxLength: 4 }),
         (noise, answers) => {
           const messages = [
             ...noise,
-            ...answers.map(([, id]) => ({
+            ...answers.map(([, id, isAutomatic]) => ({
               role: 'assistant',
               content: [
-                { type: 'tool-approval-request', approvalId: id, toolCallId: `call-${id}` },
+                {
+                  type: 'tool-approval-request',
+                  approvalId: id,
+                  toolCallId: `call-${id}`,
+                  ...(isAutomatic ? { isAutomatic } : {}),
+                },
               ],
             })),
             ...answers.map(([approved, id]) => response(approved, id)),
           ];
+          // A decision the SDK made by itself (an automatic request) is not the owner's.
           expect(ownerDecisions(messages)).toEqual(
-            answers.map(([approved, id]) => ({ toolCallId: `call-${id}`, approved })),
+            answers
+              .filter(([, , isAutomatic]) => !isAutomatic)
+              .map(([approved, id]) => ({ toolCallId: `call-${id}`, approved })),
           );
           expect(ownerDecisions(noise)).toEqual([]);
         },

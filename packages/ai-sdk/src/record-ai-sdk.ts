@@ -87,7 +87,12 @@ export interface AiSdkRecorder {
 
 type Message = { readonly role?: unknown; readonly content?: unknown };
 type ApprovalResponse = { type: 'tool-approval-response'; approvalId: string; approved: boolean };
-type ApprovalRequest = { type: 'tool-approval-request'; approvalId: string; toolCallId?: string };
+type ApprovalRequest = {
+  type: 'tool-approval-request';
+  approvalId: string;
+  toolCallId?: string;
+  isAutomatic?: boolean;
+};
 
 /** The taint of words the adapter records, unless the harness says otherwise. */
 const defaultTaint: Taint = 'clean';
@@ -107,25 +112,25 @@ function userText(message: Message): string | undefined {
 /**
  * The owner's decisions the call was given: each `tool-approval-response` the app put in the
  * messages (what the approver answered, from the SDK's own approval records), with the tool
- * call it answers. Model text is never read for them.
+ * call it answers. A decision the SDK made by itself (its request marked `isAutomatic`: the
+ * app's own policy) is not the owner's. Model text is never read for them.
  */
 export function ownerDecisions(
   messages: readonly unknown[],
 ): { readonly toolCallId: string | undefined; readonly approved: boolean }[] {
-  const requests = new Map<string, string | undefined>();
+  const requests = new Map<string, ApprovalRequest>();
   const decisions: { toolCallId: string | undefined; approved: boolean }[] = [];
   for (const message of messages as Message[]) {
     for (const part of partsOf(message)) {
       if (part.type === 'tool-approval-request') {
         const request = part as ApprovalRequest;
-        requests.set(request.approvalId, request.toolCallId);
+        requests.set(request.approvalId, request);
       }
       if (part.type === 'tool-approval-response' && message.role === 'tool') {
         const response = part as ApprovalResponse;
-        decisions.push({
-          toolCallId: requests.get(response.approvalId),
-          approved: response.approved,
-        });
+        const request = requests.get(response.approvalId);
+        if (request?.isAutomatic === true) continue;
+        decisions.push({ toolCallId: request?.toolCallId, approved: response.approved });
       }
     }
   }

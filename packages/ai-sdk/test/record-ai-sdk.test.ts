@@ -4,7 +4,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appraiseRun, appraiseSession, type TranscriptEvent } from '@mecha/appraisal-core';
+import {
+  appraiseRun,
+  appraiseSession,
+  appraiseStep,
+  type TranscriptEvent,
+} from '@mecha/appraisal-core';
 import { homePorts, openHome } from '@mecha/stores';
 import {
   generateText,
@@ -201,6 +206,145 @@ describe('recordAiSdk with generateText', () => {
     });
     expect(events.some((event) => event.type === 'intervention')).toBe(false);
     expect(events.at(-1)).toMatchObject({ type: 'run_end', stop_cause: 'completed' });
+  });
+
+  it("records the SDK's own approval decisions as no owner act, then or in the next call", async () => {
+    sent.length = 0;
+    const recorder = recordAiSdk({ home });
+    // The app's policy decides by itself: mail to example.com is granted, any other denied.
+    const toolApproval = {
+      send_mail: ({ to }: { to: string }) => (to.endsWith('@example.com') ? 'approved' : 'denied'),
+    } as const;
+    const model = new MockLanguageModelV4({
+      doGenerate: [
+        toolCall('c1', 'send_mail', { to: 'a@example.com' }),
+        toolCall('c2', 'send_mail', { to: 'b@elsewhere.org' }),
+        text('One sent, one refused.'),
+        text('Nothing more.'),
+      ],
+    });
+    const first = recorder.run();
+    const result = await generateText({
+      model: wrapLanguageModel({ model, middleware: first.middleware }),
+      tools,
+      toolApproval,
+      stopWhen: () => false,
+      prompt: 'Mail a and b.',
+      ...first.hooks,
+    });
+    expect(sent).toEqual(['a@example.com']);
+    // The conversation goes on with its whole history: the SDK's automatic approval records
+    // (a request marked `isAutomatic`, then its response) travel in it.
+    const history = result.steps.flatMap((step) => step.response.messages);
+    expect(
+      history.flatMap((message): unknown[] =>
+        Array.isArray(message.content) ? message.content : [],
+      ),
+    ).toContainEqual(expect.objectContaining({ type: 'tool-approval-request', isAutomatic: true }));
+    const second = recorder.run();
+    await generateText({
+      model: wrapLanguageModel({ model, middleware: second.middleware }),
+      tools,
+      toolApproval,
+      messages: [
+        { role: 'user', content: 'Mail a and b.' },
+        ...history,
+        { role: 'user', content: 'Anything else?' },
+      ],
+      ...second.hooks,
+    });
+
+    const events = await transcript(recorder.sessionId);
+    expect(events.filter((event) => event.type === 'intervention')).toEqual([]);
+    expect(events.filter((event) => event.type === 'tool_result')).toEqual([
+      expect.objectContaining({ run_id: first.runId(), call_id: 'c1', status: 'ok' }),
+      expect.objectContaining({ run_id: first.runId(), call_id: 'c2', status: 'denied' }),
+    ]);
+    // Nothing waited on the owner: both runs completed, none parked.
+    expect(events.filter((event) => event.type === 'run_end')).toEqual([
+      expect.objectContaining({ run_id: first.runId(), stop_cause: 'completed' }),
+      expect.objectContaining({ run_id: second.runId(), stop_cause: 'completed' }),
+    ]);
+    const session = await appraiseSession(homePorts(openHome(home)), recorder.sessionId);
+    expect(session.state).toBe('appraised');
+    if (session.state === 'appraised') {
+      expect(session.reading.errors.filter((error) => error.channel === 'intervention')).toEqual(
+        [],
+      );
+      expect(session.reading.valence.negative).toBe(0);
+    }
+  });
+
+  it('records the turn the owner stopped at, with the stop', async () => {
+    const recorder = recordAiSdk({ home });
+    const controller = new AbortController();
+    let calls = 0;
+    // The first step reads a file; the owner presses stop while the model works on the second.
+    const model = new MockLanguageModelV4({
+      doGenerate: async ({ abortSignal }) => {
+        calls += 1;
+        if (calls === 1) return toolCall('c1', 'read_file', { path: 'a.csv' });
+        controller.abort();
+        throw abortSignal?.reason ?? new Error('aborted');
+      },
+    });
+    const run = recorder.run();
+    await expect(
+      generateText({
+        model: wrapLanguageModel({ model, middleware: run.middleware }),
+        tools,
+        stopWhen: () => false,
+        prompt: 'Read a.',
+        abortSignal: controller.signal,
+        ...run.hooks,
+      }),
+    ).rejects.toThrow();
+    await run.flushed();
+    const events = await transcript(recorder.sessionId);
+    expect(events.filter((event) => event.type === 'intervention')).toEqual([
+      expect.objectContaining({ kind: 'stop', turn: 1 }),
+    ]);
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', stop_cause: 'stopped', turns: 1 });
+    // Read back: the owner's stop is signed once, citing that turn.
+    const stops = appraiseRun(events).entries.filter((entry) => entry.row === 'ownerStop');
+    expect(stops.map((entry) => entry.error.cite)).toEqual([{ kind: 'turn', turn: 1 }]);
+  });
+
+  it("records a tool's thrown error as an error result", async () => {
+    const recorder = recordAiSdk({ home });
+    const model = new MockLanguageModelV4({
+      doGenerate: [toolCall('c1', 'read_file', { path: 'gone.csv' }), text('It failed.')],
+    });
+    const failing = {
+      read_file: tool({
+        inputSchema: jsonSchema<{ path: string }>({
+          type: 'object',
+          properties: { path: { type: 'string' } },
+        }),
+        execute: async ({ path }): Promise<string> => {
+          throw new Error(`no such file: ${path}`);
+        },
+      }),
+    };
+    const run = recorder.run();
+    const result = await generateText({
+      model: wrapLanguageModel({ model, middleware: run.middleware }),
+      tools: failing,
+      stopWhen: () => false,
+      prompt: 'Read gone.csv.',
+      ...run.hooks,
+    });
+    // The SDK reports the throw as a `tool-error` part of the step.
+    expect(result.steps[0]?.content.map((part) => part.type)).toContain('tool-error');
+    const events = await transcript(recorder.sessionId);
+    const results = events.filter((event) => event.type === 'tool_result');
+    expect(results).toEqual([expect.objectContaining({ call_id: 'c1', status: 'error' })]);
+    expect(results[0]).not.toHaveProperty('result_digest');
+    // Read back: the step's appraisal counts the failed call.
+    const start = events.find((event) => event.type === 'run_start');
+    const step = appraiseStep('read', start, events);
+    expect(step.calls).toBe(1);
+    expect(step.failedCalls).toBe(1);
   });
 
   it('records an abort as the owner stopping the run', async () => {

@@ -21,10 +21,6 @@ const remaining: Readonly<Record<string, number>> = {
   'grader-verdicts/src/drift/drift-watch.ts': 4,
   'grader-verdicts/src/prune/graph-prune.ts': 14,
   'grader-verdicts/src/registry.ts': 1,
-  // Not converted yet: the owner's acts (`OwnerRefusal`, `SurfaceRefusal`); every surface
-  // (CLI, web, Slack) reads them, and `--json` prints them.
-  'stores/src/owner/owner-refusal.ts': 2,
-  'stores/src/close-task-from-surface.ts': 2,
   // A report's line, not a failure shape: one setting of a run's brief, or one store the
   // doctor could not repair, each said as `refused` with its message among the others.
   'stores/src/live/begin-run.ts': 3,

@@ -55,6 +55,13 @@ export interface ControlRecord {
   readonly reason?: string;
 }
 
+/** Flags to switch on (true) or off (false); the flags not named keep their setting. */
+export interface FlagSwitches {
+  readonly writes?: boolean;
+  readonly recall?: boolean;
+  readonly background?: boolean;
+}
+
 /** A whole configuration: the flags, the policy, whether it was imported, and the limits. */
 export interface AppraisalConfiguration {
   readonly flags: FlagSet;
@@ -275,8 +282,11 @@ export interface Appraiser {
   retainSource(input: RetainSourceInput): RetainResult;
   /** Records (or replaces) a task's authored descriptor: the cue task trust is checked against. */
   describeTask(taskId: string, descriptor: string): void;
-  /** `on` (keeps background), `off`, or background on/off: pending until a quiet boundary. */
-  setAppraisal(setting: 'on' | 'off' | { readonly background: boolean }): ControlResult;
+  /**
+   * `on` (writes and recall; keeps background), `off` (all three), or only the flags named
+   * switched (`{ background: true }`, `{ recall: false }`, …): pending until a quiet boundary.
+   */
+  setAppraisal(setting: 'on' | 'off' | FlagSwitches): ControlResult;
   /** `paused` and `stopped` suspend appraisal admission; `run` admits again. Pending like any control. */
   setPolicy(policy: AppraisalPolicy): ControlResult;
   /** The configuration once every pending control is applied. */

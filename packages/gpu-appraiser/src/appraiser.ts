@@ -80,16 +80,28 @@ function assemble(core: AppraiserCore, options: AppraiserOptions): Appraiser {
  * Serves the memory in `directory` until `signal` aborts: this process holds the model (through
  * `model`, a device scheduler, normally on the machine's device lease) and answers every run
  * another process asks for with `requestRun`, and between them runs background appraisal on
- * ticks while the background flag and the policy allow it. Refused when another live process
- * already serves the memory. Opening recovers from the journal as `openAppraiser` does.
+ * ticks while the background flag and the policy allow it; with `others`, it ticks those
+ * memories too, in turn, each under its own controls and limits. Refused when another live
+ * process already serves the memory. Opening (each memory) recovers from the journal as
+ * `openAppraiser` does.
  */
 export async function serveAppraiser(
   options: Omit<AppraiserOptions, 'model'> & { readonly model: DeviceScheduler } & ServeControl,
 ): Promise<ServeResult> {
-  const core = openCore(options.directory, options.clock ?? (() => new Date()));
+  const clock = options.clock ?? (() => new Date());
+  const core = openCore(options.directory, clock);
   const appraiser = assemble(core, options);
+  const open = (directory: string) => {
+    const other = openCore(directory, clock);
+    try {
+      return { core: other, appraiser: assemble(other, { ...options, directory }) };
+    } catch (error) {
+      other.db.close();
+      throw error;
+    }
+  };
   try {
-    return await serveLoop({ ...options, appraiser, core });
+    return await serveLoop({ ...options, appraiser, core, open });
   } finally {
     appraiser.close();
   }

@@ -3,14 +3,13 @@ import { lockHolder } from '@mecha/local-model';
 import { type AppraisalLimits, validateAppraisalLimits } from './appraisal-limits.js';
 import type { AppraiserCore } from './appraiser-core.js';
 import { AppraiserInputError } from './appraiser-error.js';
-import type { AppraisalConfiguration, ControlRecord, ControlResult } from './appraiser-types.js';
-import {
-  type AppraisalPolicy,
-  flagSet,
-  flagsForOff,
-  flagsForOn,
-  flagsWithBackground,
-} from './controls.js';
+import type {
+  AppraisalConfiguration,
+  ControlRecord,
+  ControlResult,
+  FlagSwitches,
+} from './appraiser-types.js';
+import { type AppraisalPolicy, flagSet, flagsForOff, flagsForOn, flagsWith } from './controls.js';
 import { controlSql } from './sql.js';
 
 // Controls go through the store: each is recorded pending, cancels a running appraisal (here at
@@ -18,7 +17,7 @@ import { controlSql } from './sql.js';
 
 /** The controls of a memory, and the scheduler hold. */
 export interface ControlStore {
-  setAppraisal(setting: 'on' | 'off' | { readonly background: boolean }): ControlResult;
+  setAppraisal(setting: 'on' | 'off' | FlagSwitches): ControlResult;
   setPolicy(policy: AppraisalPolicy): ControlResult;
   configuration(): AppraisalConfiguration;
   setLimits(limits: Partial<AppraisalLimits>): ControlResult;
@@ -132,7 +131,7 @@ export function controlStore(core: AppraiserCore): ControlStore {
           ? flagsForOn(latestFlags())
           : setting === 'off'
             ? flagsForOff()
-            : flagsWithBackground(latestFlags(), setting.background);
+            : flagsWith(latestFlags(), setting);
       return pendingResult(recordControl('flags', value));
     },
     setPolicy: (next) => pendingResult(recordControl('policy', next)),

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { appraisalFlags, flagSet, flagsForOn, flagsWithBackground } from './controls.js';
+import { appraisalFlags, flagSet, flagsForOn, flagsWith, flagsWithBackground } from './controls.js';
 
 describe('appraisal flags', () => {
   it('are writes=1, recall=2, background=4', () => {
@@ -13,6 +13,22 @@ describe('appraisal flags', () => {
         const on = flagSet(flagsForOn(flags));
         expect(on.writes && on.recall).toBe(true);
         expect(on.background).toBe(flagSet(flags).background);
+      }),
+    );
+  });
+
+  it('switching some flags sets exactly those and leaves the others alone', () => {
+    const switches = fc.record(
+      { writes: fc.boolean(), recall: fc.boolean(), background: fc.boolean() },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 7 }), switches, (flags, asked) => {
+        const before = flagSet(flags);
+        const after = flagSet(flagsWith(flags, asked));
+        for (const name of ['writes', 'recall', 'background'] as const) {
+          expect(after[name]).toBe(asked[name] ?? before[name]);
+        }
       }),
     );
   });

@@ -30,9 +30,20 @@ export function flagsForOff(): number {
   return 0;
 }
 
+/** The flags named switched on or off, the others kept. */
+export function flagsWith(current: number, switches: Partial<FlagSet>): number {
+  let flags = current;
+  for (const name of ['writes', 'recall', 'background'] as const) {
+    const on = switches[name];
+    if (on === undefined) continue;
+    flags = on ? flags | appraisalFlags[name] : flags & ~appraisalFlags[name];
+  }
+  return flags;
+}
+
 /** Background work switched on or off, the other flags kept. */
 export function flagsWithBackground(current: number, on: boolean): number {
-  return on ? current | appraisalFlags.background : current & ~appraisalFlags.background;
+  return flagsWith(current, { background: on });
 }
 
 /** The policy controls: `paused` and `stopped` suspend appraisal admission. */

@@ -16,6 +16,7 @@ export type {
   ControlRecord,
   ControlRefusal,
   ControlResult,
+  FlagSwitches,
   LeaseRefusal,
   LeaseResult,
   QueueState,

@@ -33,7 +33,7 @@ async function until(check: () => boolean): Promise<void> {
 }
 
 /** The server in a child: its parsed output lines so far, and its exit. */
-function server(directory: string, pages: number) {
+function server(directory: string, pages: number, others: readonly string[] = []) {
   const child = spawn(
     process.execPath,
     [
@@ -41,6 +41,7 @@ function server(directory: string, pages: number) {
       directory,
       gguf,
       String(pages),
+      ...others,
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
@@ -117,6 +118,60 @@ describe('mecha appraiser serve: one process holds the model, others submit work
     expect(served.lines.at(-1)).toMatchObject({ result: { _tag: 'Right' } });
     expect(here.serving()).toBeNull();
     here.close();
+  });
+
+  it('ticks other memories in turn, each under its own flags and limits, while serving its own', async () => {
+    const own = join(root, 'own');
+    const memory = (name: string, background: boolean, reports: number) => {
+      const directory = join(root, name);
+      const appraiser = openAppraiser({ directory });
+      appraiser.setAppraisal('on');
+      if (background) appraiser.setAppraisal({ background: true });
+      const queued = Array.from({ length: reports }, (_, i) =>
+        appraiser.retainSource(report(`Bob fixed build ${i} and will pay fee ${i}.`)),
+      );
+      return { directory, appraiser, queued: queued.map((q) => q.queueId as number) };
+    };
+    const ownMemory = memory('own', false, 0);
+    // B wants background work and takes one source a run (its own limit); C does not want it.
+    const b = memory('other-b', true, 2);
+    expect(b.appraiser.setLimits({ sourceRows: 1 })._tag).toBe('Right');
+    const c = memory('other-c', false, 1);
+    // D was written by a newer mecha: it cannot be opened, and is said so once.
+    const d = join(root, 'other-d');
+    memory('other-d', true, 0).appraiser.close();
+    const newer = new Database(join(d, 'memory.sqlite'));
+    newer.pragma('user_version = 99');
+    newer.close();
+
+    const served = server(own, 256, [b.directory, c.directory, d]);
+    await until(() => b.queued.every((id) => b.appraiser.queueState(id) === 'complete'));
+    expect(served.lines).toContainEqual({
+      skipped: d,
+      reason: expect.stringContaining('was written by a newer mecha'),
+    });
+    // Two runs for B's two sources: its limit of one source a run held.
+    await until(() => served.lines.filter((line) => line.directory === b.directory).length === 2);
+    const bRuns = served.lines.filter((line) => line.directory === b.directory);
+    for (const line of bRuns) {
+      expect(line).toMatchObject({ request: null, run: { items: [{ state: 'complete' }] } });
+    }
+    // C had its turn between B's two runs (the round goes on from the memory after the one that
+    // worked) and stayed pending: its background is off.
+    expect(c.appraiser.queueState(c.queued[0] as number)).toBe('pending');
+    expect(served.lines.some((line) => line.directory === c.directory)).toBe(false);
+    // Turned on from here, C's control reaches the idle server through its store.
+    c.appraiser.setAppraisal({ background: true });
+    await until(() => c.appraiser.queueState(c.queued[0] as number) === 'complete');
+    // The server's own memory is served as before: a request from here is answered.
+    const id = ownMemory.appraiser.requestRun();
+    await until(() => ownMemory.appraiser.runRequest(id)?.state === 'done');
+    await until(() => served.lines.some((line) => line.request === id));
+    expect(served.lines.find((line) => line.request === id)).toMatchObject({ directory: own });
+
+    served.child.kill('SIGTERM');
+    expect(await served.exit).toBe(0);
+    for (const open of [ownMemory, b, c]) open.appraiser.close();
   });
 
   it('refuses to start serving when the key/value pages cannot be reserved', async () => {

@@ -56,6 +56,12 @@ export interface CompletionRequest {
    * replies. Aborting the signal from here stops generation at the next token.
    */
   readonly onToken?: (completionTokens: number) => void;
+  /**
+   * Called with each piece of the generated text as it is produced (after `onToken` for the same
+   * tokens): the pieces, joined, are the result's `text`. Under a grammar every piece is already
+   * constrained; text a stop trigger holds back (a JSON schema's closing newlines) never arrives.
+   */
+  readonly onText?: (text: string) => void;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Either, Refusal } from '@mecha/errors';
 import { expectTypeOf } from 'vitest';
 import {
   type CompletionModel,
+  type CompletionRequest,
   connectModelServer,
   createDeviceScheduler,
   createLocalModel,
@@ -32,3 +33,5 @@ expectTypeOf(connectModelServer).returns.toEqualTypeOf<
   Promise<Either<Refusal<'unreachable'>, ServedModel>>
 >();
 expectTypeOf(serveModel).returns.toEqualTypeOf<Promise<Either<ModelServeRefusal, ModelServer>>>();
+// The generated text streams to the caller, piece by piece.
+expectTypeOf<CompletionRequest['onText']>().toEqualTypeOf<((text: string) => void) | undefined>();

@@ -94,6 +94,7 @@ export async function generateCompletion(
         completionTokens += tokens.length;
         request.onToken?.(completionTokens);
       },
+      ...(request.onText ? { onTextChunk: request.onText } : {}),
     });
   } catch (error) {
     // An abort before the first token throws the signal's reason instead of returning.

@@ -220,6 +220,7 @@ describe('createLocalModel on a tiny generated GGUF', () => {
   it('stops at the next token and reports aborted when the signal aborts mid-generation', async () => {
     const controller = new AbortController();
     const counts: number[] = [];
+    const pieces: string[] = [];
     const result = await model.complete({
       prompt: 'Go on forever',
       maxTokens: 1900,
@@ -228,8 +229,11 @@ describe('createLocalModel on a tiny generated GGUF', () => {
         counts.push(count);
         if (count >= 5) controller.abort();
       },
+      onText: (text) => pieces.push(text),
     });
     expect(result.stopReason).toBe('aborted');
+    // The text came as it was generated: its pieces are the result's text, nothing after it.
+    expect(pieces.join('')).toBe(result.text);
     // Counted in tokens, not time: nothing is generated after the token that saw the abort.
     expect(counts.at(-1)).toBeGreaterThanOrEqual(5);
     expect(result.tokens.completion).toBe(counts.at(-1));

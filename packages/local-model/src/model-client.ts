@@ -58,9 +58,10 @@ const cancelled = (preempted: boolean): ScheduledResult => ({
 });
 
 /**
- * Reads the completion's lines as they come: `{ id }`, `{ tokens }` (passed to `onToken`), then
- * `{ result }` or `{ error }`. The signal aborting disconnects, which cancels the completion on
- * the server at its next token; the caller gets an `aborted` result at once.
+ * Reads the completion's lines as they come: `{ id }`, `{ tokens }` (passed to `onToken`) and
+ * `{ text }` (passed to `onText`), then `{ result }` or `{ error }`. Only what the request has a
+ * hook for is streamed. The signal aborting disconnects, which cancels the completion on the
+ * server at its next token; the caller gets an `aborted` result at once.
  */
 async function completeRemote(
   endpoint: ModelEndpoint,
@@ -68,9 +69,10 @@ async function completeRemote(
   request: CompletionRequest,
   priority: DevicePriority,
 ): Promise<ScheduledResult> {
-  const { signal, onToken } = request;
+  const { signal, onToken, onText } = request;
   if (signal?.aborted) return cancelled(false);
-  const payload = { request: wireRequest(request), priority, home, stream: onToken !== undefined };
+  const stream = { tokens: onToken !== undefined, text: onText !== undefined };
+  const payload = { request: wireRequest(request), priority, home, stream };
   try {
     const response = await send(endpoint, 'POST', '/complete', payload, signal);
     let buffered = '';
@@ -81,10 +83,12 @@ async function completeRemote(
       for (const line of lines) {
         const value = JSON.parse(line) as {
           tokens?: number;
+          text?: string;
           result?: ScheduledResult;
           error?: string;
         };
         if (value.tokens !== undefined) onToken?.(value.tokens);
+        if (value.text !== undefined) onText?.(value.text);
         if (value.result) return value.result;
         if (value.error !== undefined) throw new Error(`model server: ${value.error}`);
       }
@@ -121,11 +125,12 @@ export async function connectModelServer(options: {
       ),
     );
   }
-  if (options.modelPath !== undefined && realPath(options.modelPath) !== health.modelPath) {
+  const wanted = options.modelPath === undefined ? undefined : realPath(options.modelPath);
+  if (wanted !== undefined && wanted !== health.modelPath) {
     return left(
       refusal(
         'unreachable',
-        `the model server of process ${endpoint.pid} holds ${health.modelPath}`,
+        `the model server of process ${endpoint.pid} holds ${health.modelPath}, not ${wanted}`,
       ),
     );
   }

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,17 +79,20 @@ describe('serveModel with a scripted model (the protocol; semantics only)', () =
     if (client._tag === 'Left') throw new Error(client.left.message);
     expect(client.right.endpoint.pid).toBe(process.pid);
     const progress: number[] = [];
+    const pieces: string[] = [];
     const result = await client.right.complete(
       {
         prompt: 'ask',
         grammar: { gbnf: 'root ::= "yes" | "no"' },
         maxTokens: 8,
         onToken: (n) => progress.push(n),
+        onText: (text) => pieces.push(text),
       },
       'foreground',
     );
     expect(result).toMatchObject({ text: 'yes', stopReason: 'grammar', preempted: false });
     expect(progress.length).toBeGreaterThan(0);
+    expect(pieces.join('')).toBe('yes');
     expect(model.requests[0]?.grammar).toEqual({ gbnf: 'root ::= "yes" | "no"' });
     expect(await client.right.embed(['abc'], 'background')).toEqual([[3, 1]]);
     const denied = rawPost(served.right.endpoint.url, 'wrong', '/complete', {});
@@ -111,9 +114,11 @@ describe('serveModel with a scripted model (the protocol; semantics only)', () =
     const served = await serveModel({ scheduler, model, modelPath: root, directory });
     if (served._tag === 'Left') throw new Error(served.left.message);
     const { url, token } = served.right.endpoint;
-    const long = { request: { prompt: 'go', maxTokens: 100_000 }, stream: true };
+    const long = { request: { prompt: 'go', maxTokens: 100_000 }, stream: { text: true } };
     const raw = rawPost(url, token, '/complete', long);
-    await until(() => raw.lines.some((line) => 'tokens' in line));
+    // The text comes as it is generated, long before the result: abort once some has come.
+    await until(() => raw.lines.some((line) => 'text' in line));
+    expect(raw.lines.some((line) => 'tokens' in line)).toBe(false);
     const id = raw.lines[0]?.id;
     expect(await rawPost(url, token, '/abort', { id }).done).toBe(200);
     await raw.done;
@@ -122,6 +127,10 @@ describe('serveModel with a scripted model (the protocol; semantics only)', () =
     };
     expect(last.result.stopReason).toBe('aborted');
     expect(last.result.tokens.completion).toBeLessThan(100_000);
+    // Every piece streamed is part of the text the result holds, in order.
+    const streamed = raw.lines.flatMap((line) => ('text' in line ? [line.text] : [])).join('');
+    expect(streamed.length).toBeGreaterThan(0);
+    expect((last.result as unknown as { text: string }).text.startsWith(streamed)).toBe(true);
 
     const client = await connectModelServer({ directory, home: 'h' });
     if (client._tag === 'Left') throw new Error(client.left.message);
@@ -177,7 +186,13 @@ describe('serveModel with a scripted model (the protocol; semantics only)', () =
     });
     // A client that would load another GGUF does not use this server.
     const other = await connectModelServer({ directory, home: 'h', modelPath: gguf });
-    expect(other).toMatchObject({ _tag: 'Left', left: { kind: 'unreachable' } });
+    expect(other).toMatchObject({
+      _tag: 'Left',
+      left: {
+        kind: 'unreachable',
+        message: `the model server of process ${process.pid} holds ${realpathSync(root)}, not ${realpathSync(gguf)}`,
+      },
+    });
     await first.right.close();
     await scheduler.dispose();
   });
@@ -220,6 +235,28 @@ describe('a real model server process on the tiny GGUF', () => {
     );
     expect(['yes', 'no']).toContain(answer.text);
     expect(answer.stopReason).toBe('grammar');
+    // The generated text streamed as it is produced, under a JSON schema's grammar: the pieces
+    // are the result's text (the schema's closing newlines, a stop trigger, never arrive).
+    const pieces: string[] = [];
+    const streamed = await client.right.complete(
+      {
+        prompt: 'Name:',
+        grammar: {
+          jsonSchema: {
+            type: 'object',
+            properties: { name: { type: 'string', maxLength: 12 } },
+            additionalProperties: false,
+          },
+        },
+        maxTokens: 40,
+        onText: (text) => pieces.push(text),
+      },
+      'foreground',
+    );
+    expect(streamed.stopReason).toBe('grammar');
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.join('')).toBe(streamed.text);
+    expect(JSON.parse(streamed.text)).toHaveProperty('name');
     const vectors = await client.right.at('foreground').embed?.(['Bob fixed the build.']);
     expect(vectors?.[0]?.length).toBeGreaterThan(0);
     // Loaded once, in the server; never in this process.
@@ -227,7 +264,7 @@ describe('a real model server process on the tiny GGUF', () => {
     expect(await client.right.health()).toMatchObject({
       pid: server.child.pid,
       loads: 1,
-      requests: { complete: 1, embed: 1 },
+      requests: { complete: 2, embed: 1 },
     });
     const second = serverChild(directory);
     expect(await second.exit).toBe(0);

@@ -17,9 +17,11 @@ import { releaseLock, takeLock } from './pid-lock.js';
 // One process per machine holds the model and answers every other process over loopback HTTP.
 // Each request names its priority and its home; completions go through the server's device
 // scheduler (so a foreground request pre-empts a background generation there, and every call
-// takes the machine's device lease), and answer as newline-delimited JSON: `{ id }` first, then
-// `{ tokens }` as tokens are generated, then `{ result }` (or `{ error }`). A client that
-// disconnects, or posts `{ id }` to /abort, cancels its completion at the next token.
+// takes the machine's device lease), and answer as newline-delimited JSON: `{ id }` first, then,
+// as the client asked (`stream: { tokens, text }`), `{ tokens }` at every generated token and
+// `{ text }` with every piece of generated text as it is produced, then `{ result }` (or
+// `{ error }`). A client that disconnects, or posts `{ id }` to /abort, cancels its completion at
+// the next token.
 
 /** What serving the model needs. */
 export interface ModelServerOptions {
@@ -66,6 +68,13 @@ async function body(request: IncomingMessage): Promise<Record<string, unknown>> 
   return value as Record<string, unknown>;
 }
 
+/** What a completion's client asked to have streamed: token counts, the text, or both. */
+function streamOf(value: unknown): { readonly tokens: boolean; readonly text: boolean } {
+  if (typeof value !== 'object' || value === null) return { tokens: false, text: false };
+  const asked = value as Record<string, unknown>;
+  return { tokens: asked.tokens === true, text: asked.text === true };
+}
+
 const priorityOf = (value: unknown): DevicePriority =>
   value === 'background' ? 'background' : 'foreground';
 
@@ -94,15 +103,18 @@ function modelRoutes(
     response.once('close', () => controller.abort());
     response.writeHead(200, { 'content-type': 'application/x-ndjson' });
     response.write(`${JSON.stringify({ id })}\n`);
-    const stream = input.stream === true;
+    const stream = streamOf(input.stream);
+    const line = (value: unknown) => {
+      if (!response.writableEnded && !response.destroyed)
+        response.write(`${JSON.stringify(value)}\n`);
+    };
     try {
       const result = await scheduler.complete(
         {
           ...(input.request as CompletionRequest),
           signal: controller.signal,
-          ...(stream
-            ? { onToken: (tokens) => response.write(`${JSON.stringify({ tokens })}\n`) }
-            : {}),
+          ...(stream.tokens ? { onToken: (tokens: number) => line({ tokens }) } : {}),
+          ...(stream.text ? { onText: (text: string) => line({ text }) } : {}),
         },
         priorityOf(input.priority),
       );

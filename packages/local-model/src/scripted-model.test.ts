@@ -84,6 +84,7 @@ describe('createScriptedModel', () => {
     const model = createScriptedModel(['x'.repeat(400)], { msPerToken: 1 });
     const controller = new AbortController();
     const counts: number[] = [];
+    const pieces: string[] = [];
     const result = await model.complete({
       prompt: 'p',
       maxTokens: 100,
@@ -92,13 +93,17 @@ describe('createScriptedModel', () => {
         counts.push(count);
         if (count === 3) controller.abort();
       },
+      onText: (text) => pieces.push(text),
     });
     expect(result.stopReason).toBe('aborted');
     // It stops at the next token: the three tokens before the abort are kept, nothing after.
     expect(counts).toEqual([1, 2, 3]);
     expect(result.tokens.completion).toBe(3);
     expect(result.text).toBe('x'.repeat(12));
+    // The text comes a pseudo-token at a time, the same text the result holds.
+    expect(pieces).toEqual(['xxxx', 'xxxx', 'xxxx']);
     expect(Object.keys(model.requests[0] ?? {})).not.toContain('onToken');
+    expect(Object.keys(model.requests[0] ?? {})).not.toContain('onText');
   });
 
   it('runs calls one at a time and lets a queued call leave when aborted', async () => {

@@ -31,14 +31,14 @@ export interface ScriptedModelOptions {
   readonly contextSize?: number;
 }
 
-/** A request as the scripted model recorded it (the signal and the token hook left out). */
-export type RecordedRequest = Omit<CompletionRequest, 'signal' | 'onToken'>;
+/** A request as the scripted model recorded it (the signal and the token and text hooks left out). */
+export type RecordedRequest = Omit<CompletionRequest, 'signal' | 'onToken' | 'onText'>;
 
 /** A stand-in `CompletionModel` for tests that returns scripted replies and records what it was asked. */
 export interface ScriptedModel extends CompletionModel {
   /** Every prompt received, in order (aborted ones included). */
   readonly prompts: readonly string[];
-  /** Every request received, in order, without its signal or token hook. */
+  /** Every request received, in order, without its signal or its token and text hooks. */
   readonly requests: readonly RecordedRequest[];
   /** Pseudo-tokens emitted so far over every call: a clock in tokens for tests of preemption. */
   readonly emittedTokens: number;
@@ -125,7 +125,7 @@ export function createScriptedModel(
       throw new RangeError(`maxTokens must be a positive integer, got ${maxTokens}`);
     }
     if (disposed) throw new ModelDisposedError();
-    const { signal: _signal, onToken: _onToken, ...recorded } = request;
+    const { signal: _signal, onToken: _onToken, onText: _onText, ...recorded } = request;
     const text = renderScriptedChat(request.prompt);
     prompts.push(text);
     requests.push(recorded);
@@ -164,6 +164,7 @@ export function createScriptedModel(
         emittedTokens += 1;
         options.onToken?.(emitted, recorded);
         request.onToken?.(emitted);
+        request.onText?.(token);
       }
       return {
         text: replied,

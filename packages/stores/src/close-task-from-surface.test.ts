@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GoalRef } from '@mecha/appraisal-core';
-import { rightOrThrow } from '@mecha/errors';
+import { leftOrThrow, rightOrThrow } from '@mecha/errors';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from './__fixtures__/temp-dir.js';
@@ -73,17 +73,17 @@ describe('closeTaskFromSurface', () => {
       surface: 'web',
       env: {},
     });
-    expect(closed.state).toBe('closed');
-    if (closed.state !== 'closed') return;
-    expect(closed.sessionsFrom).toBe('runs');
-    expect(closed.closure).toMatchObject({
+    const done = rightOrThrow(closed);
+    expect(done.state).toBe('closed');
+    expect(done.sessionsFrom).toBe('runs');
+    expect(done.closure).toMatchObject({
       who: 'owner',
       surface: 'web',
       session_ids: ['20260925T090000-bbbb0001'],
-      appraisal_line: closed.appraisalLine,
+      appraisal_line: done.appraisalLine,
     });
-    expect(closed.closureLine).toMatch(/^Closed task-1: next → done \(closure close-\d+\)\.$/);
-    expect(closed.hookFailures).toEqual([]);
+    expect(done.closureLine).toMatch(/^Closed task-1: next → done \(closure close-\d+\)\.$/);
+    expect(done.hookFailures).toEqual([]);
   });
 
   it('refuses a run registered with nobody present, whatever the request says, and writes nothing', async () => {
@@ -99,7 +99,7 @@ describe('closeTaskFromSurface', () => {
       env: { MECHA_SESSION_ID: '20260925T090000-cccc0001', MECHA_RUN_ID: runId },
       sessionIds: ['20260925T090000-cccc0001'],
     });
-    expect(closed).toMatchObject({ state: 'refused', reason: 'nobody_present' });
+    expect(leftOrThrow(closed)).toMatchObject({ kind: 'nobody_present' });
     expect(await closuresOf(home)).toBe(0);
   });
 
@@ -116,7 +116,7 @@ describe('closeTaskFromSurface', () => {
       surface: 'cli',
       env: { MECHA_SESSION_ID: '20260925T090000-dddd0001', MECHA_RUN_ID: runId },
     });
-    expect(closed.state === 'closed' && closed.closure).toMatchObject({
+    expect(rightOrThrow(closed).closure).toMatchObject({
       who: 'agent_with_approval',
       surface: 'slack',
     });
@@ -131,7 +131,7 @@ describe('closeTaskFromSurface', () => {
       env: { MECHA_SESSION_ID: '20260925T090000-eeee0001', MECHA_RUN_ID: 'run-x' },
       sessionIds: ['20260925T090000-eeee0001'],
     });
-    expect(closed).toMatchObject({ state: 'refused', reason: 'nobody_present' });
+    expect(leftOrThrow(closed)).toMatchObject({ kind: 'nobody_present' });
   });
 
   it('closes a task no run worked on, saying that no session worked it', async () => {
@@ -142,7 +142,7 @@ describe('closeTaskFromSurface', () => {
       surface: 'cli',
       env: {},
     });
-    expect(closed).toMatchObject({
+    expect(rightOrThrow(closed)).toMatchObject({
       state: 'closed',
       appraisalLine: "mecha's appraisal of task-1: no session worked this task",
     });
@@ -159,9 +159,8 @@ describe('closeTaskFromSurface', () => {
       env: {},
       sessionIds: ['20260925T090000-ffff0001'],
     });
-    expect(closed).toEqual({
-      state: 'refused',
-      reason: 'hook_refused',
+    expect(leftOrThrow(closed)).toEqual({
+      kind: 'hook_refused',
       message: 'refused by hooks/pre_task_close: not on a Friday[2J',
     });
     expect(await closuresOf(home)).toBe(0);
@@ -177,7 +176,7 @@ describe('closeTaskFromSurface', () => {
       env: {},
       sessionIds: ['20260925T090000-ffff0002'],
     });
-    expect(closed.state === 'closed' && closed.hookFailures).toEqual([
+    expect(rightOrThrow(closed).hookFailures).toEqual([
       { hook: 'task_closed', message: 'hooks/task_closed exited 1' },
     ]);
     expect(await closuresOf(home)).toBe(1);
@@ -187,14 +186,15 @@ describe('closeTaskFromSurface', () => {
 describe('reopenTaskFromSurface', () => {
   it('reopens a done task, naming the closure it undoes and the credit withdrawn', async () => {
     const { home } = await homeWithTask();
-    const closed = await closeTaskFromSurface(home, {
-      taskId: 'task-1',
-      to: 'done',
-      surface: 'cli',
-      env: {},
-      sessionIds: ['20260925T090000-abab0001'],
-    });
-    if (closed.state !== 'closed') expect.unreachable(closed.message);
+    const closed = rightOrThrow(
+      await closeTaskFromSurface(home, {
+        taskId: 'task-1',
+        to: 'done',
+        surface: 'cli',
+        env: {},
+        sessionIds: ['20260925T090000-abab0001'],
+      }),
+    );
     const reopened = await reopenTaskFromSurface(home, {
       taskId: 'task-1',
       to: 'next',
@@ -202,12 +202,8 @@ describe('reopenTaskFromSurface', () => {
       env: {},
       reason: 'the totals were wrong',
     });
-    expect(reopened.state === 'reopened' && reopened.reopenLine).toContain(
-      `undoing ${closed.closure.closure_id}`,
-    );
-    expect(reopened.state === 'reopened' && reopened.creditLine).toMatch(
-      /signs against the session/,
-    );
+    expect(rightOrThrow(reopened).reopenLine).toContain(`undoing ${closed.closure.closure_id}`);
+    expect(rightOrThrow(reopened).creditLine).toMatch(/signs against the session/);
   });
 
   it('refuses a run registered with nobody present', async () => {
@@ -219,6 +215,6 @@ describe('reopenTaskFromSurface', () => {
       surface: 'cli',
       env: { MECHA_SESSION_ID: '20260925T090000-abab0002', MECHA_RUN_ID: runId },
     });
-    expect(reopened).toMatchObject({ state: 'refused', reason: 'nobody_present' });
+    expect(leftOrThrow(reopened)).toMatchObject({ kind: 'nobody_present' });
   });
 });

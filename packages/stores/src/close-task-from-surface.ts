@@ -13,7 +13,12 @@ import type { MechaHome } from './home-context.js';
 import { homePorts } from './home-ports.js';
 import { type HookName, runHook } from './hooks.js';
 import { newTaskId } from './owner/new-task-id.js';
-import { moverFor, runPresence } from './run-registration.js';
+import {
+  type OwnerActRefusal,
+  ownerRefused,
+  type SurfaceRefusalKind,
+} from './owner/owner-refusal.js';
+import { type Mover, moverFor, runPresence } from './run-registration.js';
 import { sessionsForTask } from './sessions-for-task.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -37,20 +42,6 @@ export interface ReopenFromSurfaceRequest {
   readonly surface: string;
   readonly env: Env;
   readonly reason?: string;
-}
-
-/** Why a move did not happen; nothing was written unless the reason says a closure stands. */
-export interface SurfaceRefusal {
-  readonly state: 'refused';
-  readonly reason:
-    | 'board_unreadable'
-    | 'no_task'
-    | 'nobody_present'
-    | 'no_sessions'
-    | 'hook_refused'
-    | 'not_written';
-  /** One line, ready to print after the surface's own prefix. */
-  readonly message: string;
 }
 
 /** A hook that failed after the move; the move stands. */
@@ -92,32 +83,132 @@ export interface ReopenedFromSurface {
   readonly hookFailures: readonly HookFailure[];
 }
 
+/** Why a closure or a reopen from a surface did not happen. */
+type SurfaceRefused = OwnerActRefusal<SurfaceRefusalKind>;
+
 const isOpen = (row: BoardRecord): row is BoardTask =>
   row.kind === 'task' && !isClosedStatus(row.status);
 
-const refusal = (reason: SurfaceRefusal['reason'], message: string): SurfaceRefusal => ({
-  state: 'refused',
-  reason,
-  message,
-});
+/** The task to move and the board it is on, once the mover is known to be a person. */
+interface OnBoard {
+  readonly mover: Mover;
+  readonly task: BoardTask;
+  readonly board: readonly BoardRecord[];
+}
 
-async function findOnBoard(
+/**
+ * Who moves the task, from the run's registration (never what the caller says of itself), and
+ * the task on the board.
+ */
+async function presentAndFound(
   home: MechaHome,
-  taskId: string,
-): Promise<
-  E.Either<SurfaceRefusal, { readonly task: BoardTask; readonly board: readonly BoardRecord[] }>
-> {
+  request: { readonly taskId: string; readonly surface: string; readonly env: Env },
+): Promise<E.Either<SurfaceRefused, OnBoard>> {
+  const mover = moverFor(await runPresence(home, request.env), request.surface);
+  if (E.isLeft(mover)) return mover;
   const board = await home.board.read();
   if (board.state === 'unreadable') {
-    return E.left(refusal('board_unreadable', `the board could not be read: ${board.reason}`));
+    return ownerRefused('board_unreadable', `the board could not be read: ${board.reason}`);
   }
   const task = board.records.find(
-    (row): row is BoardTask => row.kind === 'task' && row.id === taskId,
+    (row): row is BoardTask => row.kind === 'task' && row.id === request.taskId,
   );
   if (task === undefined) {
-    return E.left(refusal('no_task', `there is no task ${JSON.stringify(taskId)} on the board`));
+    return ownerRefused(
+      'no_task',
+      `there is no task ${JSON.stringify(request.taskId)} on the board`,
+    );
   }
-  return E.right({ task, board: board.records });
+  return E.right({ mover: mover.right, task, board: board.records });
+}
+
+/** An open task that may close to `to`: one already closed is reopened first. */
+function closable(
+  task: BoardTask,
+  to: CloseFromSurfaceRequest['to'],
+): E.Either<SurfaceRefused, BoardTask> {
+  if (task.status === to) {
+    return ownerRefused('not_written', `${task.id} is already ${to}: nothing changed`);
+  }
+  if (isClosedStatus(task.status)) {
+    return ownerRefused(
+      'not_written',
+      `${task.id} is already ${task.status}: reopen it before closing it again`,
+    );
+  }
+  return E.right(task);
+}
+
+/** The sessions that did the work: the ones named, else those whose runs named the task. */
+async function workSessions(
+  home: MechaHome,
+  task: BoardTask,
+  given: readonly string[] | undefined,
+): Promise<
+  E.Either<
+    SurfaceRefused,
+    Pick<ClosedFromSurface, 'sessionsFrom'> & { readonly sessionIds: readonly string[] }
+  >
+> {
+  if (given !== undefined) return E.right({ sessionIds: given, sessionsFrom: 'given' });
+  const looked = await sessionsForTask(home, task.id);
+  if (looked.state === 'unreadable') {
+    return ownerRefused(
+      'no_sessions',
+      `the sessions that did ${task.id}'s work could not be looked up (${looked.reason}): name them with --session ID`,
+    );
+  }
+  // A task no run worked on (one the owner never delegated) closes too: its closure line says
+  // that no session worked it, and the project's reading counts it like any other.
+  return E.right({ sessionIds: looked.sessionIds, sessionsFrom: 'runs' });
+}
+
+/** Stages at most one follow-up, the one the closure's appraisal names, in the inbox. */
+async function stageFollowUp(
+  home: MechaHome,
+  board: readonly BoardRecord[],
+  appraisal: ClosureAppraisal,
+): Promise<FollowUpOutcome> {
+  if (appraisal.follow_up === null) return { state: 'none' };
+  const id = newTaskId(board);
+  const { title, project_id } = appraisal.follow_up;
+  const staged = await home.board.put([
+    {
+      v: 1,
+      kind: 'task',
+      id,
+      title,
+      status: 'inbox',
+      ...(project_id === undefined ? {} : { project_id }),
+    },
+  ]);
+  return E.isLeft(staged)
+    ? {
+        state: 'not_staged',
+        title,
+        message: `the closure stands, but its follow-up could not be staged: ${staged.left.message}`,
+      }
+    : { state: 'staged', taskId: id, title };
+}
+
+/** The project's reading, when the closed task was its last open one; else null. */
+async function projectReading(
+  ports: ReturnType<typeof homePorts>,
+  board: readonly BoardRecord[],
+  task: BoardTask,
+  appraisal: ClosureAppraisal,
+  followUp: FollowUpOutcome,
+): Promise<ClosedFromSurface['project']> {
+  const projectId = task.project_id;
+  if (projectId === undefined) return null;
+  const othersOpen = board.some(
+    (row) => isOpen(row) && row.id !== task.id && row.project_id === projectId,
+  );
+  if (othersOpen) return null;
+  const reading = await appraiseProject(ports, projectId, {
+    followUpStaged: followUp.state === 'staged' && appraisal.follow_up?.project_id === projectId,
+  });
+  return { projectId, line: reading.line };
 }
 
 /**
@@ -130,37 +221,17 @@ async function findOnBoard(
 export async function closeTaskFromSurface(
   home: MechaHome,
   request: CloseFromSurfaceRequest,
-): Promise<ClosedFromSurface | SurfaceRefusal> {
+): Promise<E.Either<OwnerActRefusal<SurfaceRefusalKind>, ClosedFromSurface>> {
   const { to } = request;
-  const mover = moverFor(await runPresence(home, request.env), request.surface);
-  if (E.isLeft(mover)) return refusal('nobody_present', mover.left.message);
-  const found = await findOnBoard(home, request.taskId);
-  if (E.isLeft(found)) return found.left;
-  const { task, board } = found.right;
-  if (task.status === to) {
-    return refusal('not_written', `${task.id} is already ${to}: nothing changed`);
-  }
-  if (isClosedStatus(task.status)) {
-    return refusal(
-      'not_written',
-      `${task.id} is already ${task.status}: reopen it before closing it again`,
-    );
-  }
-
-  let sessionIds = request.sessionIds ?? [];
-  const sessionsFrom = request.sessionIds === undefined ? 'runs' : 'given';
-  if (request.sessionIds === undefined) {
-    const looked = await sessionsForTask(home, task.id);
-    if (looked.state === 'unreadable') {
-      return refusal(
-        'no_sessions',
-        `the sessions that did ${task.id}'s work could not be looked up (${looked.reason}): name them with --session ID`,
-      );
-    }
-    sessionIds = looked.sessionIds;
-  }
-  // A task no run worked on (one the owner never delegated) closes too: its closure line says
-  // that no session worked it, and the project's reading counts it like any other.
+  const found = await presentAndFound(home, request);
+  if (E.isLeft(found)) return found;
+  const { mover, board } = found.right;
+  const open = closable(found.right.task, to);
+  if (E.isLeft(open)) return open;
+  const task = open.right;
+  const sessions = await workSessions(home, task, request.sessionIds);
+  if (E.isLeft(sessions)) return sessions;
+  const { sessionIds, sessionsFrom } = sessions.right;
 
   const ports = homePorts(home);
   const appraisal = await appraiseClosure(ports, {
@@ -178,53 +249,30 @@ export async function closeTaskFromSurface(
       from: task.status,
       to,
       session_ids: sessionIds,
-      who: mover.right.who,
-      surface: mover.right.surface,
+      who: mover.who,
+      surface: mover.surface,
       appraisal_line: appraisal.line,
     },
     request.env,
   );
   if (pre.kind === 'failed') {
-    return refusal('hook_refused', `refused by hooks/pre_task_close: ${pre.message}`);
+    return ownerRefused('hook_refused', `refused by hooks/pre_task_close: ${pre.message}`);
   }
 
   const closed = await closeTask(home, {
     taskId: task.id,
     to,
     sessionIds,
-    who: mover.right.who,
-    surface: mover.right.surface,
+    who: mover.who,
+    surface: mover.surface,
     personPresent: true,
     appraisalLine: appraisal.line,
   });
   if (E.isLeft(closed)) {
-    return refusal('not_written', `task ${task.id} was not closed: ${closed.left.message}`);
+    return ownerRefused('not_written', `task ${task.id} was not closed: ${closed.left.message}`);
   }
   const closure = closed.right;
-
-  let followUp: FollowUpOutcome = { state: 'none' };
-  if (appraisal.follow_up !== null) {
-    const id = newTaskId(board);
-    const { title, project_id } = appraisal.follow_up;
-    const staged = await home.board.put([
-      {
-        v: 1,
-        kind: 'task',
-        id,
-        title,
-        status: 'inbox',
-        ...(project_id === undefined ? {} : { project_id }),
-      },
-    ]);
-    followUp = E.isLeft(staged)
-      ? {
-          state: 'not_staged',
-          title,
-          message: `the closure stands, but its follow-up could not be staged: ${staged.left.message}`,
-        }
-      : { state: 'staged', taskId: id, title };
-  }
-
+  const followUp = await stageFollowUp(home, board, appraisal);
   const hookFailures: HookFailure[] = [];
   const told = runHook(
     home.path,
@@ -239,22 +287,7 @@ export async function closeTaskFromSurface(
     request.env,
   );
   if (told.kind === 'failed') hookFailures.push({ hook: 'task_closed', message: told.message });
-
-  let project: ClosedFromSurface['project'] = null;
-  const projectId = task.project_id;
-  if (projectId !== undefined) {
-    const othersOpen = board.some(
-      (row) => isOpen(row) && row.id !== task.id && row.project_id === projectId,
-    );
-    if (!othersOpen) {
-      const reading = await appraiseProject(ports, projectId, {
-        followUpStaged:
-          followUp.state === 'staged' && appraisal.follow_up?.project_id === projectId,
-      });
-      project = { projectId, line: reading.line };
-    }
-  }
-  return {
+  return E.right({
     state: 'closed',
     closure,
     appraisal,
@@ -262,9 +295,9 @@ export async function closeTaskFromSurface(
     appraisalLine: appraisal.line,
     sessionsFrom,
     followUp,
-    project,
+    project: await projectReading(ports, board, task, appraisal, followUp),
     hookFailures,
-  };
+  });
 }
 
 /**
@@ -274,22 +307,23 @@ export async function closeTaskFromSurface(
 export async function reopenTaskFromSurface(
   home: MechaHome,
   request: ReopenFromSurfaceRequest,
-): Promise<ReopenedFromSurface | SurfaceRefusal> {
-  const mover = moverFor(await runPresence(home, request.env), request.surface);
-  if (E.isLeft(mover)) return refusal('nobody_present', mover.left.message);
-  const found = await findOnBoard(home, request.taskId);
-  if (E.isLeft(found)) return found.left;
-  const { task } = found.right;
+): Promise<E.Either<OwnerActRefusal<SurfaceRefusalKind>, ReopenedFromSurface>> {
+  const found = await presentAndFound(home, request);
+  if (E.isLeft(found)) return found;
+  const { mover, task } = found.right;
   const reopened = await reopenTask(home, {
     taskId: task.id,
     to: request.to,
-    who: mover.right.who,
-    surface: mover.right.surface,
+    who: mover.who,
+    surface: mover.surface,
     personPresent: true,
     ...(request.reason === undefined ? {} : { reason: request.reason }),
   });
   if (E.isLeft(reopened)) {
-    return refusal('not_written', `task ${task.id} was not reopened: ${reopened.left.message}`);
+    return ownerRefused(
+      'not_written',
+      `task ${task.id} was not reopened: ${reopened.left.message}`,
+    );
   }
   const closure = reopened.right;
   const undoes = closure.reopens === undefined ? '' : `, undoing ${closure.reopens}`;
@@ -297,7 +331,7 @@ export async function reopenTaskFromSurface(
   const hookFailures: HookFailure[] = [];
   const told = runHook(home.path, 'task_reopened', { hook: 'task_reopened', closure }, request.env);
   if (told.kind === 'failed') hookFailures.push({ hook: 'task_reopened', message: told.message });
-  return {
+  return E.right({
     state: 'reopened',
     closure,
     reopenLine: `Reopened ${task.id}: ${task.status} → ${request.to} (closure ${closure.closure_id}${undoes}).`,
@@ -306,5 +340,5 @@ export async function reopenTaskFromSurface(
         ? `The done closure's credit is withdrawn, and the reopen signs against ${count === 1 ? 'the session' : `the ${count} sessions`} it named.`
         : null,
     hookFailures,
-  };
+  });
 }

@@ -15,7 +15,6 @@ export type {
   FollowUpOutcome,
   HookFailure,
   ReopenedFromSurface,
-  SurfaceRefusal,
 } from './close-task-from-surface.js';
 export type { ConfigIssue, McpServerConfig, MechaConfig } from './config.js';
 export { configIssueText, configSchema, parseConfig, readConfig } from './config.js';
@@ -87,9 +86,19 @@ export type { DraftChoice, DraftVerdict, DraftVerdictRequest } from './owner/dra
 export { decideDraft } from './owner/draft-verdict.js';
 export type { CharterChange, EditedCharter } from './owner/edit-charter.js';
 export { editCharter } from './owner/edit-charter.js';
-export type { MovedTask, MoveTaskRequest, RefiledTask, TaskMove } from './owner/move-task.js';
+export type {
+  MovedTask,
+  MoveTaskRequest,
+  RefiledTask,
+  TaskMove,
+  TaskMoveRefusal,
+} from './owner/move-task.js';
 export { moveTask } from './owner/move-task.js';
-export type { OwnerActRefusal, OwnerRefusal, OwnerRefusalKind } from './owner/owner-refusal.js';
+export type {
+  OwnerActRefusal,
+  OwnerRefusalKind,
+  SurfaceRefusalKind,
+} from './owner/owner-refusal.js';
 export { draftAsShown } from './owner/owner-words.js';
 export type { ProcessIdentity } from './process-ancestry.js';
 export type { CompareSessionOptions, CompareSessionResult } from './readouts/compare-session.js';

@@ -24,7 +24,8 @@ const presence = await runPresence(home, process.env);
 const closed = await moveTask(home, {
   query: 'task-1', to: 'done', surface: 'cli', env: process.env,
 });
-console.log(JSON.stringify({ presence: presence.kind, state: closed.state, reason: closed.reason ?? null,
+const left = closed._tag === 'Left' ? closed.left : undefined;
+console.log(JSON.stringify({ presence: presence.kind, state: left === undefined ? closed.right.state : 'refused', reason: left?.kind ?? null,
   variables: ['MECHA_SESSION_ID', 'MECHA_RUN_ID', 'MECHA_HOME'].filter((name) => name in process.env) }));
 `;
 

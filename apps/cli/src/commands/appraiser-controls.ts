@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AppraisalLimits } from '@mecha/gpu-appraiser';
+import type { AppraisalLimits, FlagSwitches } from '@mecha/gpu-appraiser';
 import { type Command, exitCodes, failure, usageError } from '../command.js';
 import { homePath } from '../home.js';
 import { flag, stringOption } from '../parse-command.js';
+import { registerServedHome } from '../served-model.js';
 import {
   controlJson,
   controlLines,
@@ -15,32 +16,65 @@ import {
 
 // `mecha appraiser on|off|status|limits|pause|stop|resume|hold|release|import`: the controls.
 
+/** The flags `--only` can name. */
+const flagNames = ['writes', 'recall', 'background'] as const;
+
 export function setting(path: string, summary: string, which: 'on' | 'off'): Command {
   return {
     path,
     summary,
     help: [
-      `Usage: mecha ${path} [--background] [--json]`,
+      `Usage: mecha ${path} [--background | --only writes|recall|background] [--json]`,
       '',
       which === 'on'
-        ? 'Turns appraisal writes and recall defaults on, keeping the background setting (with\n--background, background work too).'
+        ? "Turns appraisal writes and recall defaults on, keeping the background setting (with\n--background, background work too, and the home is recorded for the background ticks of\n`mecha appraiser serve`, from whichever home it serves the machine's model)."
         : 'Turns appraisal writes, recall defaults and background work off (with --background, only\nbackground work). Existing evidence stays and can still be recalled.',
+      `With --only FLAG, only that flag (writes=1, recall=2, background=4) is turned ${which}; the`,
+      'others keep their setting.',
       'The setting is pending until it is applied at the next quiet boundary (add, run, retry).',
       '',
       'Options:',
       '  --background    only (off) or also (on) background work',
+      `  --only FLAG     turn only writes, recall (defaults) or background ${which}`,
       '  --json          the control as JSON',
       '  --home DIR      the mecha home',
       '',
     ].join('\n'),
-    options: { background: { type: 'boolean' }, json: { type: 'boolean' } },
+    options: {
+      background: { type: 'boolean' },
+      only: { type: 'string' },
+      json: { type: 'boolean' },
+    },
     takesNoArguments: true,
     async run({ values, context }) {
+      const only = stringOption(values, 'only');
+      const background = flag(values, 'background');
+      if (only !== undefined) {
+        if (background)
+          return usageError(context, path, '--only and --background do not go together');
+        if (!(flagNames as readonly string[]).includes(only)) {
+          return usageError(
+            context,
+            path,
+            `--only takes writes, recall or background, not ${JSON.stringify(only)}`,
+          );
+        }
+      }
+      const switches: FlagSwitches | undefined =
+        only === undefined ? undefined : { [only as (typeof flagNames)[number]]: which === 'on' };
+      if (which === 'on' && (background || only === 'background')) {
+        // Background work of this home is done by `mecha appraiser serve`, whichever home it was
+        // started from, when it holds this home's GGUF: the home asks for its ticks here.
+        const { deviceLeaseDirectory } = await import('@mecha/local-model');
+        const home = homePath(context);
+        registerServedHome(deviceLeaseDirectory(home, context.env), home);
+      }
       return withAppraiser(context, this.path, (appraiser) => {
-        const background = flag(values, 'background');
-        if (which === 'on' && background) appraiser.setAppraisal('on');
-        const result =
-          which === 'on'
+        // `on --background` is `on`, then background on; `off --background` only background off.
+        if (!switches && which === 'on' && background) appraiser.setAppraisal('on');
+        const result = switches
+          ? appraiser.setAppraisal(switches)
+          : which === 'on'
             ? appraiser.setAppraisal(background ? { background: true } : 'on')
             : appraiser.setAppraisal(background ? { background: false } : 'off');
         print(context, flag(values, 'json'), controlJson(result), () => controlLines(result));

@@ -6,7 +6,7 @@ import { failure, usageError } from '../command.js';
 import { openCommandHome } from '../home.js';
 import { modelFetchPrinter } from '../model-fetch-progress.js';
 import { type OptionValues, stringOption, wholeNumber } from '../parse-command.js';
-import { servedModel } from '../served-model.js';
+import { findServedModel } from '../served-model.js';
 
 /**
  * The appraiser's model as a command makes it: the machine's served model when a model server
@@ -20,6 +20,8 @@ export interface AppraiserModel {
   readonly model?: LocalModel;
   /** The serving process, when the model is served: this process then loads none. */
   readonly served?: ModelEndpoint;
+  /** Why the machine's model server was not used, when one is up (it holds another GGUF). */
+  readonly notServed?: string;
   /** On the machine's device lease: foreground work of another process pre-empts background work. */
   readonly device: DeviceScheduler;
 }
@@ -62,20 +64,22 @@ export async function appraiserModel(
   const settings = localModel.resolveModelSettings(config.right.model);
   if (settings.state === 'unreadable') return failure(context, path, settings.reason);
   const leaseDirectory = localModel.deviceLeaseDirectory(home.path, context.env);
+  let notServed: string | undefined;
   if (!local) {
-    const served = await servedModel(localModel, context, path, {
+    const found = await findServedModel(localModel, context, path, {
       home: home.path,
       leaseDirectory,
       modelPath: modelPath.value,
     });
-    if (served) {
+    if (found.served) {
       return {
         home: home.path,
         modelPath: modelPath.value,
-        served: served.endpoint,
-        device: served,
+        served: found.served.endpoint,
+        device: found.served,
       };
     }
+    notServed = found.notServed;
   }
   const model = localModel.createLocalModel({
     path: modelPath.value,
@@ -88,5 +92,11 @@ export async function appraiserModel(
   const device = localModel.createDeviceScheduler(model, {
     lease: localModel.openDeviceLease({ directory: leaseDirectory }),
   });
-  return { home: home.path, modelPath: modelPath.value, model, device };
+  return {
+    home: home.path,
+    modelPath: modelPath.value,
+    model,
+    device,
+    ...(notServed === undefined ? {} : { notServed }),
+  };
 }

@@ -1,9 +1,12 @@
-import { join } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { ModelEndpoint } from '@mecha/local-model';
+import { configIssueText, openHome } from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
 import { type Command, exitCodes, failure } from '../command.js';
 import { homePath } from '../home.js';
 import { flag } from '../parse-command.js';
+import { servedHomes } from '../served-model.js';
 import { appraiserModel } from './appraiser-model.js';
 import { runLines, withAppraiser } from './appraiser-shared.js';
 
@@ -27,6 +30,41 @@ function alreadyServing(
 
 const modelEndpointFile = (directory: string) => join(directory, 'model-server');
 
+const realPath = (path: string) => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+};
+
+/**
+ * Why the server does not tick another registered home's background work, or undefined when it
+ * does: the home has no appraiser memory, its config cannot be read, or its [model] path is not
+ * the GGUF this server holds (that home then loads its own model, on the machine's lease).
+ */
+async function whyNotTicked(
+  localModel: typeof import('@mecha/local-model'),
+  home: string,
+  servedPath: string,
+): Promise<string | undefined> {
+  if (!existsSync(join(home, 'appraiser', 'memory.sqlite'))) return 'it has no appraiser memory';
+  const config = openHome(home).readConfig();
+  if (config._tag === 'Left') {
+    return `its config.toml has problems: ${config.left.map(configIssueText).join('; ')}`;
+  }
+  const path = await localModel.resolveModelPath(config.right.model, {
+    configFile: join(home, 'config.toml'),
+    download: false,
+  });
+  if (path.state === 'unreadable') return `its [model] path: ${path.reason}`;
+  const real = realPath(path.value);
+  if (real !== servedPath) {
+    return `its [model] path is ${real}, not the GGUF this server holds (${servedPath}): it loads its own model, on the machine's device lease`;
+  }
+  return undefined;
+}
+
 export const serve: Command = {
   path: 'appraiser serve',
   summary: 'hold the model and serve appraisal to every other process, until Ctrl-C',
@@ -41,6 +79,11 @@ export const serve: Command = {
     'work on ticks while background is on and the policy is run. Its model calls take the',
     "machine's device lease, so foreground work of another process (a distill) pre-empts them;",
     'pre-empted reports are queued again and resumed at the next tick.',
+    '',
+    'It ticks the background work of other homes too: each home recorded as using the served',
+    'model (`mecha appraiser on --background` there, or any model command of it that used this',
+    "server) whose [model] path is this GGUF, in turn with this home's, each under its own",
+    'controls and limits. It says once which homes it ticks and why it skips any other.',
     '',
     'It also serves the model to every process on the machine (loopback HTTP; the endpoint and',
     "its token in the file model-server of the device lease's folder, readable by you only):",
@@ -113,23 +156,51 @@ export const serve: Command = {
       }
       const endpoint = modelServer.right.endpoint.url;
       closeServer = () => modelServer.right.close();
+      const ownHome = realPath(homePath(context));
+      const servedPath = modelServer.right.endpoint.modelPath;
+      // Each registered home is said once: ticked, or skipped and why (again when that changes).
+      const said = new Map<string, string>();
+      const say = (home: string, reason: string | undefined) => {
+        if (said.get(home) === (reason ?? '')) return;
+        said.set(home, reason ?? '');
+        if (reason === undefined) {
+          line({ ticking: home }, `ticking the background work of ${home} too`);
+        } else {
+          line({ skipped: home, reason }, `not ticking ${home}: ${reason}`);
+        }
+      };
+      const others = async () => {
+        const memories: string[] = [];
+        for (const home of servedHomes(leaseDirectory)) {
+          if (home === ownHome) continue;
+          const reason = await whyNotTicked(localModel, home, servedPath);
+          say(home, reason);
+          if (reason === undefined) memories.push(join(home, 'appraiser'));
+        }
+        return memories;
+      };
       const result = await gpuAppraiser.serveAppraiser({
         directory,
         model: made.device,
         signal: controller.signal,
+        others,
+        onSkip: (memory, reason) => say(dirname(memory), reason),
         onServing: () =>
           line(
             { serving: process.pid, endpoint, reservation },
             `serving ${directory} as process ${process.pid}, and the model to this machine at ${endpoint}: ${reservation.pages} key/value pages (${reservation.tokens} tokens) reserved; Ctrl-C stops`,
           ),
-        onRun: (report, request) =>
+        onRun: (report, request, memory) => {
+          const home = dirname(memory);
+          const whose = memory === directory ? '' : ` of ${home}`;
           line(
-            { run: report, request: request ?? null },
+            { run: report, request: request ?? null, home },
             [
-              request === undefined ? 'background tick' : `run request #${request}`,
+              request === undefined ? `background tick${whose}` : `run request #${request}`,
               ...runLines(report),
             ].join('\n'),
-          ),
+          );
+        },
       });
       if (result._tag === 'Left') return failure(context, path, result.left.message);
       line(

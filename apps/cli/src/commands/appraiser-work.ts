@@ -79,7 +79,9 @@ export const run: Command = {
     'While `mecha appraiser serve` serves this home, the run is asked of that process (which holds',
     'the model) and its report printed: this process loads no model. Ctrl-C then stops waiting;',
     'the serving process finishes the run. While it serves another home on this machine with the',
-    'same GGUF, this process runs the appraisal and sends its model calls to that process.',
+    'same GGUF, this process runs the appraisal and sends its model calls to that process; when',
+    "that process holds another GGUF, stderr says so and this process loads its own (on the machine's",
+    'device lease all the same). --json says whose model ran ("model").',
     '',
     'Options:',
     '  --background    run as background work (needs background on)',
@@ -111,7 +113,15 @@ export const run: Command = {
     process.once('SIGINT', interrupt);
     try {
       const report = await appraiser.run({ background, signal: controller.signal });
-      print(context, flag(values, 'json'), report, () => runLines(report));
+      // Whose model ran: the machine's server, or this process's own (and why not the server's).
+      const model = made.served
+        ? { served: true, pid: made.served.pid, url: made.served.url }
+        : {
+            served: false,
+            path: made.modelPath,
+            ...(made.notServed === undefined ? {} : { notServed: made.notServed }),
+          };
+      print(context, flag(values, 'json'), { ...report, model }, () => runLines(report));
       return report.state === 'done' ? exitCodes.ok : exitCodes.failure;
     } finally {
       process.removeListener('SIGINT', interrupt);

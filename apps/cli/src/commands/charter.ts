@@ -2,6 +2,7 @@ import { userInfo } from 'node:os';
 import { stripControl } from '@mecha/appraisal-core';
 import { type Charter, commitmentStores, formatDuration, patienceOf } from '@mecha/charter';
 import { mintOwnerEdit } from '@mecha/charter/owner';
+import { isLeft } from '@mecha/errors';
 import {
   type CharterChange,
   type CharterCommandOp,
@@ -17,7 +18,6 @@ import {
   exitCodes,
   failure,
   refused,
-  usageError,
 } from '../command.js';
 import { openCommandHome } from '../home.js';
 import { flag, type OptionValues } from '../parse-command.js';
@@ -148,9 +148,10 @@ async function applyEdits(
     env: context.env,
     changes,
   });
-  if (edited.state === 'refused') return refused(context, path, edited);
-  if (asJson) context.stdout(charterJson(edited.charter));
-  else context.stdout(`${done}\n\n${renderCharter(edited.charter, context)}`);
+  if (isLeft(edited)) return refused(context, path, edited.left);
+  const { charter } = edited.right;
+  if (asJson) context.stdout(charterJson(charter));
+  else context.stdout(`${done}\n\n${renderCharter(charter, context)}`);
   return exitCodes.ok;
 }
 
@@ -166,8 +167,9 @@ function runEdit(
   context: CommandContext,
 ): Promise<number> {
   const parsed = charterCommand({ op, positionals, options: values });
-  if (parsed.state === 'refused') return Promise.resolve(usageError(context, path, parsed.message));
-  return applyEdits(path, context, parsed.changes, parsed.done, flag(values, 'json'));
+  if (isLeft(parsed)) return Promise.resolve(refused(context, path, parsed.left));
+  const { changes, done } = parsed.right;
+  return applyEdits(path, context, changes, done, flag(values, 'json'));
 }
 
 const add: Command = {

@@ -221,10 +221,7 @@ const edit: Command = {
     const home = runtime.openHome(homePath(context));
     const edited = await runtime.distill.editLesson(home, id, text);
     if (edited._tag === 'Left') {
-      return refused(context, this.path, {
-        reason: edited.left.kind,
-        message: edited.left.message,
-      });
+      return refused(context, this.path, edited.left);
     }
     context.stdout(
       `Edited ${stripControl(edited.right.lessonId)}: ${stripControl(edited.right.text)}\n`,

@@ -5,6 +5,7 @@ import {
   stripControlDeep,
   taskStatusSchema,
 } from '@mecha/appraisal-core';
+import { isLeft } from '@mecha/errors';
 import {
   addTask,
   listTasks,
@@ -22,6 +23,7 @@ import {
   type CommandGroup,
   exitCodes,
   failure,
+  refusalJson,
   refused,
   refusedCode,
   usageError,
@@ -182,12 +184,11 @@ const add: Command = {
       ...(due === undefined ? {} : { due }),
       ...(holder === undefined ? {} : { holder: holder as TaskHolder }),
     });
-    if (added.state === 'refused') return failure(context, this.path, added.message);
+    if (isLeft(added)) return refused(context, this.path, added.left);
+    const { task, line } = added.right;
     if (flag(values, 'json')) {
-      context.stdout(
-        `${JSON.stringify({ id: added.task.id, line: added.line, task: added.task }, null, 2)}\n`,
-      );
-    } else context.stdout(`${added.line}\n`);
+      context.stdout(`${JSON.stringify({ id: task.id, line, task }, null, 2)}\n`);
+    } else context.stdout(`${line}\n`);
     return exitCodes.ok;
   },
 };
@@ -300,24 +301,22 @@ export async function setTask(
   const moved = await moveTask(home, { ...request, surface: 'cli', env: context.env });
   if (asJson) {
     // The whole result: the closure record, its lines, the follow-up and the project reading.
-    context.stdout(`${JSON.stringify(stripControlDeep(moved), null, 2)}\n`);
-    if (moved.state !== 'refused') return exitCodes.ok;
-    return refusedCode(moved);
+    const shown = isLeft(moved) ? refusalJson(moved.left) : moved.right;
+    context.stdout(`${JSON.stringify(stripControlDeep(shown), null, 2)}\n`);
+    return isLeft(moved) ? refusedCode(moved.left) : exitCodes.ok;
   }
-  if (moved.state !== 'refused' && moved.refiled !== undefined) {
-    context.stdout(`${moved.refiled.line}\n`);
-  }
-  switch (moved.state) {
-    case 'refused':
-      return refused(context, path, moved);
+  if (isLeft(moved)) return refused(context, path, moved.left);
+  const done = moved.right;
+  if (done.refiled !== undefined) context.stdout(`${done.refiled.line}\n`);
+  switch (done.state) {
     case 'moved':
     case 'refiled':
-      context.stdout(`${moved.line}\n`);
+      context.stdout(`${done.line}\n`);
       return exitCodes.ok;
     case 'closed':
-      return renderClosed(context, moved);
+      return renderClosed(context, done);
     case 'reopened':
-      return renderReopened(context, moved);
+      return renderReopened(context, done);
   }
 }
 

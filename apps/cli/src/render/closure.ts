@@ -1,19 +1,12 @@
 import { stripControl } from '@mecha/appraisal-core';
-import type { ClosedFromSurface, ReopenedFromSurface, SurfaceRefusal } from '@mecha/stores';
+import type { ClosedFromSurface, ReopenedFromSurface } from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
 import { exitCodes } from '../command.js';
 
 const prefix = 'mecha tasks set';
 
 /** Prints what stores' closure path did and returns the exit code; the CLI adds no logic. */
-export function renderClosed(
-  context: CommandContext,
-  result: ClosedFromSurface | SurfaceRefusal,
-): number {
-  if (result.state === 'refused') {
-    context.stderr(`${prefix}: ${stripControl(result.message)}\n`);
-    return exitCodes.failure;
-  }
+export function renderClosed(context: CommandContext, result: ClosedFromSurface): number {
   const say = (text: string) => context.stdout(`${stripControl(text)}\n`);
   let code: number = exitCodes.ok;
   say(result.closureLine);
@@ -35,14 +28,7 @@ export function renderClosed(
 }
 
 /** Prints what stores' reopen path did and returns the exit code. */
-export function renderReopened(
-  context: CommandContext,
-  result: ReopenedFromSurface | SurfaceRefusal,
-): number {
-  if (result.state === 'refused') {
-    context.stderr(`${prefix}: ${stripControl(result.message)}\n`);
-    return exitCodes.failure;
-  }
+export function renderReopened(context: CommandContext, result: ReopenedFromSurface): number {
   context.stdout(`${stripControl(result.reopenLine)}\n`);
   if (result.creditLine !== null) context.stdout(`${result.creditLine}\n`);
   for (const failed of result.hookFailures) {

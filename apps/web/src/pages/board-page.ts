@@ -165,8 +165,6 @@ ${rows.length === 0 ? html`<p class="note">None.</p>` : rowsOf(shown)}${more}`;
 /** What a move from the board came to, as lines to show above it. */
 export function moveSaid(move: TaskMove): Said {
   switch (move.state) {
-    case 'refused':
-      return { ok: false, lines: [move.message] };
     case 'moved':
     case 'refiled':
       return { ok: true, lines: [move.line] };

@@ -17,8 +17,8 @@ export type Redraw = (context: Context, said?: Said, status?: Status) => Promise
 const maxFlashes = 200;
 
 /** What an act's refusal reason means for the answer's status. */
-export function statusOf(reason: string): Status {
-  return reason === 'bad_request' ? 400 : 409;
+export function statusOf(kind: string): Status {
+  return kind === 'bad_request' ? 400 : 409;
 }
 
 /** A short note in a page's body. */
@@ -158,13 +158,16 @@ export function keptPerVersion<T>(readout: HomeReadout, derive: () => T): () => 
   };
 }
 
-/** A refused act: its page drawn again with the refusal's words, at the status its reason means. */
+/**
+ * A refused act (a `Refusal` of `@mecha/errors`): its page drawn again with the refusal's
+ * words, at the status its kind means. The one place a refusal becomes a page.
+ */
 export function refused(
   context: Context,
   redraw: Redraw,
-  refusal: { readonly reason: string; readonly message: string },
+  refusal: { readonly kind: string; readonly message: string },
 ): Promise<Response> {
-  return redraw(context, { ok: false, lines: [refusal.message] }, statusOf(refusal.reason));
+  return redraw(context, { ok: false, lines: [refusal.message] }, statusOf(refusal.kind));
 }
 
 /** The page asked for does not exist: a 400 that says what `page` takes. */

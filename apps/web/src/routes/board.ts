@@ -1,9 +1,10 @@
 import type { TaskStatus } from '@mecha/appraisal-core';
+import { isLeft } from '@mecha/errors';
 import { homeLayout, moveTask } from '@mecha/stores';
 import type { Context, Hono } from 'hono';
 import { boardPage, latestClosures, moveSaid, parseBoardQuery } from '../pages/board-page.js';
 import type { Said } from '../views/layout.js';
-import { type BoardContext, layoutNote, type Status, statusOf } from './board-context.js';
+import { type BoardContext, layoutNote, refused, type Status } from './board-context.js';
 
 /** The board: its lists, and Done, Drop and Reopen on a task (each one `moveTask`). */
 export function boardRoutes(app: Hono, board: BoardContext): void {
@@ -71,12 +72,12 @@ export function boardRoutes(app: Hono, board: BoardContext): void {
         env: board.options.env,
         ...(reason === '' ? {} : { reason }),
       });
-      return moved.state === 'refused'
-        ? page(context, moveSaid(moved), statusOf(moved.reason))
+      return isLeft(moved)
+        ? refused(context, page, moved.left)
         : board.done(
             context,
             '/board',
-            moveSaid(moved),
+            moveSaid(moved.right),
             [homeLayout.board, homeLayout.closures],
             taskId,
           );

@@ -1,9 +1,10 @@
 import { mintOwnerEdit } from '@mecha/charter/owner';
+import { isLeft } from '@mecha/errors';
 import { editCharter, homeLayout } from '@mecha/stores';
 import type { Context, Hono } from 'hono';
 import { type CharterTyped, charterChangeOf, charterPage } from '../pages/charter-page.js';
 import type { Said } from '../views/layout.js';
-import { type BoardContext, type Status, statusOf } from './board-context.js';
+import { type BoardContext, refused, type Status } from './board-context.js';
 
 /** The charter and its edit panel (one `editCharter` per edit). */
 export function charterRoutes(app: Hono, board: BoardContext): void {
@@ -35,8 +36,8 @@ export function charterRoutes(app: Hono, board: BoardContext): void {
       env: board.options.env,
       changes: [change.change],
     });
-    return edited.state === 'refused'
-      ? page(context, { ok: false, lines: [edited.message] }, statusOf(edited.reason), typed)
+    return isLeft(edited)
+      ? refused(context, (again, said, status) => page(again, said, status, typed), edited.left)
       : board.done(context, '/charter', { ok: true, lines: [change.done] }, [homeLayout.charter]);
   });
 }

@@ -1,3 +1,4 @@
+import { isLeft } from '@mecha/errors';
 import { type DraftChoice, decideDraft, homeLayout } from '@mecha/stores';
 import type { Context, Hono } from 'hono';
 import { draftsPage, pendingDrafts, sendChoice } from '../pages/drafts-page.js';
@@ -72,12 +73,9 @@ export function draftsRoutes(app: Hono, board: BoardContext): void {
       // The box's words go with an edit only; the package refuses an empty or unchanged one.
       ...(choice.text === undefined ? {} : { text: choice.text }),
     });
-    if (decided.state === 'refused') return refused(context, drafts, decided);
-    const said: Said = {
-      ok: true,
-      lines: [decided.line],
-      ...(decided.text === undefined ? {} : { words: decided.text }),
-    };
+    if (isLeft(decided)) return refused(context, drafts, decided.left);
+    const { line, text } = decided.right;
+    const said: Said = { ok: true, lines: [line], ...(text === undefined ? {} : { words: text }) };
     return board.done(context, '/drafts', said, [homeLayout.outbox]);
   });
 }

@@ -1,3 +1,4 @@
+import { isLeft } from '@mecha/errors';
 import { answerParkedQuestion, homeLayout, type MechaHome, readQuestionWords } from '@mecha/stores';
 import type { Context, Hono } from 'hono';
 import { parkedQuestions, questionsOnPage, questionsPage } from '../pages/drafts-page.js';
@@ -78,8 +79,9 @@ export function questionsRoutes(app: Hono, board: BoardContext): void {
       text: body.answer ?? '',
       env: board.options.env,
     });
-    if (answered.state === 'refused') return refused(context, questions, answered);
-    const said: Said = { ok: true, lines: [answered.line], words: answered.text };
+    if (isLeft(answered)) return refused(context, questions, answered.left);
+    const { line, text } = answered.right;
+    const said: Said = { ok: true, lines: [line], words: text };
     return board.done(context, '/questions', said, [homeLayout.questions]);
   });
 }

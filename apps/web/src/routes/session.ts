@@ -1,4 +1,5 @@
 import { goalText } from '@mecha/appraisal-core';
+import { isLeft } from '@mecha/errors';
 import { homePorts, sessionReadout } from '@mecha/stores';
 import type { Hono } from 'hono';
 import { type SessionContext, sessionPage } from '../pages/session-page.js';
@@ -37,19 +38,20 @@ export function sessionRoutes(app: Hono, board: BoardContext): void {
   });
   app.get('/sessions/:id', async (context) => {
     const found = await sessionReadout(readout.ports(), context.req.param('id'));
-    if (found.state === 'refused') {
+    if (isLeft(found)) {
       return render(
         context,
         {
           title: 'Session',
           current: null,
           content: layoutNote('No such session.'),
-          said: { ok: false, lines: [found.message] },
+          said: { ok: false, lines: [found.left.message] },
         },
         404,
       );
     }
-    const sessionId = found.reading.sessionId;
+    const appraised = found.right;
+    const sessionId = appraised.reading.sessionId;
     // The whole transcript, for the trace (the in-memory one keeps only what a reading uses).
     const [transcript, lookups] = await Promise.all([
       homePorts(board.home).sessions.transcript(sessionId),
@@ -58,7 +60,7 @@ export function sessionRoutes(app: Hono, board: BoardContext): void {
     return render(context, {
       title: `Session ${sessionId}`,
       current: null,
-      content: sessionPage(found, readout.row(sessionId), transcript, lookups),
+      content: sessionPage(appraised, readout.row(sessionId), transcript, lookups),
     });
   });
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { TranscriptEvent } from '@mecha/appraisal-core';
 import { right } from '@mecha/errors';
 import { createScriptedModel } from '@mecha/local-model';
-import { moveTask, openHome } from '@mecha/stores';
+import { moveTask, openHome, rightOrThrow } from '@mecha/stores';
 import { afterEach, describe, expect, it } from 'vitest';
 import { events } from '../__fixtures__/events.js';
 import { type TestHome, testHome, testNow } from '../__fixtures__/test-home.js';
@@ -67,7 +67,7 @@ async function closeTask(made: TestHome, sessionId: string): Promise<void> {
     env: {},
     sessionIds: [sessionId],
   });
-  expect(closed.state).toBe('closed');
+  expect(rightOrThrow(closed).state).toBe('closed');
 }
 
 function withContrast(made: TestHome): void {
@@ -392,7 +392,7 @@ describe('mecha reflect', () => {
       to: 'next',
       reason: 'The tests still fail.',
     });
-    expect(reopened.state).toBe('reopened');
+    expect(rightOrThrow(reopened).state).toBe('reopened');
     await opened.outbox.append([
       {
         v: 1,

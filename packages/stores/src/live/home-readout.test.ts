@@ -128,7 +128,7 @@ describe('the in-memory readout', () => {
     await readout.changed([`sessions/${recorder.sessionId}.jsonl`, 'outbox/outbox.jsonl']);
     expect(readout.row(recorder.sessionId)?.chip).toBeUndefined();
     const decided = await decideDraft(home, { query: draftId, verdict: 'reject', env: {} });
-    expect(decided.state).toBe('decided');
+    expect(rightOrThrow(decided).state).toBe('decided');
     await readout.changed(['outbox/outbox.jsonl']);
     expect(readout.row(recorder.sessionId)?.chip?.negative).toBe(1);
     expect(changes.at(-1)?.changed).toContain(recorder.sessionId);
@@ -179,9 +179,9 @@ describe('the in-memory readout', () => {
           }
         });
       });
-      expect((await decideDraft(home, { query: draftId, verdict: 'reject', env: {} })).state).toBe(
-        'decided',
-      );
+      expect(
+        rightOrThrow(await decideDraft(home, { query: draftId, verdict: 'reject', env: {} })).state,
+      ).toBe('decided');
       await seen;
       expect(readout.row(recorder.sessionId)?.chip?.negative).toBe(1);
     } finally {

@@ -2,7 +2,7 @@ import type { BoardTask } from '@mecha/appraisal-core';
 import * as E from 'fp-ts/lib/Either.js';
 import type { MechaHome } from '../home-context.js';
 import { newTaskId } from './new-task-id.js';
-import { type OwnerRefusal, ownerRefusal } from './owner-refusal.js';
+import { type OwnerActRefusal, ownerRefused } from './owner-refusal.js';
 
 /** The statuses a new task may start in; closing one is a move of its own. */
 export const newTaskStatuses = ['inbox', 'next', 'waiting'] as const;
@@ -40,7 +40,7 @@ export interface AddedTask {
 export async function addTask(
   home: MechaHome,
   request: AddTaskRequest,
-): Promise<AddedTask | OwnerRefusal> {
+): Promise<E.Either<OwnerActRefusal<'not_written'>, AddedTask>> {
   const board = await home.board.read();
   const id = newTaskId(board.state === 'unreadable' ? [] : board.records);
   const status = request.status ?? 'inbox';
@@ -56,7 +56,7 @@ export async function addTask(
   };
   const put = await home.board.put([task]);
   if (E.isLeft(put)) {
-    return ownerRefusal('not_written', `the task was not added: ${put.left.message}`);
+    return ownerRefused('not_written', `the task was not added: ${put.left.message}`);
   }
-  return { state: 'added', task, line: `Added ${id} (${status}).` };
+  return E.right({ state: 'added', task, line: `Added ${id} (${status}).` });
 }

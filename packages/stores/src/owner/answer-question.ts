@@ -3,7 +3,7 @@ import type { MechaHome } from '../home-context.js';
 import { createOutcomeRecorder } from '../outcome-recorder.js';
 import { moverFor, runPresence } from '../run-registration.js';
 import { findByPrefix } from './find-by-prefix.js';
-import { type OwnerRefusal, ownerRefusal } from './owner-refusal.js';
+import { type OwnerActRefusal, ownerRefused } from './owner-refusal.js';
 import { ownerWords } from './owner-words.js';
 
 /** A parked question answered, render-ready. */
@@ -36,14 +36,15 @@ export async function answerParkedQuestion(
     readonly text: string;
     readonly env: Readonly<Record<string, string | undefined>>;
   },
-): Promise<AnsweredQuestion | OwnerRefusal> {
+): Promise<E.Either<OwnerActRefusal, AnsweredQuestion>> {
   const answer = ownerWords(request.text, 'the answer');
-  if (answer.state === 'refused') return answer;
+  if (E.isLeft(answer)) return answer;
+  const text = answer.right;
   const mover = moverFor(await runPresence(home, request.env), request.surface);
-  if (E.isLeft(mover)) return ownerRefusal('nobody_present', mover.left.message);
+  if (E.isLeft(mover)) return ownerRefused('nobody_present', mover.left.message);
   const questions = await home.questions.read();
   if (questions.state === 'unreadable') {
-    return ownerRefusal('unreadable', `the questions could not be read: ${questions.reason}`);
+    return ownerRefused('unreadable', `the questions could not be read: ${questions.reason}`);
   }
   const parked = new Map(
     questions.records.flatMap((record) =>
@@ -52,10 +53,10 @@ export async function answerParkedQuestion(
   );
   const match = findByPrefix(parked.keys(), request.query);
   if (match.state === 'none') {
-    return ownerRefusal('not_found', `no question ${JSON.stringify(request.query)} was parked`);
+    return ownerRefused('not_found', `no question ${JSON.stringify(request.query)} was parked`);
   }
   if (match.state === 'ambiguous') {
-    return ownerRefusal(
+    return ownerRefused(
       'ambiguous',
       `${JSON.stringify(request.query)} matches ${match.candidates.length} questions: give more of the id`,
     );
@@ -65,20 +66,20 @@ export async function answerParkedQuestion(
     (record) => record.type !== 'parked' && record.question_id === questionId,
   );
   if (settled !== undefined) {
-    return ownerRefusal('unchanged', `${questionId} is already ${settled.type}`);
+    return ownerRefused('unchanged', `${questionId} is already ${settled.type}`);
   }
   const written = await createOutcomeRecorder(home).answerQuestion(questionId, {
-    text: answer.text,
+    text,
   });
   if (E.isLeft(written)) {
-    return ownerRefusal('not_written', `${questionId} was not answered: ${written.left.message}`);
+    return ownerRefused('not_written', `${questionId} was not answered: ${written.left.message}`);
   }
   const sessionId = parked.get(questionId) as string;
-  return {
+  return E.right({
     state: 'answered',
     questionId,
     sessionId,
-    text: answer.text,
+    text,
     line: `Answered ${questionId} (session ${sessionId}).`,
-  };
+  });
 }

@@ -1,3 +1,5 @@
+import { leftOrThrow } from '@mecha/errors';
+import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { charterCommand } from './charter-command.js';
 
@@ -9,22 +11,24 @@ describe('charterCommand', () => {
         positionals: ['replies', 'Answer', 'people'],
         options: { sensor: 'outbox_age', setpoint: '2d', rank: '1' },
       }),
-    ).toEqual({
-      state: 'parsed',
-      changes: [
-        {
-          op: 'add',
-          line: {
-            id: 'replies',
-            text: 'Answer people',
-            sensor: 'outbox_age',
-            setpoint: 172_800_000,
+    ).toEqual(
+      E.right({
+        state: 'parsed',
+        changes: [
+          {
+            op: 'add',
+            line: {
+              id: 'replies',
+              text: 'Answer people',
+              sensor: 'outbox_age',
+              setpoint: 172_800_000,
+            },
+            rank: 1,
           },
-          rank: 1,
-        },
-      ],
-      done: 'Added line replies.',
-    });
+        ],
+        done: 'Added line replies.',
+      }),
+    );
   });
 
   it('refuses malformed words with the message every surface shows', () => {
@@ -49,10 +53,10 @@ describe('charterCommand', () => {
       ],
     ];
     for (const [request, message] of cases) {
-      expect(charterCommand(request)).toEqual({ state: 'refused', reason: 'bad_request', message });
+      expect(charterCommand(request)).toEqual(E.left({ kind: 'bad_request', message }));
     }
     expect(
-      charterCommand({ op: 'set', positionals: ['a'], options: { setpoint: 'soon' } }),
-    ).toMatchObject({ state: 'refused', message: expect.stringMatching(/^--setpoint: /) });
+      leftOrThrow(charterCommand({ op: 'set', positionals: ['a'], options: { setpoint: 'soon' } })),
+    ).toMatchObject({ kind: 'bad_request', message: expect.stringMatching(/^--setpoint: /) });
   });
 });

@@ -1,7 +1,7 @@
 import { type CharterLine, isCharterSensor, parseDuration } from '@mecha/charter';
 import * as E from 'fp-ts/lib/Either.js';
 import type { CharterChange } from './edit-charter.js';
-import { type OwnerRefusal, ownerRefusal } from './owner-refusal.js';
+import { type OwnerActRefusal, ownerRefused } from './owner-refusal.js';
 
 /** The charter edits a person can type (`mecha charter add …`, `/mecha charter add …`). */
 export type CharterCommandOp = 'add' | 'move' | 'rm' | 'set' | 'unset';
@@ -40,41 +40,39 @@ const sensorList = 'outbox_age, question_latency or request_closure';
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : undefined;
 
-function sensorOf(value: string): CharterLine['sensor'] | OwnerRefusal {
+/** A malformed typed edit: what every surface shows as a usage error. */
+type BadEdit = OwnerActRefusal<'bad_request'>;
+
+const bad = (message: string) => ownerRefused('bad_request', message);
+
+function sensorOf(value: string): E.Either<BadEdit, NonNullable<CharterLine['sensor']>> {
   return isCharterSensor(value)
-    ? value
-    : ownerRefusal('bad_request', `--sensor takes ${sensorList}, not ${JSON.stringify(value)}`);
+    ? E.right(value)
+    : bad(`--sensor takes ${sensorList}, not ${JSON.stringify(value)}`);
 }
 
-function setpointOf(value: string): number | OwnerRefusal {
+function setpointOf(value: string): E.Either<BadEdit, number> {
   const parsed = parseDuration(value);
-  return E.isLeft(parsed)
-    ? ownerRefusal('bad_request', `--setpoint: ${parsed.left}`)
-    : parsed.right;
+  return E.isLeft(parsed) ? bad(`--setpoint: ${parsed.left}`) : E.right(parsed.right);
 }
 
-function rankOf(value: string, name: string): number | OwnerRefusal {
+function rankOf(value: string, name: string): E.Either<BadEdit, number> {
   const rank = /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(rank) || rank < 1 || rank > 999_999_999) {
-    return ownerRefusal(
-      'bad_request',
-      `${name} takes a whole number from 1 to 999,999,999, not ${JSON.stringify(value)}`,
-    );
+    return bad(`${name} takes a whole number from 1 to 999,999,999, not ${JSON.stringify(value)}`);
   }
-  return rank;
+  return E.right(rank);
 }
-
-const refused = (value: unknown): value is OwnerRefusal =>
-  typeof value === 'object' && value !== null && (value as OwnerRefusal).state === 'refused';
 
 /**
  * Reads one typed charter edit into the changes {@link editCharter} applies, with the messages
  * every surface shows for a malformed one (a `bad_request` refusal). Checks only the words:
  * what the charter itself refuses (an unknown id, a sensor on two lines) comes from the edit.
  */
-export function charterCommand(request: CharterCommandRequest): CharterCommand | OwnerRefusal {
+export function charterCommand(
+  request: CharterCommandRequest,
+): E.Either<OwnerActRefusal<'bad_request'>, CharterCommand> {
   const { positionals, options } = request;
-  const bad = (message: string) => ownerRefusal('bad_request', message);
   switch (request.op) {
     case 'add': {
       const [id, ...words] = positionals;
@@ -84,25 +82,29 @@ export function charterCommand(request: CharterCommandRequest): CharterCommand |
       const sensorText = text(options.sensor);
       if (sensorText !== undefined) {
         const sensor = sensorOf(sensorText);
-        if (refused(sensor)) return sensor;
-        line.sensor = sensor;
+        if (E.isLeft(sensor)) return sensor;
+        line.sensor = sensor.right;
       }
       const setpointText = text(options.setpoint);
       if (setpointText !== undefined) {
         const setpoint = setpointOf(setpointText);
-        if (refused(setpoint)) return setpoint;
-        line.setpoint = setpoint;
+        if (E.isLeft(setpoint)) return setpoint;
+        line.setpoint = setpoint.right;
       }
       const rankText = text(options.rank);
       const rank = rankText === undefined ? undefined : rankOf(rankText, '--rank');
-      if (refused(rank)) return rank;
-      return {
+      if (rank !== undefined && E.isLeft(rank)) return rank;
+      return E.right({
         state: 'parsed',
         changes: [
-          { op: 'add', line: line as CharterLine, ...(rank === undefined ? {} : { rank }) },
+          {
+            op: 'add',
+            line: line as CharterLine,
+            ...(rank === undefined ? {} : { rank: rank.right }),
+          },
         ],
         done: `Added line ${id}.`,
-      };
+      });
     }
     case 'move': {
       const [id, rankText, extra] = positionals;
@@ -110,17 +112,21 @@ export function charterCommand(request: CharterCommandRequest): CharterCommand |
         return bad('give the line id and the rank to move it to');
       }
       const rank = rankOf(rankText, 'RANK');
-      if (refused(rank)) return rank;
-      return {
+      if (E.isLeft(rank)) return rank;
+      return E.right({
         state: 'parsed',
-        changes: [{ op: 'move', id, rank }],
-        done: `Moved line ${id} to rank ${rank}.`,
-      };
+        changes: [{ op: 'move', id, rank: rank.right }],
+        done: `Moved line ${id} to rank ${rank.right}.`,
+      });
     }
     case 'rm': {
       const [id, extra] = positionals;
       if (id === undefined || extra !== undefined) return bad('give the id of the line to remove');
-      return { state: 'parsed', changes: [{ op: 'remove', id }], done: `Removed line ${id}.` };
+      return E.right({
+        state: 'parsed',
+        changes: [{ op: 'remove', id }],
+        done: `Removed line ${id}.`,
+      });
     }
     case 'set': {
       const [id, extra] = positionals;
@@ -131,21 +137,17 @@ export function charterCommand(request: CharterCommandRequest): CharterCommand |
       const sensorText = text(options.sensor);
       if (sensorText !== undefined) {
         const sensor = sensorOf(sensorText);
-        if (refused(sensor)) return sensor;
-        changes.push({
-          op: 'set_sensor',
-          id,
-          sensor: sensor as NonNullable<CharterLine['sensor']>,
-        });
+        if (E.isLeft(sensor)) return sensor;
+        changes.push({ op: 'set_sensor', id, sensor: sensor.right });
       }
       const setpointText = text(options.setpoint);
       if (setpointText !== undefined) {
         const setpoint = setpointOf(setpointText);
-        if (refused(setpoint)) return setpoint;
-        changes.push({ op: 'set_setpoint', id, setpoint });
+        if (E.isLeft(setpoint)) return setpoint;
+        changes.push({ op: 'set_setpoint', id, setpoint: setpoint.right });
       }
       if (changes.length === 0) return bad('say what to change: --text, --sensor or --setpoint');
-      return { state: 'parsed', changes, done: `Changed line ${id}.` };
+      return E.right({ state: 'parsed', changes, done: `Changed line ${id}.` });
     }
     case 'unset': {
       const [id, extra] = positionals;
@@ -154,7 +156,7 @@ export function charterCommand(request: CharterCommandRequest): CharterCommand |
       if (options.sensor === true) changes.push({ op: 'clear_sensor', id });
       if (options.setpoint === true) changes.push({ op: 'clear_setpoint', id });
       if (changes.length === 0) return bad('say what to take off: --sensor or --setpoint');
-      return { state: 'parsed', changes, done: `Changed line ${id}.` };
+      return E.right({ state: 'parsed', changes, done: `Changed line ${id}.` });
     }
   }
 }

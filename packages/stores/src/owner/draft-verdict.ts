@@ -4,7 +4,7 @@ import type { MechaHome } from '../home-context.js';
 import { createOutcomeRecorder } from '../outcome-recorder.js';
 import { runPresence } from '../run-registration.js';
 import { findByPrefix } from './find-by-prefix.js';
-import { type OwnerRefusal, ownerRefusal } from './owner-refusal.js';
+import { type OwnerActRefusal, ownerRefused } from './owner-refusal.js';
 import { isUntouchedEdit, ownerWords } from './owner-words.js';
 
 /** What the owner decides about a staged draft. */
@@ -56,22 +56,22 @@ const said = {
 export async function decideDraft(
   home: MechaHome,
   request: DraftVerdictRequest,
-): Promise<DraftVerdict | OwnerRefusal> {
+): Promise<E.Either<OwnerActRefusal, DraftVerdict>> {
   if (request.reason !== undefined && request.verdict !== 'reject') {
-    return ownerRefusal('bad_request', 'a reason is only kept for a rejected draft');
+    return ownerRefused('bad_request', 'a reason is only kept for a rejected draft');
   }
   if (request.text !== undefined && request.verdict !== 'send_edited') {
-    return ownerRefusal('bad_request', 'edited text is only kept for Edit then send');
+    return ownerRefused('bad_request', 'edited text is only kept for Edit then send');
   }
   let edited: string | undefined;
   if (request.verdict === 'send_edited') {
     const words = ownerWords(request.text, 'the edit');
-    if (words.state === 'refused') return words;
-    edited = words.text;
+    if (E.isLeft(words)) return words;
+    edited = words.right;
   }
   const outbox = await home.outbox.read();
   if (outbox.state === 'unreadable') {
-    return ownerRefusal('unreadable', `the outbox could not be read: ${outbox.reason}`);
+    return ownerRefused('unreadable', `the outbox could not be read: ${outbox.reason}`);
   }
   const staged = new Map(
     outbox.records.flatMap((record) =>
@@ -80,13 +80,13 @@ export async function decideDraft(
   );
   const match = findByPrefix(staged.keys(), request.query);
   if (match.state === 'none') {
-    return ownerRefusal(
+    return ownerRefused(
       'not_found',
       `there is no draft ${JSON.stringify(request.query)} in the outbox`,
     );
   }
   if (match.state === 'ambiguous') {
-    return ownerRefusal(
+    return ownerRefused(
       'ambiguous',
       `${JSON.stringify(request.query)} matches ${match.candidates.length} drafts: give more of the id`,
     );
@@ -96,13 +96,13 @@ export async function decideDraft(
     (record) => record.type === 'outcome' && record.draft_id === draftId,
   );
   if (earlier !== undefined && earlier.type === 'outcome') {
-    return ownerRefusal('unchanged', `${draftId} already has a verdict (${earlier.outcome})`);
+    return ownerRefused('unchanged', `${draftId} already has a verdict (${earlier.outcome})`);
   }
   const draftText = staged.get(draftId);
   if (edited !== undefined && isUntouchedEdit(edited, draftText)) {
     // An unchanged "edit" would sign the run −1.0 for words the owner kept as written; a box
     // submitted as it was shown (control characters stripped) is unchanged too.
-    return ownerRefusal(
+    return ownerRefused(
       'bad_request',
       `the edit is the draft as written: use Send to send ${draftId} unchanged`,
     );
@@ -123,7 +123,7 @@ export async function decideDraft(
             ...(request.reason === undefined ? {} : { reason: request.reason }),
           });
   if (E.isLeft(written)) {
-    return ownerRefusal('not_written', `${draftId} was not decided: ${written.left.message}`);
+    return ownerRefused('not_written', `${draftId} was not decided: ${written.left.message}`);
   }
   const outcome =
     request.verdict === 'send'
@@ -131,12 +131,12 @@ export async function decideDraft(
       : request.verdict === 'send_edited'
         ? 'sent_edited'
         : 'rejected';
-  return {
+  return E.right({
     state: 'decided',
     draftId,
     outcome,
     sender,
     ...(edited === undefined ? {} : { text: edited }),
     line: said[request.verdict](draftId),
-  };
+  });
 }

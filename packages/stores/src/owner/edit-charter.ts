@@ -18,7 +18,7 @@ import {
 import * as E from 'fp-ts/lib/Either.js';
 import type { MechaHome } from '../home-context.js';
 import { runPresence } from '../run-registration.js';
-import { type OwnerRefusal, ownerRefusal } from './owner-refusal.js';
+import { type OwnerActRefusal, type OwnerRefusalKind, ownerRefused } from './owner-refusal.js';
 
 /**
  * One change to the charter, as data a surface sends (a CLI command, a web form, a Slack
@@ -74,7 +74,7 @@ const requestIssues: ReadonlySet<CharterIssue['code']> = new Set([
  * text) is `bad_request`, whatever the charter holds; what depends on the charter (a line that
  * does not exist, a repeated id or sensor, a rank past its end) is `rejected`.
  */
-function refusalReason(error: CharterEditError | undefined): OwnerRefusal['reason'] {
+function refusalKind(error: CharterEditError | undefined): OwnerRefusalKind {
   return error?.code === 'invalid_edit' &&
     error.issues.every((issue) => requestIssues.has(issue.code))
     ? 'bad_request'
@@ -96,10 +96,10 @@ export async function editCharter(
     readonly env: Readonly<Record<string, string | undefined>>;
     readonly changes: readonly CharterChange[];
   },
-): Promise<EditedCharter | OwnerRefusal> {
+): Promise<E.Either<OwnerActRefusal, EditedCharter>> {
   const presence = await runPresence(home, request.env);
   if (presence.kind !== 'terminal') {
-    return ownerRefusal(
+    return ownerRefused(
       'nobody_present',
       'refused: this command was started by a run, and only a person edits the charter (from a terminal, the web board, Slack or the TUI)',
     );
@@ -116,12 +116,12 @@ export async function editCharter(
   });
   switch (edited.state) {
     case 'edited':
-      return edited;
+      return E.right(edited);
     case 'unreadable':
-      return ownerRefusal('unreadable', `the charter was not changed: ${edited.reason}`);
+      return ownerRefused('unreadable', `the charter was not changed: ${edited.reason}`);
     case 'rejected':
-      return ownerRefusal(refusalReason(refusedBy), edited.message);
+      return ownerRefused(refusalKind(refusedBy), edited.message);
     case 'not_written':
-      return ownerRefusal('not_written', `the charter was not changed: ${edited.failure.message}`);
+      return ownerRefused('not_written', `the charter was not changed: ${edited.failure.message}`);
   }
 }

@@ -6,12 +6,16 @@ import {
   closeTaskFromSurface,
   type ReopenedFromSurface,
   reopenTaskFromSurface,
-  type SurfaceRefusal,
 } from '../close-task-from-surface.js';
 import type { MechaHome } from '../home-context.js';
 import { findByPrefix } from './find-by-prefix.js';
 import { findTask } from './find-task.js';
-import { type OwnerRefusal, ownerRefusal } from './owner-refusal.js';
+import {
+  type OwnerActRefusal,
+  type OwnerRefusalKind,
+  ownerRefused,
+  type SurfaceRefusalKind,
+} from './owner-refusal.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -56,17 +60,26 @@ export interface RefiledTask {
 }
 
 /**
- * Everything a move can come to. A move that also re-filed the task carries `refiled`: the
- * re-file stands even when the move after it was refused (its message says so).
+ * What a move that happened came to. A move that also re-filed the task carries `refiled`.
  */
-export type TaskMove = (
-  | MovedTask
-  | RefiledTask
-  | ClosedFromSurface
-  | ReopenedFromSurface
-  | SurfaceRefusal
-  | OwnerRefusal
-) & { readonly refiled?: RefiledTask };
+export type TaskMove = (MovedTask | RefiledTask | ClosedFromSurface | ReopenedFromSurface) & {
+  readonly refiled?: RefiledTask;
+};
+
+/**
+ * Why a move did not happen: an owner's kinds, or those of the closure and reopen paths. A
+ * move that re-filed the task before it was refused carries `refiled`: the re-file stands
+ * (its message says so).
+ */
+export type TaskMoveRefusal = OwnerActRefusal<OwnerRefusalKind | SurfaceRefusalKind> & {
+  readonly refiled?: RefiledTask;
+};
+
+/** A status move, on its own: what {@link moveTask} answers before any re-file. */
+type StatusMove = E.Either<
+  OwnerActRefusal<OwnerRefusalKind | SurfaceRefusalKind>,
+  MovedTask | ClosedFromSurface | ReopenedFromSurface
+>;
 
 /**
  * The board's transitions, the one path every surface takes: between open statuses a task
@@ -74,52 +87,57 @@ export type TaskMove = (
  * of them it reopens through {@link reopenTaskFromSurface}. A closed task is reopened before
  * it is closed again; a reason is for a reopen and sessions are for a close.
  */
-export async function moveTask(home: MechaHome, request: MoveTaskRequest): Promise<TaskMove> {
+export async function moveTask(
+  home: MechaHome,
+  request: MoveTaskRequest,
+): Promise<E.Either<TaskMoveRefusal, TaskMove>> {
   const board = await home.board.read();
   if (board.state === 'unreadable') {
-    return ownerRefusal('unreadable', `the board could not be read: ${board.reason}`);
+    return ownerRefused('unreadable', `the board could not be read: ${board.reason}`);
   }
   const found = findTask(board.records, request.query);
-  if (found.state === 'refused') return found;
-  const { task } = found;
+  if (E.isLeft(found)) return found;
+  const task = found.right;
   const { to, projectId } = request;
   if (to === undefined && projectId === undefined) {
-    return ownerRefusal('bad_request', 'say where to move it: a status, a project, or both');
+    return ownerRefused('bad_request', 'say where to move it: a status, a project, or both');
   }
   if (projectId === undefined || projectId === task.project_id) {
     if (to === undefined || task.status === to) {
       const where = to === undefined ? `in project ${projectId}` : to;
-      return ownerRefusal('unchanged', `${task.id} is already ${where}: nothing changed`);
+      return ownerRefused('unchanged', `${task.id} is already ${where}: nothing changed`);
     }
     return moveStatus(home, task, { ...request, to });
   }
   // A closed task keeps the project its closure was appraised under; reopen it to re-file it.
   const reopening = to !== undefined && isClosedStatus(task.status) && !isClosedStatus(to);
   if (isClosedStatus(task.status) && !reopening) {
-    return ownerRefusal(
+    return ownerRefused(
       'unchanged',
       `${task.id} is ${task.status}: reopen it to file it under another project`,
     );
   }
   if (reopening) {
     const reopened = await moveStatus(home, task, { ...request, to });
-    if (reopened.state === 'refused') return reopened;
+    if (E.isLeft(reopened)) return reopened;
     const refiled = await refile(home, { ...task, status: to }, projectId);
-    if (refiled.state === 'refused') {
-      return ownerRefusal(
-        refiled.reason,
-        `${reopened.state === 'reopened' ? reopened.reopenLine : ''} It was not re-filed: ${refiled.message}`.trim(),
+    if (E.isLeft(refiled)) {
+      const { right } = reopened;
+      return ownerRefused(
+        refiled.left.kind,
+        `${right.state === 'reopened' ? right.reopenLine : ''} It was not re-filed: ${refiled.left.message}`.trim(),
       );
     }
-    return { ...reopened, refiled };
+    return E.right({ ...reopened.right, refiled: refiled.right });
   }
   const refiled = await refile(home, task, projectId);
-  if (refiled.state === 'refused' || to === undefined || to === task.status) return refiled;
+  if (E.isLeft(refiled) || to === undefined || to === task.status) return refiled;
   const moved = await moveStatus(home, { ...task, project_id: projectId }, { ...request, to });
-  if (moved.state === 'refused') {
-    return { ...moved, message: `${refiled.line} ${moved.message}`, refiled };
+  if (E.isLeft(moved)) {
+    const { kind, message } = moved.left;
+    return E.left({ kind, message: `${refiled.right.line} ${message}`, refiled: refiled.right });
   }
-  return { ...moved, refiled };
+  return E.right({ ...moved.right, refiled: refiled.right });
 }
 
 /** Files an open task under another project; its status stays. */
@@ -127,18 +145,18 @@ async function refile(
   home: MechaHome,
   task: BoardTask,
   projectId: string,
-): Promise<RefiledTask | OwnerRefusal> {
+): Promise<E.Either<OwnerActRefusal<'not_written'>, RefiledTask>> {
   const put = await home.board.put([{ ...task, project_id: projectId }]);
   if (E.isLeft(put)) {
-    return ownerRefusal('not_written', `${task.id} was not re-filed: ${put.left.message}`);
+    return ownerRefused('not_written', `${task.id} was not re-filed: ${put.left.message}`);
   }
-  return {
+  return E.right({
     state: 'refiled',
     taskId: task.id,
     fromProject: task.project_id,
     toProject: projectId,
     line: `Re-filed ${task.id}: ${task.project_id ?? 'no project'} → ${projectId}.`,
-  };
+  });
 }
 
 /** The status part of a move, on a task already found. */
@@ -146,28 +164,28 @@ async function moveStatus(
   home: MechaHome,
   task: BoardTask,
   request: MoveTaskRequest & { readonly to: TaskStatus },
-): Promise<MovedTask | ClosedFromSurface | ReopenedFromSurface | SurfaceRefusal | OwnerRefusal> {
+): Promise<StatusMove> {
   const { to } = request;
   const sessionsGiven = request.sessionIds !== undefined && request.sessionIds.length > 0;
   const from = task.status;
   if (request.reason !== undefined && !(isClosedStatus(from) && !isClosedStatus(to))) {
-    return ownerRefusal('bad_request', '--reason is for reopening a closed task');
+    return ownerRefused('bad_request', '--reason is for reopening a closed task');
   }
   if (!isClosedStatus(to) && sessionsGiven) {
-    return ownerRefusal('bad_request', '--session is for closing a task');
+    return ownerRefused('bad_request', '--session is for closing a task');
   }
   if (!isClosedStatus(to) && !isClosedStatus(from)) {
     const put = await home.board.put([{ ...task, status: to }]);
     if (E.isLeft(put)) {
-      return ownerRefusal('not_written', `${task.id} was not moved: ${put.left.message}`);
+      return ownerRefused('not_written', `${task.id} was not moved: ${put.left.message}`);
     }
-    return {
+    return E.right({
       state: 'moved',
       taskId: task.id,
       from,
       to,
       line: `Moved ${task.id}: ${from} → ${to}.`,
-    };
+    });
   }
   if (!isClosedStatus(to)) {
     return reopenTaskFromSurface(home, {
@@ -179,7 +197,7 @@ async function moveStatus(
     });
   }
   if (isClosedStatus(from)) {
-    return ownerRefusal(
+    return ownerRefused(
       'unchanged',
       `${task.id} is already ${from}: reopen it before closing it again`,
     );
@@ -187,8 +205,8 @@ async function moveStatus(
   let sessionIds: string[] | undefined;
   if (sessionsGiven) {
     const resolved = await resolveSessions(home, request.sessionIds ?? []);
-    if (!Array.isArray(resolved)) return resolved;
-    sessionIds = resolved;
+    if (E.isLeft(resolved)) return resolved;
+    sessionIds = resolved.right;
   }
   return closeTaskFromSurface(home, {
     taskId: task.id,
@@ -206,10 +224,10 @@ async function moveStatus(
 async function resolveSessions(
   home: MechaHome,
   given: readonly string[],
-): Promise<string[] | OwnerRefusal> {
+): Promise<E.Either<OwnerActRefusal<'unreadable' | 'bad_request'>, string[]>> {
   const listing = await home.sessions.list();
   if (listing.state === 'unreadable') {
-    return ownerRefusal(
+    return ownerRefused(
       'unreadable',
       `the sessions could not be listed to check --session (${listing.reason})`,
     );
@@ -219,18 +237,18 @@ async function resolveSessions(
   for (const query of given) {
     const match = findByPrefix(ids, query);
     if (match.state === 'none') {
-      return ownerRefusal(
+      return ownerRefused(
         'bad_request',
         `--session ${query}: no session of this home has that id or prefix`,
       );
     }
     if (match.state === 'ambiguous') {
-      return ownerRefusal(
+      return ownerRefused(
         'bad_request',
         `--session ${query} matches ${match.candidates.length} sessions (${match.candidates.slice(0, 3).join(', ')}${match.candidates.length > 3 ? ', …' : ''}): give more of the id`,
       );
     }
     if (!resolved.includes(match.id)) resolved.push(match.id);
   }
-  return resolved;
+  return E.right(resolved);
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GoalRef } from '@mecha/appraisal-core';
 import { mintOwnerEdit } from '@mecha/charter/owner';
+import { leftOrThrow, rightOrThrow } from '@mecha/errors';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../__fixtures__/temp-dir.js';
@@ -46,9 +47,8 @@ async function runIn(
 describe('addTask', () => {
   it('puts a task in the inbox under a fresh id and says so', async () => {
     const home = freshHome();
-    const added = await addTask(home, { title: 'Write totals', projectId: 'books' });
+    const added = rightOrThrow(await addTask(home, { title: 'Write totals', projectId: 'books' }));
     expect(added.state).toBe('added');
-    if (added.state !== 'added') return;
     expect(added.task.id).toMatch(/^task-[0-9a-f]{8}$/);
     expect(added.line).toBe(`Added ${added.task.id} (inbox).`);
     expect(await boardOf(home)).toEqual([added.task]);
@@ -57,8 +57,8 @@ describe('addTask', () => {
   it('refuses a record the board refuses and writes nothing', async () => {
     const home = freshHome();
     const added = await addTask(home, { title: 'x', due: 'someday' });
-    expect(added).toMatchObject({ state: 'refused', reason: 'not_written' });
-    expect(added.state === 'refused' && added.message).toMatch(/^the task was not added: /);
+    expect(leftOrThrow(added)).toMatchObject({ kind: 'not_written' });
+    expect(leftOrThrow(added).message).toMatch(/^the task was not added: /);
     expect(await boardOf(home)).toEqual([]);
   });
 });
@@ -67,7 +67,7 @@ describe('moveTask', () => {
   it('moves between open statuses by a unique prefix', async () => {
     const home = await homeWithTasks();
     const moved = await moveTask(home, { query: 'task-b', to: 'waiting', surface: 'web', env: {} });
-    expect(moved).toEqual({
+    expect(rightOrThrow(moved)).toEqual({
       state: 'moved',
       taskId: 'task-b1',
       from: 'next',
@@ -99,8 +99,8 @@ describe('moveTask', () => {
     const home = await homeWithTasks();
     const before = await boardOf(home);
     const moved = await moveTask(home, { ...request, surface: 'cli', env: {} });
-    expect(moved).toMatchObject({ state: 'refused', reason });
-    expect(moved.state === 'refused' && moved.message).toMatch(message);
+    expect(leftOrThrow(moved)).toMatchObject({ kind: reason });
+    expect(leftOrThrow(moved).message).toMatch(message);
     expect(await boardOf(home)).toEqual(before);
   });
 
@@ -108,15 +108,15 @@ describe('moveTask', () => {
     const home = await homeWithTasks();
     await runIn(home, '20260925T090000-cccc0001', { goal: { kind: 'task', id: 'task-a2' } });
     const closed = await moveTask(home, { query: 'task-a2', to: 'done', surface: 'web', env: {} });
-    expect(closed.state).toBe('closed');
+    expect(rightOrThrow(closed).state).toBe('closed');
     const again = await moveTask(home, {
       query: 'task-a2',
       to: 'dropped',
       surface: 'web',
       env: {},
     });
-    expect(again).toMatchObject({ state: 'refused', reason: 'unchanged' });
-    expect(again.state === 'refused' && again.message).toMatch(/reopen it before closing it again/);
+    expect(leftOrThrow(again)).toMatchObject({ kind: 'unchanged' });
+    expect(leftOrThrow(again).message).toMatch(/reopen it before closing it again/);
     const reopened = await moveTask(home, {
       query: 'task-a2',
       to: 'next',
@@ -124,7 +124,7 @@ describe('moveTask', () => {
       env: {},
       reason: 'wrong totals',
     });
-    expect(reopened.state).toBe('reopened');
+    expect(rightOrThrow(reopened).state).toBe('reopened');
   });
 
   it('re-files an open task under a project, its status unchanged', async () => {
@@ -135,7 +135,7 @@ describe('moveTask', () => {
       surface: 'cli',
       env: {},
     });
-    expect(moved).toEqual({
+    expect(rightOrThrow(moved)).toEqual({
       state: 'refiled',
       taskId: 'task-a1',
       fromProject: undefined,
@@ -158,10 +158,11 @@ describe('moveTask', () => {
       surface: 'cli',
       env: {},
     });
-    expect(moved.state).toBe('closed');
-    expect(moved.refiled?.line).toBe('Re-filed task-a2: no project → p-books.');
+    const closed = rightOrThrow(moved);
+    expect(closed.state).toBe('closed');
+    expect(closed.refiled?.line).toBe('Re-filed task-a2: no project → p-books.');
     // task-a2 was the only task of p-books, so closing it reads the project.
-    expect(moved.state === 'closed' && moved.project?.projectId).toBe('p-books');
+    expect(closed.state === 'closed' && closed.project?.projectId).toBe('p-books');
     expect((await boardOf(home))?.find((row) => row.id === 'task-a2')).toMatchObject({
       status: 'done',
       project_id: 'p-books',
@@ -178,8 +179,8 @@ describe('moveTask', () => {
       surface: 'cli',
       env: {},
     });
-    expect(refused).toMatchObject({ state: 'refused', reason: 'unchanged' });
-    expect(refused.state === 'refused' && refused.message).toMatch(/reopen it to file it/);
+    expect(leftOrThrow(refused)).toMatchObject({ kind: 'unchanged' });
+    expect(leftOrThrow(refused).message).toMatch(/reopen it to file it/);
     expect(await boardOf(home)).toEqual(before);
     const reopened = await moveTask(home, {
       query: 'task-a2',
@@ -188,8 +189,8 @@ describe('moveTask', () => {
       surface: 'cli',
       env: {},
     });
-    expect(reopened.state).toBe('reopened');
-    expect(reopened.refiled?.toProject).toBe('p-books');
+    expect(rightOrThrow(reopened).state).toBe('reopened');
+    expect(rightOrThrow(reopened).refiled?.toProject).toBe('p-books');
     expect((await boardOf(home))?.find((row) => row.id === 'task-a2')).toMatchObject({
       status: 'next',
       project_id: 'p-books',
@@ -199,7 +200,7 @@ describe('moveTask', () => {
   it('refuses a move that names neither a status nor a project', async () => {
     const home = await homeWithTasks();
     const moved = await moveTask(home, { query: 'task-a1', surface: 'cli', env: {} });
-    expect(moved).toMatchObject({ state: 'refused', reason: 'bad_request' });
+    expect(leftOrThrow(moved)).toMatchObject({ kind: 'bad_request' });
   });
 });
 
@@ -217,15 +218,13 @@ describe('editCharter', () => {
         { op: 'set_sensor', id: 'replies', sensor: 'outbox_age' },
       ],
     });
-    expect(edited.state).toBe('edited');
+    expect(rightOrThrow(edited).state).toBe('edited');
     const read = home.readCharter();
     expect(read.state === 'read' && read.charter.map((line) => line.id)).toEqual([
       'books',
       'replies',
     ]);
-    expect(edited.state === 'edited' && edited.charter).toEqual(
-      read.state === 'read' ? read.charter : null,
-    );
+    expect(rightOrThrow(edited).charter).toEqual(read.state === 'read' ? read.charter : null);
   });
 
   it('writes nothing when one change is rejected', async () => {
@@ -238,7 +237,7 @@ describe('editCharter', () => {
         { op: 'remove', id: 'nowhere' },
       ],
     });
-    expect(edited).toMatchObject({ state: 'refused', reason: 'rejected' });
+    expect(leftOrThrow(edited)).toMatchObject({ kind: 'rejected' });
     expect(home.readCharter()).toEqual({ state: 'read', charter: [] });
   });
 
@@ -246,9 +245,9 @@ describe('editCharter', () => {
     const home = freshHome();
     const add = (id: string) =>
       editCharter(home, { capability, env: {}, changes: [{ op: 'add', line: { id, text: 'x' } }] });
-    expect(await add('Not An Id')).toMatchObject({ state: 'refused', reason: 'bad_request' });
-    expect(await add('fine')).toMatchObject({ state: 'edited' });
-    expect(await add('fine')).toMatchObject({ state: 'refused', reason: 'rejected' });
+    expect(leftOrThrow(await add('Not An Id'))).toMatchObject({ kind: 'bad_request' });
+    expect(rightOrThrow(await add('fine'))).toMatchObject({ state: 'edited' });
+    expect(leftOrThrow(await add('fine'))).toMatchObject({ kind: 'rejected' });
   });
 
   it('refuses inside a run, even one a person is in', async () => {
@@ -259,7 +258,7 @@ describe('editCharter', () => {
       env: { MECHA_SESSION_ID: '20260925T090000-dddd0001', MECHA_RUN_ID: runId },
       changes: [{ op: 'add', line: { id: 'replies', text: 'Answer people' } }],
     });
-    expect(edited).toMatchObject({ state: 'refused', reason: 'nobody_present' });
+    expect(leftOrThrow(edited)).toMatchObject({ kind: 'nobody_present' });
     expect(home.readCharter()).toEqual({ state: 'read', charter: [] });
   });
 
@@ -275,7 +274,7 @@ describe('editCharter', () => {
         }),
       ),
     );
-    expect(results.every((result) => result.state === 'edited')).toBe(true);
+    expect(results.every(E.isRight)).toBe(true);
     const read = openHome(path).readCharter();
     expect(read.state === 'read' && read.charter.map((line) => line.id).sort()).toEqual(
       homes.map((_, index) => `line${index}`),
@@ -294,7 +293,7 @@ describe('decideDraft', () => {
     });
     expect(E.isRight(staged)).toBe(true);
     const sent = await decideDraft(home, { query: 'draft-x', verdict: 'send', env: {} });
-    expect(sent).toEqual({
+    expect(rightOrThrow(sent)).toEqual({
       state: 'decided',
       draftId: 'draft-x1',
       outcome: 'sent_unchanged',
@@ -302,7 +301,7 @@ describe('decideDraft', () => {
       line: 'Sent draft-x1 as written.',
     });
     const again = await decideDraft(home, { query: 'draft-x1', verdict: 'reject', env: {} });
-    expect(again).toMatchObject({ state: 'refused', reason: 'unchanged' });
+    expect(leftOrThrow(again)).toMatchObject({ kind: 'unchanged' });
     const outbox = readFileSync(join(home.path, 'outbox', 'outbox.jsonl'), 'utf8');
     expect(outbox.trim().split('\n')).toHaveLength(2);
   });
@@ -319,17 +318,23 @@ describe('decideDraft', () => {
       text: 'Hello all',
       env: { MECHA_SESSION_ID: '20260925T090000-eeee0002', MECHA_RUN_ID: runId },
     });
-    expect(sent).toMatchObject({ state: 'decided', sender: 'run_shell', outcome: 'sent_edited' });
+    expect(rightOrThrow(sent)).toMatchObject({
+      state: 'decided',
+      sender: 'run_shell',
+      outcome: 'sent_edited',
+    });
   });
 
   it('refuses a draft never staged, and a reason on anything but a rejection', async () => {
     const home = freshHome();
     expect(
-      await decideDraft(home, { query: 'draft-no', verdict: 'reject', env: {} }),
-    ).toMatchObject({ state: 'refused', reason: 'not_found' });
+      leftOrThrow(await decideDraft(home, { query: 'draft-no', verdict: 'reject', env: {} })),
+    ).toMatchObject({ kind: 'not_found' });
     expect(
-      await decideDraft(home, { query: 'draft-no', verdict: 'send', reason: 'x', env: {} }),
-    ).toMatchObject({ state: 'refused', reason: 'bad_request' });
+      leftOrThrow(
+        await decideDraft(home, { query: 'draft-no', verdict: 'send', reason: 'x', env: {} }),
+      ),
+    ).toMatchObject({ kind: 'bad_request' });
   });
 });
 
@@ -344,7 +349,7 @@ describe('answerParkedQuestion', () => {
       text: 'Friday',
       env: {},
     });
-    expect(answered).toEqual({
+    expect(rightOrThrow(answered)).toEqual({
       state: 'answered',
       questionId: 'q-1',
       sessionId: '20260925T090000-ffff0001',
@@ -357,7 +362,7 @@ describe('answerParkedQuestion', () => {
       text: 'Monday',
       env: {},
     });
-    expect(again).toMatchObject({ state: 'refused', reason: 'unchanged' });
+    expect(leftOrThrow(again)).toMatchObject({ kind: 'unchanged' });
   });
 
   it('refuses a run registered with nobody present, and writes nothing', async () => {
@@ -372,7 +377,7 @@ describe('answerParkedQuestion', () => {
       text: 'yes',
       env: { MECHA_SESSION_ID: '20260925T090000-ffff0002', MECHA_RUN_ID: runId },
     });
-    expect(answered).toMatchObject({ state: 'refused', reason: 'nobody_present' });
+    expect(leftOrThrow(answered)).toMatchObject({ kind: 'nobody_present' });
     const read = await home.questions.read();
     expect(read.state !== 'unreadable' && read.records.map((r) => r.type)).toEqual(['parked']);
   });

@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripControl } from '@mecha/appraisal-core';
-import { rightOrThrow } from '@mecha/errors';
+import { leftOrThrow, rightOrThrow } from '@mecha/errors';
 import { folderSnapshot } from '@mecha/fixtures';
 import fc from 'fast-check';
 import type * as E from 'fp-ts/lib/Either.js';
@@ -59,7 +59,7 @@ describe('Edit then send keeps the words that go out', () => {
       text: 'Hi all,\r\nthe totals are attached.',
       env: {},
     });
-    expect(decided).toEqual({
+    expect(rightOrThrow(decided)).toEqual({
       state: 'decided',
       draftId,
       outcome: 'sent_edited',
@@ -98,7 +98,7 @@ describe('Edit then send keeps the words that go out', () => {
       text: hostile,
       env: {},
     });
-    expect(decided).toMatchObject({ state: 'decided', text: hostileKept });
+    expect(rightOrThrow(decided)).toMatchObject({ state: 'decided', text: hostileKept });
     const read = await readDraftVerdict(home, draftId);
     expect(read.state === 'send' && read.text).toBe(hostileKept);
   });
@@ -118,8 +118,8 @@ describe('Edit then send keeps the words that go out', () => {
       ...(text === undefined ? {} : { text }),
       env: {},
     });
-    expect(decided).toMatchObject({ state: 'refused', reason: 'bad_request' });
-    expect(decided.state === 'refused' && decided.message).toMatch(message);
+    expect(leftOrThrow(decided)).toMatchObject({ kind: 'bad_request' });
+    expect(leftOrThrow(decided).message).toMatch(message);
     expect(folderSnapshot(home.path)).toEqual(before);
     expect((await readDraftVerdict(home, draftId)).state).toBe('pending');
   });
@@ -137,10 +137,8 @@ describe('Edit then send keeps the words that go out', () => {
       text: shown.replace(/\n/g, '\r\n'),
       env: {},
     });
-    expect(decided).toMatchObject({ state: 'refused', reason: 'bad_request' });
-    expect(decided.state === 'refused' && decided.message).toMatch(
-      /^the edit is the draft as written: use Send/,
-    );
+    expect(leftOrThrow(decided)).toMatchObject({ kind: 'bad_request' });
+    expect(leftOrThrow(decided).message).toMatch(/^the edit is the draft as written: use Send/);
     expect(folderSnapshot(home.path)).toEqual(before);
     expect((await readDraftVerdict(home, draftId)).state).toBe('pending');
   });
@@ -164,9 +162,10 @@ describe('Edit then send keeps the words that go out', () => {
     const { home, draftId } = await withDraft('Hello');
     const before = folderSnapshot(home.path);
     for (const verdict of ['send', 'reject'] as const) {
-      expect(await decideDraft(home, { query: draftId, verdict, text: 'Hi', env: {} })).toEqual({
-        state: 'refused',
-        reason: 'bad_request',
+      expect(
+        leftOrThrow(await decideDraft(home, { query: draftId, verdict, text: 'Hi', env: {} })),
+      ).toEqual({
+        kind: 'bad_request',
         message: 'edited text is only kept for Edit then send',
       });
     }
@@ -182,9 +181,8 @@ describe('Edit then send keeps the words that go out', () => {
       text: 'a'.repeat(maxRecordBytes),
       env: {},
     });
-    expect(decided).toEqual({
-      state: 'refused',
-      reason: 'bad_request',
+    expect(leftOrThrow(decided)).toEqual({
+      kind: 'bad_request',
       message:
         'the edit is too long to keep: 4,097 KiB as recorded, and at most 4,092 KiB fits in one record; shorten it',
     });
@@ -201,7 +199,7 @@ describe('Edit then send keeps the words that go out', () => {
       text,
       env: {},
     });
-    expect(decided.state).toBe('decided');
+    expect(rightOrThrow(decided).state).toBe('decided');
     const read = await readDraftVerdict(home, draftId);
     expect(read.state === 'send' && read.text?.length).toBe(text.length);
   });
@@ -291,7 +289,7 @@ describe('answerParkedQuestion keeps the answer a parked run resumes with', () =
       text: 'Yes: the totals for Lakeside.\r\nNot Northwind.',
       env: {},
     });
-    expect(answered).toMatchObject({
+    expect(rightOrThrow(answered)).toMatchObject({
       state: 'answered',
       text: 'Yes: the totals for Lakeside.\nNot Northwind.',
     });
@@ -324,8 +322,8 @@ describe('answerParkedQuestion keeps the answer a parked run resumes with', () =
       text,
       env: {},
     });
-    expect(answered).toMatchObject({ state: 'refused', reason: 'bad_request' });
-    expect(answered.state === 'refused' && answered.message).toMatch(message);
+    expect(leftOrThrow(answered)).toMatchObject({ kind: 'bad_request' });
+    expect(leftOrThrow(answered).message).toMatch(message);
     expect(folderSnapshot(home.path)).toEqual(before);
     expect((await readQuestionAnswer(home, questionId)).state).toBe('waiting');
   });
@@ -342,7 +340,7 @@ describe('answerParkedQuestion keeps the answer a parked run resumes with', () =
           text,
           env: {},
         });
-        expect(answered.state).toBe('answered');
+        expect(rightOrThrow(answered).state).toBe('answered');
         const read = await readQuestionAnswer(home, questionId);
         expect(read.state === 'answered' && read.text).toBe(text.replace(/\r\n?/g, '\n'));
       }),
@@ -381,20 +379,24 @@ describe('the owner’s words stay where they belong', () => {
     );
     const { questionId } = right(await earlier.parkQuestion());
     expect(
-      await decideDraft(home, {
-        query: draftId,
-        verdict: 'send_edited',
-        text: 'EDITED-WORDS-7731',
-        env: {},
-      }),
+      rightOrThrow(
+        await decideDraft(home, {
+          query: draftId,
+          verdict: 'send_edited',
+          text: 'EDITED-WORDS-7731',
+          env: {},
+        }),
+      ),
     ).toMatchObject({ state: 'decided' });
     expect(
-      await answerParkedQuestion(home, {
-        query: questionId,
-        surface: 'web',
-        text: 'ANSWER-WORDS-4412',
-        env: {},
-      }),
+      rightOrThrow(
+        await answerParkedQuestion(home, {
+          query: questionId,
+          surface: 'web',
+          text: 'ANSWER-WORDS-4412',
+          env: {},
+        }),
+      ),
     ).toMatchObject({ state: 'answered' });
     const began = right(
       await beginRun(home, { surface: 'task', goal: { kind: 'task', id: 'task-1' } }),

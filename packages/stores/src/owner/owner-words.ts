@@ -1,6 +1,7 @@
 import { stripControl, stripControlLines } from '@mecha/appraisal-core';
+import * as E from 'fp-ts/lib/Either.js';
 import { maxRecordBytes } from '../append-lines.js';
-import { type OwnerRefusal, ownerRefusal } from './owner-refusal.js';
+import { type OwnerActRefusal, ownerRefused } from './owner-refusal.js';
 
 /**
  * The most an owner's words (an edited draft, an answer) may take as JSON: a record's limit
@@ -8,8 +9,8 @@ import { type OwnerRefusal, ownerRefusal } from './owner-refusal.js';
  */
 export const maxOwnerWordsBytes = maxRecordBytes - 4 * 1024;
 
-/** The owner's words as they are kept, or why they cannot be. */
-export type OwnerWords = { readonly state: 'kept'; readonly text: string } | OwnerRefusal;
+/** The owner's words as they are kept (line endings `\n`), or why they cannot be. */
+export type OwnerWords = E.Either<OwnerActRefusal<'bad_request'>, string>;
 
 /**
  * Checks words the owner typed on a surface before they are recorded: line endings become `\n`
@@ -20,16 +21,16 @@ export type OwnerWords = { readonly state: 'kept'; readonly text: string } | Own
 export function ownerWords(text: string | undefined, what: string): OwnerWords {
   const kept = (text ?? '').replace(/\r\n?/gu, '\n');
   if (stripControl(kept).trim() === '') {
-    return ownerRefusal('bad_request', `${what} is empty: type the words to keep`);
+    return ownerRefused('bad_request', `${what} is empty: type the words to keep`);
   }
   const bytes = Buffer.byteLength(JSON.stringify(kept), 'utf8');
   if (bytes > maxOwnerWordsBytes) {
-    return ownerRefusal(
+    return ownerRefused(
       'bad_request',
       `${what} is too long to keep: ${kibibytes(bytes)} as recorded, and at most ${kibibytes(maxOwnerWordsBytes)} fits in one record; shorten it`,
     );
   }
-  return { state: 'kept', text: kept };
+  return E.right(kept);
 }
 
 const kibibytes = (bytes: number) => `${Math.ceil(bytes / 1024).toLocaleString('en')} KiB`;

@@ -80,7 +80,7 @@ describe('readQuestionWords', () => {
       text: 'Yes',
       env: {},
     });
-    expect(answered.state).toBe('answered');
+    expect(rightOrThrow(answered).state).toBe('answered');
     const second = right(await session.startRun({ surface: 'web', resumed: true }));
     right(await second.message({ turn: 1, role: 'assistant', taint: 'clean', text: 'Second?' }));
     const { questionId: two } = right(await session.parkQuestion());

@@ -1,5 +1,6 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { leftOrThrow, rightOrThrow } from '@mecha/errors';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../__fixtures__/temp-dir.js';
@@ -94,17 +95,17 @@ describe('sessionReadout', () => {
       expect(E.isRight(run)).toBe(true);
     }
     const ports = homePorts(home);
-    expect(await sessionReadout(ports, 'nope')).toEqual({
-      state: 'refused',
-      reason: 'not_found',
+    expect(leftOrThrow(await sessionReadout(ports, 'nope'))).toEqual({
+      kind: 'not_found',
       message: 'no session matches "nope"',
     });
-    expect(await sessionReadout(ports, '20260925T090000-aaaa')).toEqual({
-      state: 'refused',
-      reason: 'ambiguous',
+    expect(leftOrThrow(await sessionReadout(ports, '20260925T090000-aaaa'))).toEqual({
+      kind: 'ambiguous',
       message:
         '"20260925T090000-aaaa" matches 2 sessions (20260925T090000-aaaa0001, 20260925T090000-aaaa0002): give more of the id',
     });
-    expect((await sessionReadout(ports, '20260925T090000-aaaa0002')).state).toBe('appraised');
+    expect(rightOrThrow(await sessionReadout(ports, '20260925T090000-aaaa0002')).state).toBe(
+      'appraised',
+    );
   });
 });

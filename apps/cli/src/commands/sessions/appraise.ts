@@ -1,8 +1,9 @@
 import type { PopulationOptions } from '@mecha/appraisal-core';
 import { appraiseCorpus, stripControlDeep } from '@mecha/appraisal-core';
+import { isLeft } from '@mecha/errors';
 import { probeReadout, readProblems, sessionReadout, textAppraisalReadout } from '@mecha/stores';
 import type { CommandContext } from '../../cli-io.js';
-import { type Command, exitCodes, failure, usageError } from '../../command.js';
+import { type Command, exitCodes, failure, refused, usageError } from '../../command.js';
 import { openCommandHome, ownerClockFor, readoutNow } from '../../home.js';
 import { interruptible } from '../../interruptible.js';
 import { flag, stringOption, wholeNumber } from '../../parse-command.js';
@@ -156,17 +157,18 @@ async function showSession(
   const { ports, progress, problems } = scanPorts(context, 'reading');
   const found = await sessionReadout(ports, session);
   progress.done();
-  if (found.state === 'refused') return failure(context, path, found.message);
+  if (isLeft(found)) return refused(context, path, found.left);
+  const { reading, textAppraisal, counterfactuals } = found.right;
   context.stdout(
     asJson
-      ? sessionJson(found.reading, found.textAppraisal, problems(), found.counterfactuals)
+      ? sessionJson(reading, textAppraisal, problems(), counterfactuals)
       : renderSession(
-          found.reading,
-          found.textAppraisal,
+          reading,
+          textAppraisal,
           problems(),
           style,
           ownerClockFor(context),
-          found.counterfactuals,
+          counterfactuals,
         ),
   );
   return exitCodes.ok;
