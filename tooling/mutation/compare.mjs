@@ -1,5 +1,6 @@
 // The two graders side by side (`npm run mutation -- --grader both`): per file, each tool's
-// mutants, tsc-rejected, killed, survivors and score, the difference in points, the survivors
+// mutants, tsc-rejected, killed, survivors and score (raw, and with the survivors listed in
+// equivalent.json for that tool left out), the difference in points by both measures, the survivors
 // of each listed under one another, and each tool's wall time for the whole run. Markdown, so
 // the table can go into docs/testing.md as printed.
 import { originalText } from './summarise.mjs';
@@ -92,11 +93,28 @@ const score = (row) => {
   const valid = row.mutants - row.compile;
   return valid === 0 ? undefined : (100 * row.killed) / valid;
 };
+/** The score with the survivors listed as equivalent (for this tool) out of the denominator. */
+const scoreExcl = (row) => {
+  const valid = row.mutants - row.compile - row.equivalent;
+  return valid === 0 ? undefined : (100 * row.killed) / valid;
+};
 const pct = (value) => (value === undefined ? '—' : `${value.toFixed(1)}%`);
 const cells = (row) =>
   row === undefined
-    ? ['—', '—', '—', '—', '—']
-    : [row.mutants, row.compile, row.killed, row.survived, pct(score(row))].map(String);
+    ? ['—', '—', '—', '—', '—', '—']
+    : [
+        row.mutants,
+        row.compile,
+        row.killed,
+        row.survived,
+        pct(score(row)),
+        pct(scoreExcl(row)),
+      ].map(String);
+/** mecha's score minus Stryker's in points, by one measure; — where either side has none. */
+const gap = (a, b, measure) =>
+  a === undefined || b === undefined || measure(a) === undefined || measure(b) === undefined
+    ? '—'
+    : (measure(b) - measure(a)).toFixed(1);
 const perMutant = (value) => (value === undefined ? '—' : value.toFixed(1));
 const seconds = (ms) => (ms === undefined ? '—' : `${(ms / 1000).toFixed(0)} s`);
 
@@ -111,30 +129,29 @@ export function compareGraders(stryker, mecha, equivalents) {
   const right = perFile(mecha, equivalents, 'mecha');
   const files = [...new Set([...left.keys(), ...right.keys()])].sort();
   const lines = [
-    '| file | Stryker mutants | tsc-rejected | killed | survived | score | mecha mutants | tsc-rejected | killed | survived | score | mecha − Stryker |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| file | Stryker mutants | tsc-rejected | killed | survived | score | excl. equivalent | mecha mutants | tsc-rejected | killed | survived | score | excl. equivalent | mecha − Stryker | excl. equivalent |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   const total = (rows) =>
     rows.reduce(
       (sum, row) => {
-        for (const field of ['mutants', 'compile', 'killed', 'survived']) sum[field] += row[field];
+        for (const field of ['mutants', 'compile', 'killed', 'survived', 'equivalent'])
+          sum[field] += row[field];
         return sum;
       },
-      { mutants: 0, compile: 0, killed: 0, survived: 0 },
+      { mutants: 0, compile: 0, killed: 0, survived: 0, equivalent: 0 },
     );
   for (const file of files) {
     const a = left.get(file);
     const b = right.get(file);
-    const delta =
-      a === undefined || b === undefined || score(a) === undefined || score(b) === undefined
-        ? '—'
-        : `${(score(b) - score(a)).toFixed(1)}`;
-    lines.push(`| ${file} | ${[...cells(a), ...cells(b), delta].join(' | ')} |`);
+    lines.push(
+      `| ${file} | ${[...cells(a), ...cells(b), gap(a, b, score), gap(a, b, scoreExcl)].join(' | ')} |`,
+    );
   }
   const ta = total([...left.values()]);
   const tb = total([...right.values()]);
   lines.push(
-    `| **all** | ${[...cells(ta), ...cells(tb), `${((score(tb) ?? 0) - (score(ta) ?? 0)).toFixed(1)}`].join(' | ')} |`,
+    `| **all** | ${[...cells(ta), ...cells(tb), gap(ta, tb, score), gap(ta, tb, scoreExcl)].join(' | ')} |`,
   );
   const ms = (reports) =>
     reports.every((r) => r.ms !== undefined) ? reports.reduce((t, r) => t + r.ms, 0) : undefined;

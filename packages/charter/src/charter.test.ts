@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import {
   charterLineSchema,
@@ -8,6 +9,7 @@ import {
   lineTextProblem,
   maxLineIdLength,
 } from './charter.js';
+import { validateCharter } from './codec.js';
 import { charterArb, lineIdArb } from './test-arbitraries.js';
 
 describe('line ids', () => {
@@ -112,5 +114,112 @@ describe('charterSchema', () => {
         expect(invariantBreaches(charter)).toEqual([]);
       }),
     );
+  });
+});
+
+describe('a value of the wrong type is named by its kind, never echoed', () => {
+  // Each kind `received` tells apart, through the in-memory charter (validateCharter), where a
+  // line, its id, its text, its sensor and its setpoint are each checked for their type.
+  const kinds: [unknown, string][] = [
+    [null, 'null'],
+    [['a'], 'a list'],
+    [new Date(0), 'a date'],
+    [{ a: 1 }, 'a table'],
+    ['48h', 'a string'],
+    [Number.NaN, 'NaN'],
+    [Number.NEGATIVE_INFINITY, 'an infinite number'],
+    [7, 'a number'],
+    [7n, 'a number'],
+    [true, 'a boolean'],
+    [() => 'x', 'a function'],
+    [Symbol('x'), 'a symbol'],
+  ];
+  const messages = (value: unknown) =>
+    E.isLeft(validateCharter(value))
+      ? (validateCharter(value) as E.Left<readonly { message: string }[]>).left.map(
+          (issue) => issue.message,
+        )
+      : [];
+
+  it('an id or a text that is not a string', () => {
+    for (const [value, kind] of kinds.filter(([v]) => typeof v !== 'string')) {
+      expect(messages([{ id: value, text: 'x' }])).toEqual([
+        `charter line 1, id: must be a string, not ${kind}`,
+      ]);
+      expect(messages([{ id: 'a', text: value }])).toEqual([
+        `charter line 1 "a", text: must be a string, not ${kind}`,
+      ]);
+    }
+  });
+
+  it('a setpoint that is not a number, and one past the largest safe whole number', () => {
+    for (const [value, kind] of kinds.filter(
+      ([v]) => typeof v !== 'number' && typeof v !== 'bigint',
+    )) {
+      expect(messages([{ id: 'a', text: 'x', setpoint: value }])).toEqual([
+        `charter line 1 "a", setpoint: must be a whole number of milliseconds, not ${kind}`,
+      ]);
+    }
+    expect(messages([{ id: 'a', text: 'x', setpoint: 2 ** 53 }])).toEqual([
+      'charter line 1 "a", setpoint: must be a whole number of milliseconds',
+      'charter line 1 "a", setpoint: is too long a duration',
+    ]);
+  });
+
+  it('a sensor that is not a string names the sensors, not the value', () => {
+    expect(messages([{ id: 'a', text: 'x', sensor: 7 }])).toEqual([
+      'charter line 1 "a", sensor: must be one of outbox_age, question_latency, request_closure, not a number',
+    ]);
+  });
+
+  it('a line that is not a table, null included, is one issue and never throws', () => {
+    for (const [value, kind] of kinds.filter(
+      ([v]) => typeof v !== 'object' || v === null || Array.isArray(v),
+    )) {
+      expect(messages([value])).toEqual([
+        `charter line 1: must be a table with id and text, not ${kind}`,
+      ]);
+    }
+    expect(messages([{ id: 'a', text: 'x' }, null])).toEqual([
+      'charter line 2: must be a table with id and text, not null',
+    ]);
+  });
+});
+
+describe('breaches across lines', () => {
+  it('names the earlier line by id only when its id is valid', () => {
+    expect(
+      invariantBreaches([
+        { id: 'Bad', text: 'x', sensor: 'outbox_age' },
+        { id: 'b', text: 'y', sensor: 'outbox_age' },
+      ]),
+    ).toEqual([{ code: 'duplicate_sensor', index: 1, field: 'sensor', firstIndex: 0 }]);
+    const result = validateCharter([
+      { id: 'Bad', text: 'x', sensor: 'outbox_age' },
+      { id: 'b', text: 'y', sensor: 'outbox_age' },
+    ]);
+    expect(E.isLeft(result) && result.left.map((issue) => issue.message)).toContain(
+      'charter line 2 "b", sensor: "outbox_age" is already watched by charter line 1; at most one line carries each sensor',
+    );
+  });
+
+  it('two lines with the same invalid id break the id rule, not the uniqueness rule', () => {
+    expect(
+      invariantBreaches([
+        { id: 'Bad', text: 'x' },
+        { id: 'Bad', text: 'y' },
+      ]),
+    ).toEqual([]);
+  });
+
+  it("charterSchema's issue for a breach carries the breach itself", () => {
+    const parsed = charterSchema.safeParse([
+      { id: 'a', text: 'x' },
+      { id: 'a', text: 'y' },
+    ]);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((issue) => (issue as { params?: unknown }).params)).toEqual([
+      { breach: { code: 'duplicate_id', index: 1, field: 'id', firstIndex: 0 } },
+    ]);
   });
 });

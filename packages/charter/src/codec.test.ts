@@ -407,3 +407,56 @@ describe('validateCharter', () => {
     );
   });
 });
+
+describe('what the file says about itself', () => {
+  it('starts every written charter with the same header comment', () => {
+    // The header is what an owner reads on opening the file: pinned word for word.
+    expect(charterTomlHeader).toBe(
+      `# mecha charter: your standing priorities, highest first. Rank is position; there are no weights.
+# Each [[line]] has an id and text, and may carry a sensor (outbox_age, question_latency or
+# request_closure) and a setpoint, a duration such as "48h", "90m" or "2d".
+# Only a person edits this charter; nothing proposes a line.
+`,
+    );
+    expect(
+      stringifyCharter([{ id: 'a', text: 'x' }]).startsWith(`${charterTomlHeader}\n[[line]]`),
+    ).toBe(true);
+  });
+
+  it('a byte-order mark is skipped only at the start; one inside a closing comment is text', () => {
+    const expected = parseCharter(example);
+    expect(E.isRight(expected)).toBe(true);
+    expect(parseCharter(`\uFEFF${example}`)).toEqual(expected);
+    expect(parseCharter(`${example}# the end\uFEFF`)).toEqual(expected);
+  });
+
+  it('a "line" that is a number is named as a number, not as a table', () => {
+    expect(parseCharter('line = 5')).toEqual(
+      E.left([
+        {
+          code: 'invalid_document',
+          key: 'line',
+          message: 'the charter file\'s "line" must be a list of [[line]] tables, not a number',
+        },
+      ]),
+    );
+  });
+
+  it('stringifyCharter names its argument and every issue, joined with "; "', () => {
+    const bad = [
+      { id: 'a', text: '' },
+      { id: 'a', text: 'y' },
+    ] as unknown as Charter;
+    let thrown: unknown;
+    try {
+      stringifyCharter(bad);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(CharterArgumentError);
+    expect((thrown as CharterArgumentError).argument).toBe('charter');
+    expect((thrown as CharterArgumentError).message).toBe(
+      'stringifyCharter takes a valid charter: charter line 1 "a", text: is empty; charter line 2 "a", id: repeats the id of charter line 1; ids must be unique',
+    );
+  });
+});

@@ -491,3 +491,34 @@ describe('editor properties', () => {
     );
   });
 });
+
+describe('refusals that name more than one issue, or a line that is not a table', () => {
+  it('joins every issue of a refused edit with "; "', () => {
+    expect(refused(addLine(owner, charter, { id: 'Bad', text: '' })).message).toBe(
+      'refused: charter line 4, id: may hold only lowercase letters, digits, "_", "-" and ".", and must start with a letter or digit; charter line 4, text: is empty',
+    );
+  });
+
+  it('refuses a line that is null or a number as not a table, not as a table missing its fields', () => {
+    for (const [line, kind] of [
+      [null, 'null'],
+      [7, 'a number'],
+    ] as const) {
+      const error = refused(addLine(owner, charter, line as unknown as CharterLine));
+      expect(error.message).toBe(
+        `refused: charter line 4: must be a table with id and text, not ${kind}`,
+      );
+    }
+  });
+
+  it('names the edited line at any rank when the sensor it takes is carried below it', () => {
+    const three = deepFreeze([
+      { id: 'replies', text: 'Answer people.' },
+      { id: 'questions', text: 'Unblock the agent.' },
+      { id: 'health', text: 'Sleep.', sensor: 'request_closure' },
+    ]) as Charter;
+    expect(refused(setLineSensor(owner, three, 'questions', 'request_closure')).message).toBe(
+      'refused: charter line 2 "questions", sensor: "request_closure" is already watched by charter line 3 "health"; at most one line carries each sensor',
+    );
+  });
+});

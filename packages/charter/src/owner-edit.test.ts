@@ -75,3 +75,18 @@ describe('isOwnerEdit', () => {
     expect(isOwnerEdit(forged)).toBe(false);
   });
 });
+
+describe('mintOwnerEdit: the argument each refusal names', () => {
+  it("names surface for a surface that is not a person's, by for an empty by", () => {
+    const thrown = (mint: () => unknown) => {
+      try {
+        mint();
+      } catch (error) {
+        return error as CharterArgumentError;
+      }
+      throw new Error('expected a CharterArgumentError');
+    };
+    expect(thrown(() => mintOwnerEdit('tool' as 'cli', 'sam')).argument).toBe('surface');
+    expect(thrown(() => mintOwnerEdit('cli', ' ')).argument).toBe('by');
+  });
+});

@@ -76,7 +76,7 @@ test('one file: counts, scores, the difference, and the survivors of both tools 
   const lines = compareGraders(stryker, mecha, equivalents);
   assert.equal(
     lines[2],
-    '| core/rules/x.ts | 4 | 1 | 2 | 1 | 66.7% | 3 | 0 | 2 | 1 | 66.7% | 0.0 |',
+    '| core/rules/x.ts | 4 | 1 | 2 | 1 | 66.7% | 66.7% | 3 | 0 | 2 | 1 | 66.7% | 66.7% | 0.0 | 0.0 |',
   );
   assert.ok(
     lines.includes(
@@ -111,6 +111,11 @@ test('a survivor listed for its own grader is marked equivalent; files with no s
       '| core/a.ts | 1:11 ConditionalExpression `b > c` → `true` (equivalent) | none |',
     ),
   );
+  // Stryker's one survivor is listed: its score is 0.0% raw and has no denominator without it.
+  assert.equal(
+    compareGraders(stryker, mecha, listed)[2],
+    '| core/a.ts | 1 | 0 | 0 | 1 | 0.0% | — | 1 | 0 | 1 | 0 | 100.0% | 100.0% | 100.0 | — |',
+  );
   const clean = compareGraders(mecha, mecha, []);
   assert.equal(clean.at(-1), '| --- | --- | --- |');
 });
@@ -134,37 +139,68 @@ const toReports = (byFile) =>
     ),
   );
 
+test('a survivor listed as equivalent for one tool only: the raw scores differ, the scores without listed equivalents agree', () => {
+  // owner-act-rows' case: Stryker's one survivor is a mutant mecha never makes, listed as
+  // equivalent; mecha kills all of its own.
+  const stryker = [
+    report(
+      'src/a.ts',
+      [
+        ['Killed', 'EqualityOperator', at(1, 11, 5), 'b >= c'],
+        ['Killed', 'EqualityOperator', at(1, 11, 5), 'b < c'],
+        ['Survived', 'ConditionalExpression', at(2, 8, 6), 'true'],
+      ],
+      1,
+    ),
+  ];
+  const mecha = [report('src/a.ts', [['Killed', 'boundary', at(1, 11, 5), 'b >= c']], 1)];
+  const listed = [
+    {
+      package: 'core',
+      file: 'src/a.ts',
+      mutator: 'ConditionalExpression',
+      original: 'a && d',
+      replacement: 'true',
+    },
+  ];
+  const lines = compareGraders(stryker, mecha, listed);
+  assert.equal(
+    lines[2],
+    '| core/a.ts | 3 | 0 | 2 | 1 | 66.7% | 100.0% | 1 | 0 | 1 | 0 | 100.0% | 100.0% | 33.3 | 0.0 |',
+  );
+  assert.equal(
+    lines[3],
+    '| **all** | 3 | 0 | 2 | 1 | 66.7% | 100.0% | 1 | 0 | 1 | 0 | 100.0% | 100.0% | 33.3 | 0.0 |',
+  );
+});
+
 test('per file and in total, each side counts exactly its own mutants; the survivors merge loses none', () => {
   fc.assert(
     fc.property(files, files, (left, right) => {
       const lines = compareGraders(toReports(left), toReports(right), []);
       const count = (list, pred) => list.filter(([s]) => pred(s)).length;
       const cells = (list) => {
-        if (list === undefined) return ['—', '—', '—', '—', '—'];
+        if (list === undefined) return ['—', '—', '—', '—', '—', '—'];
         const kept = list.filter(([s]) => s !== 'Ignored');
         const compile = count(kept, (s) => s === 'CompileError');
         const killed = count(kept, (s) => s === 'Killed' || s === 'Timeout');
         const survived = count(kept, (s) => s === 'Survived' || s === 'NoCoverage');
         const valid = kept.length - compile;
-        return [
-          kept.length,
-          compile,
-          killed,
-          survived,
-          valid === 0 ? '—' : `${((100 * killed) / valid).toFixed(1)}%`,
-        ].map(String);
+        // Nothing is listed as equivalent here, so both scores are the same.
+        const score = valid === 0 ? '—' : `${((100 * killed) / valid).toFixed(1)}%`;
+        return [kept.length, compile, killed, survived, score, score].map(String);
       };
       const names = [...new Set([...Object.keys(left), ...Object.keys(right)])].sort();
       names.forEach((file, i) => {
         const row = lines[2 + i].split(' | ');
         assert.equal(row[0], `| core/${file.replace(/^src\//, '')}`);
-        assert.deepEqual(row.slice(1, 6), cells(left[file]));
-        assert.deepEqual(row.slice(6, 11), cells(right[file]));
+        assert.deepEqual(row.slice(1, 7), cells(left[file]));
+        assert.deepEqual(row.slice(7, 13), cells(right[file]));
       });
       const all = (side) => Object.values(side).flat();
       const total = lines[2 + names.length].split(' | ');
       assert.deepEqual(total.slice(1, 5), cells(all(left)).slice(0, 4));
-      assert.deepEqual(total.slice(6, 10), cells(all(right)).slice(0, 4));
+      assert.deepEqual(total.slice(7, 11), cells(all(right)).slice(0, 4));
       // The survivors table: one row per file where either side has a survivor, each side
       // listing exactly its survivors (or "none").
       const table = lines.slice(lines.indexOf('| --- | --- | --- |') + 1);
