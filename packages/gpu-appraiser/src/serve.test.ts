@@ -60,7 +60,11 @@ function server(directory: string, pages: number, others: readonly string[] = []
 
 const report = (text: string) => ({ text, owner: 'alice', scope: 'team', subject: 'bob' });
 
-describe('mecha appraiser serve: one process holds the model, others submit work', () => {
+// Each test runs a real server process on the tiny GGUF: under a loaded machine that takes
+// minutes, so the hang guard is the real-model suites' 10 minutes, not the default 2.
+describe('mecha appraiser serve: one process holds the model, others submit work', {
+  timeout: 600_000,
+}, () => {
   it("answers another process's run request and runs background ticks", async () => {
     const directory = join(root, 'served');
     const here = openAppraiser({ directory });
