@@ -28,3 +28,5 @@ export function apiReports(packageDir: string): EntryReport[];
 
 /** The top-level exports a report marks `// (undocumented)`, sorted. */
 export function undocumentedExports(text: string): string[];
+/** Sorts each run of `name: "name";` lines (an enum record's members) in a report's text. */
+export function enumMembersSorted(text: string): string;

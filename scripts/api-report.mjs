@@ -133,11 +133,34 @@ export function entryReport(packageDir, entry) {
         `api-report: API Extractor failed on ${entry.declarations}: ${messages.join('; ')}`,
       );
     }
-    const text = readFileSync(join(scratch, 'report.api.md'), 'utf8');
+    const text = enumMembersSorted(readFileSync(join(scratch, 'report.api.md'), 'utf8'));
     return { text, messages };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * Sorts each run of `name: "name";` lines: the members of an enum record such as zod's
+ * `ZodEnum<{ a: "a"; … }>`. TypeScript writes them in the order it first met each string literal
+ * while checking the program, which can differ between two builds of the same source (it did in
+ * fresh clones); their order means nothing, so the report fixes one.
+ */
+export function enumMembersSorted(text) {
+  const lines = text.split('\n');
+  const isMember = (line) => {
+    const match = /^\s*"?([\w$-]+)"?: "([^"]*)";$/.exec(line);
+    return match !== null && match[1] === match[2];
+  };
+  for (let start = 0; start < lines.length; start += 1) {
+    if (!isMember(lines[start])) continue;
+    let end = start;
+    while (end < lines.length && isMember(lines[end])) end += 1;
+    const run = lines.slice(start, end).sort();
+    lines.splice(start, run.length, ...run);
+    start = end - 1;
+  }
+  return lines.join('\n');
 }
 
 /**
