@@ -46,9 +46,9 @@ export const layers = [
     what: 'the on-disk home and owner acts; replayers; OpenTelemetry export; the report appraiser',
   },
   {
-    name: 'generated home',
-    packages: ['@mecha/home-fixture'],
-    what: 'a seeded, realistic home, one module per store (`mecha demo`, tests, benchmarks)',
+    name: 'fixtures',
+    packages: ['@mecha/fixtures'],
+    what: 'a tiny model, a graph server, a seeded realistic home (one module per store; `mecha demo`, tests, benchmarks)',
   },
   {
     name: 'pipelines and adapters',
@@ -72,7 +72,6 @@ export const layers = [
     packages: ['@mecha/cli'],
     what: 'the `mecha` command, which hosts both surfaces',
   },
-  { name: 'fixtures', packages: ['@mecha/fixtures'], what: 'test fixture generators (tests only)' },
   {
     name: 'tooling',
     packages: ['@mecha/bench', '@mecha/mutation', '@mecha/repo-checks'],

@@ -103,7 +103,7 @@ function ensureAptPackage({ name, found, needed, purpose, placed }) {
 }
 
 function workspaceDirs() {
-  return ['packages', 'apps', 'tooling'].flatMap((group) => {
+  return ['packages', 'apps', 'tooling', 'tooling/config'].flatMap((group) => {
     const dir = join(root, group);
     if (!existsSync(dir)) return [];
     return readdirSync(dir)

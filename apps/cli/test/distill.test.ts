@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { generateHome } from '@mecha/home-fixture';
+import { generateHome } from '@mecha/fixtures/home';
 import { describe, expect, it } from 'vitest';
 import { mecha, mechaJson, snapshot, tempDir } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { corpusAppraisalSchema } from '@mecha/appraisal-core';
-import { generateHome } from '@mecha/home-fixture';
+import { generateHome } from '@mecha/fixtures/home';
 import { describe, expect, it } from 'vitest';
 import { mecha, mechaJson, snapshot, tempDir } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { distill } from '@mecha/distill';
-import { generateHome } from '@mecha/home-fixture';
+import { generateHome } from '@mecha/fixtures/home';
 import { createScriptedModel } from '@mecha/local-model';
 import { openHome } from '@mecha/stores';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -2,7 +2,7 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { distill } from '@mecha/distill';
-import { generateHome } from '@mecha/home-fixture';
+import { generateHome } from '@mecha/fixtures/home';
 import { createScriptedModel } from '@mecha/local-model';
 import { openHome } from '@mecha/stores';
 import { describe, expect, it } from 'vitest';

@@ -67,7 +67,7 @@ export function fixturePath(name: string): string {
 }
 
 /** Every file's bytes and every folder under a home: equal only if nothing changed. */
-export { folderSnapshot as snapshot } from '@mecha/fixtures';
+export { folderSnapshot as snapshot } from '@mecha/vitest-config/folder-snapshot';
 
 /** The records of a JSONL file. */
 export function jsonl<T = Record<string, unknown>>(path: string): T[] {

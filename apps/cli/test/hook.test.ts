@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { folderSnapshot } from '@mecha/fixtures';
+import { folderSnapshot } from '@mecha/vitest-config/folder-snapshot';
 import { describe, expect, it } from 'vitest';
 import { bin, mecha, mechaJson, tempDir } from './helpers.js';
 

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { tinyLlamaGgufBytes } from '@mecha/fixtures';
-import { generateHome } from '@mecha/home-fixture';
+import { generateHome } from '@mecha/fixtures/home';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bin, mecha, type Run, tempDir } from './helpers.js';
 

@@ -421,7 +421,7 @@ describe('mecha verdicts claims and prune', () => {
     expect(team.stderr).not.toContain('s3cret');
   });
   it("grades mecha's own self-claims from a home's records, and grades nothing from a damaged one", async () => {
-    const { generateHome } = await import('@mecha/home-fixture');
+    const { generateHome } = await import('@mecha/fixtures/home');
     const { unlinkSync } = await import('node:fs');
     const home = join(tempDir('mecha-verdicts-claims-home-'), 'home');
     generateHome({ path: home, seed: 'claims-cli', sessions: 600, tornRate: 0 });

@@ -1,5 +1,5 @@
 import { appraiseCorpus } from '@mecha/appraisal-core';
-import { generateHome } from '@mecha/home-fixture';
+import { generateHome } from '@mecha/fixtures/home';
 import { createSessionRecorder, homePorts, openHome, rightOrThrow } from '@mecha/stores';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { corpusBuckets } from '../src/pages/corpus-days.js';

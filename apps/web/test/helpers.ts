@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateHome } from '@mecha/home-fixture';
+import { generateHome } from '@mecha/fixtures/home';
 import { HomeReadout, initHome, openHome, rightOrThrow } from '@mecha/stores';
 import { afterAll } from 'vitest';
 import { createApp } from '../src/create-app.js';
@@ -30,7 +30,7 @@ export function emptyHome(): string {
 }
 
 /** Every file and folder under a folder, to show that nothing was written. */
-export { folderSnapshot as snapshot } from '@mecha/fixtures';
+export { folderSnapshot as snapshot } from '@mecha/vitest-config/folder-snapshot';
 
 export const csrfToken = 'test-csrf-token';
 export const origin = 'http://127.0.0.1:4380';

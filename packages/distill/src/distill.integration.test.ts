@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { textAppraisalRecordSchema } from '@mecha/appraisal-core';
-import { generateHome } from '@mecha/home-fixture';
+import { generateHome } from '@mecha/fixtures/home';
 import { openHome } from '@mecha/stores';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readGraph, tempFolder, writeGraphConfig } from './__fixtures__/graph-home.js';

@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { leftOrThrow, rightOrThrow } from '@mecha/errors';
-import { folderSnapshot } from '@mecha/fixtures';
+import { folderSnapshot } from '@mecha/vitest-config/folder-snapshot';
 import * as E from 'fp-ts/lib/Either.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { homeEvents, realLogs, removeRealHomes, setUpRealHome } from './__fixtures__/real-home.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stripControl } from '@mecha/appraisal-core';
 import { type EitherLike, isLeft } from '@mecha/errors';
-import { generateHome } from '@mecha/home-fixture';
+import { generateHome } from '@mecha/fixtures/home';
 import { createSessionRecorder, type MechaHome, openHome, type WriteFailure } from '@mecha/stores';
 import type { CommandContext } from '../cli-io.js';
 import {

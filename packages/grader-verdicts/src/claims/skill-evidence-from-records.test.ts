@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateHome } from '@mecha/home-fixture';
+import { generateHome } from '@mecha/fixtures/home';
 import { openHome } from '@mecha/stores';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { folderSnapshot } from '@mecha/fixtures';
+import { folderSnapshot } from '@mecha/vitest-config/folder-snapshot';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fateOfRuns, gradeByMutation } from './mutation-grader.js';

@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripControl } from '@mecha/appraisal-core';
 import { leftOrThrow, rightOrThrow } from '@mecha/errors';
-import { folderSnapshot } from '@mecha/fixtures';
+import { folderSnapshot } from '@mecha/vitest-config/folder-snapshot';
 import fc from 'fast-check';
 import type * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';

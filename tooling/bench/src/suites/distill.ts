@@ -11,8 +11,8 @@ import {
   episodeSource,
   type GraphConnection,
 } from '@mecha/distill';
+import { generateHome } from '@mecha/fixtures/home';
 import { contentHash, openGraphStore } from '@mecha/graph';
-import { generateHome } from '@mecha/home-fixture';
 import { createScriptedModel } from '@mecha/local-model';
 import { openHome } from '@mecha/stores';
 import { type Measurement, measure, median, type ResultTable } from '../measure.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appraiseCorpus, transcriptEventSchema } from '@mecha/appraisal-core';
-import { generateHome } from '@mecha/home-fixture';
+import { generateHome } from '@mecha/fixtures/home';
 import { createSessionRecorder, homePorts, openHome } from '@mecha/stores';
 import { recordValidator } from '@mecha/stores/testing';
 import { type Measurement, measure, type ResultTable } from '../measure.js';

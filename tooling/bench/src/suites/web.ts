@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { appraiseCorpus } from '@mecha/appraisal-core';
-import { generateHome } from '@mecha/home-fixture';
+import { generateHome } from '@mecha/fixtures/home';
 import { createSessionRecorder, homePorts, openHome, rightOrThrow } from '@mecha/stores';
 import { startWebServer } from '@mecha/web';
 import { measure, median, type ResultTable } from '../measure.js';

@@ -1,3 +1,0 @@
-import { packageConfig } from '@mecha/vitest-config';
-
-export default packageConfig();
