@@ -38,7 +38,7 @@ const end = (cause: StopCause, runId = 'r1'): TranscriptEvent => ({
   stop_cause: cause,
 });
 const said = (
-  role: 'owner' | 'system' | 'agent',
+  role: 'owner' | 'system' | 'assistant',
   turn: number,
   text: string,
   runId = 'r1',
@@ -131,7 +131,7 @@ describe('replayStart', () => {
     said('owner', 1, 'hello'),
     said('owner', 2, 'stop that'),
     said('owner', 2, 'other run', 'r2'),
-    said('agent', 2, 'ok'),
+    said('assistant', 2, 'ok'),
     said('system', 3, 'SECOND', 'r2'),
     said('owner', 4, 'later'),
     said('system', 5, 'THIRD'),
