@@ -107,3 +107,70 @@ describe('counterfactual reflections', () => {
     });
   });
 });
+
+describe('counterfactual reflection words', () => {
+  const cases = [
+    [
+      'steer',
+      'steered_call',
+      'a steer',
+      'the arm made the call the owner steered away from',
+      'the arm did not make it',
+      'the steered-call validator',
+    ],
+    [
+      'refusal',
+      'denied_call',
+      'a call the owner denied',
+      'the arm made the call the owner denied',
+      'the arm did not make it',
+      'the denied-call validator',
+    ],
+    [
+      'draft_rewritten',
+      'rewritten_draft',
+      'a draft the owner rewrote',
+      'the arm drafted the text the owner rewrote',
+      'the arm did not draft it',
+      'the rewritten-draft validator',
+    ],
+    [
+      'draft_rejected',
+      'rejected_draft',
+      'a draft the owner rejected',
+      'the arm drafted the text the owner rejected',
+      'the arm did not draft it',
+      'the rejected-draft validator',
+    ],
+  ] as const;
+
+  it.each(cases)('words %s decided by %s', (moment, validator, at, did, didNot, by) => {
+    const quote = quoteOf({
+      ...decided('cmp-9'),
+      moment,
+      validator,
+      point: {},
+      arms: [
+        { policy: 'first', prompt: 'first', prompt_digest: 'abc', result: 'did_refused' },
+        { policy: 'first-bare', prompt: 'first', result: 'did_refused' },
+        { policy: 'covering', prompt: 'covering', result: 'did_not' },
+        { policy: 'other', prompt: 'none', result: 'ungraded' },
+      ],
+    });
+    expect(quote?.lost).toHaveLength(2);
+    expect(quote?.won).toHaveLength(1);
+    expect(reflectionText(quote as NonNullable<typeof quote>, 'cmp-9')).toBe(
+      `Counterfactual at ${at}. ` +
+        `Lost: under the session’s first system prompt (prompt abc), ${did}; under the session’s first system prompt, ${did}. ` +
+        `Won: under the system prompt that covered the moment, ${didNot}. ` +
+        `Decided by ${by} against the owner’s recorded act; comparison cmp-9.`,
+    );
+  });
+
+  it('names a point by the parts it has', () => {
+    const quote = quoteOf({ ...decided('cmp-8'), point: { call: 3 } });
+    expect(reflectionText(quote as NonNullable<typeof quote>, 'cmp-8')).toContain(
+      'Counterfactual at a draft the owner rejected (call 3). ',
+    );
+  });
+});
