@@ -1,12 +1,32 @@
+import { type Either, left, type Refusal, right } from '@mecha/errors';
 import { type Logger, webApi } from '@slack/bolt';
 import { slackErrorCode } from './retry-policy.js';
 import type { SlackConfig } from './slack-config.js';
 import { startErrorText } from './start-error.js';
 
-/** What `mecha slack --check` found: each line to print, and whether it can run. */
-export interface SlackCheck {
-  readonly ok: boolean;
+/** What `mecha slack --check` found when `mecha slack` can run: each line to print. */
+export interface SlackCheckPassed {
   readonly lines: readonly string[];
+}
+
+/**
+ * Why `mecha slack` cannot run: Slack refused the token or the channel (`rejected`), or could
+ * not be asked (`unreachable`); `message` is the line that says what to fix, and `lines` are
+ * every line to print, what was found to work first.
+ */
+export interface SlackCheckFailed extends Refusal<'rejected' | 'unreachable'> {
+  readonly lines: readonly string[];
+}
+
+/** What `mecha slack --check` found. */
+export type SlackCheck = Either<SlackCheckFailed, SlackCheckPassed>;
+
+function failed(
+  kind: SlackCheckFailed['kind'],
+  found: readonly string[],
+  message: string,
+): SlackCheck {
+  return left({ kind, message, lines: [...found, message] });
 }
 
 const quiet: Logger = {
@@ -36,7 +56,9 @@ export async function checkSlack(config: SlackConfig): Promise<SlackCheck> {
   try {
     auth = await client.auth.test();
   } catch (error) {
-    return { ok: false, lines: [startErrorText(error, config, 'bot_token')] };
+    // An answer from Slack (a code such as invalid_auth) is a refusal; no answer, unreachable.
+    const kind = slackErrorCode(error) === undefined ? 'unreachable' : 'rejected';
+    return failed(kind, [], startErrorText(error, config, 'bot_token'));
   }
   lines.push(
     `SLACK_BOT_TOKEN is accepted: the bot ${auth.user ?? '(unnamed)'}${auth.team === undefined ? '' : ` in ${auth.team}`}.`,
@@ -45,33 +67,33 @@ export async function checkSlack(config: SlackConfig): Promise<SlackCheck> {
     const info = await client.conversations.info({ channel: config.channel });
     const name = info.channel?.name === undefined ? '' : ` (#${info.channel.name})`;
     if (info.channel?.is_member === false) {
-      lines.push(
+      return failed(
+        'rejected',
+        lines,
         `MECHA_SLACK_CHANNEL ${config.channel}${name} is a channel the bot is not in: invite it there (/invite @mecha).`,
       );
-      return { ok: false, lines };
     }
     lines.push(`MECHA_SLACK_CHANNEL ${config.channel}${name}: the bot is in it.`);
   } catch (error) {
     const code = slackErrorCode(error);
     if (code === 'channel_not_found') {
-      lines.push(
+      return failed(
+        'rejected',
+        lines,
         `MECHA_SLACK_CHANNEL ${config.channel} names no channel the bot can see: set it to the channel id (C0…) from the channel details.`,
       );
-      return { ok: false, lines };
     }
     if (code === 'missing_scope') {
       lines.push(
         `MECHA_SLACK_CHANNEL ${config.channel}: not checked, the token lacks channels:read (groups:read for a private channel).`,
       );
     } else {
-      return {
-        ok: false,
-        lines: [
-          ...lines,
-          `MECHA_SLACK_CHANNEL ${config.channel} could not be checked: ${code ?? (error as Error).message}`,
-        ],
-      };
+      return failed(
+        'unreachable',
+        lines,
+        `MECHA_SLACK_CHANNEL ${config.channel} could not be checked: ${code ?? (error as Error).message}`,
+      );
     }
   }
-  return { ok: true, lines };
+  return right({ lines });
 }

@@ -1,4 +1,4 @@
-export type { SlackCheck } from './check-slack.js';
+export type { SlackCheck, SlackCheckFailed, SlackCheckPassed } from './check-slack.js';
 export { checkSlack } from './check-slack.js';
 export type { Delivery, MechaReceiverOptions, ReceiverLog } from './mecha-receiver.js';
 export { deliveryKey, MechaReceiver } from './mecha-receiver.js';
@@ -15,7 +15,7 @@ export type { SlackMessage } from './slack-messages.js';
 export { actionIds, slackText } from './slack-messages.js';
 export type { SlashRequest } from './slash-command.js';
 export { parseSlash, splitWords } from './slash-command.js';
-export type { RequestRefusal, SignedRequest } from './verify-slack-request.js';
+export type { RequestRefusal, RequestRefused, SignedRequest } from './verify-slack-request.js';
 export {
   signatureWindowSeconds,
   slackSignature,

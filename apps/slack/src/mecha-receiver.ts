@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isLeft } from '@mecha/errors';
 import type { App, Receiver, ReceiverEvent } from '@slack/bolt';
 import { type RequestRefusal, verifySlackRequest } from './verify-slack-request.js';
 
@@ -190,7 +191,7 @@ export class MechaReceiver implements Receiver {
       },
       { nowSeconds, seen: this.seenSignatures },
     );
-    if (!verified.ok) return this.refuse(response, 401, verified.refusal);
+    if (isLeft(verified)) return this.refuse(response, 401, verified.left.reason);
 
     let body: Record<string, unknown>;
     try {

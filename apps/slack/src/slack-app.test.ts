@@ -263,33 +263,39 @@ describe('mecha slack: what a start and --check say', () => {
   it('--check: auth.test and the bot in MECHA_SLACK_CHANNEL, or which variable to fix', async () => {
     const config = configWith({});
     expect(await checkSlack(config)).toEqual({
-      ok: true,
-      lines: [
-        'SLACK_BOT_TOKEN is accepted: the bot mecha.',
-        'MECHA_SLACK_CHANNEL C0CHANNEL (#mecha): the bot is in it.',
-      ],
+      _tag: 'Right',
+      right: {
+        lines: [
+          'SLACK_BOT_TOKEN is accepted: the bot mecha.',
+          'MECHA_SLACK_CHANNEL C0CHANNEL (#mecha): the bot is in it.',
+        ],
+      },
     });
     harness.fake.answer('conversations.info', {
       ok: true,
       channel: { id: 'C0CHANNEL', name: 'mecha', is_member: false },
     });
     expect(await checkSlack(config)).toMatchObject({
-      ok: false,
-      lines: [
-        'SLACK_BOT_TOKEN is accepted: the bot mecha.',
-        'MECHA_SLACK_CHANNEL C0CHANNEL (#mecha) is a channel the bot is not in: invite it there (/invite @mecha).',
-      ],
+      _tag: 'Left',
+      left: {
+        kind: 'rejected',
+        lines: [
+          'SLACK_BOT_TOKEN is accepted: the bot mecha.',
+          'MECHA_SLACK_CHANNEL C0CHANNEL (#mecha) is a channel the bot is not in: invite it there (/invite @mecha).',
+        ],
+      },
     });
     harness.fake.answer('conversations.info', { ok: false, error: 'channel_not_found' });
-    expect((await checkSlack(config)).lines[1]).toMatch(
+    const notFound = await checkSlack(config);
+    expect(notFound._tag === 'Left' ? notFound.left.lines[1] : 'passed').toMatch(
       /^MECHA_SLACK_CHANNEL C0CHANNEL names no channel/,
     );
     harness.fake.failNext('auth.test', 'invalid_auth');
+    const message =
+      'SLACK_BOT_TOKEN is not accepted by Slack: copy the Bot User OAuth Token again (OAuth & Permissions) (Slack answered invalid_auth)';
     expect(await checkSlack(config)).toEqual({
-      ok: false,
-      lines: [
-        'SLACK_BOT_TOKEN is not accepted by Slack: copy the Bot User OAuth Token again (OAuth & Permissions) (Slack answered invalid_auth)',
-      ],
+      _tag: 'Left',
+      left: { kind: 'rejected', message, lines: [message] },
     });
     const calls = harness.fake.calls.map((call) => call.method);
     expect(calls.filter((method) => method.startsWith('chat.'))).toEqual([]);

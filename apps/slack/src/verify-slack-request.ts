@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { type Either, left, type Refusal, right } from '@mecha/errors';
 
 /** How far a request's timestamp may be from now, either way: Slack's five minutes. */
 export const signatureWindowSeconds = 300;
@@ -14,6 +15,22 @@ export interface SignedRequest {
 
 /** Why a request was refused before anything looked at it. */
 export type RequestRefusal = 'unsigned' | 'bad_signature' | 'stale' | 'replayed';
+
+/** A request refused before anything looked at it: which check it failed, and in words. */
+export interface RequestRefused extends Refusal<'rejected'> {
+  readonly reason: RequestRefusal;
+}
+
+const refusalWords: Readonly<Record<RequestRefusal, string>> = {
+  unsigned: 'the request carries no Slack signature or timestamp',
+  bad_signature: 'the request is not signed with this app’s signing secret',
+  stale: `the request’s timestamp is more than ${signatureWindowSeconds} seconds from now`,
+  replayed: 'the request repeats a signature already accepted',
+};
+
+function refused(reason: RequestRefusal): Either<RequestRefused, never> {
+  return left({ kind: 'rejected', reason, message: refusalWords[reason] });
+}
 
 /** Slack's `v0` signature of a request body at a timestamp. */
 export function slackSignature(signingSecret: string, timestamp: string, rawBody: string): string {
@@ -32,24 +49,24 @@ export function verifySlackRequest(
   signingSecret: string,
   request: SignedRequest,
   options: { readonly nowSeconds: number; readonly seen: Map<string, number> },
-): { readonly ok: true } | { readonly ok: false; readonly refusal: RequestRefusal } {
+): Either<RequestRefused, void> {
   const { signature, timestamp } = request;
   if (signature === undefined || timestamp === undefined || !/^\d{1,12}$/.test(timestamp)) {
-    return { ok: false, refusal: 'unsigned' };
+    return refused('unsigned');
   }
   const expected = Buffer.from(slackSignature(signingSecret, timestamp, request.rawBody));
   const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    return { ok: false, refusal: 'bad_signature' };
+    return refused('bad_signature');
   }
   const { nowSeconds, seen } = options;
   if (Math.abs(nowSeconds - Number(timestamp)) > signatureWindowSeconds) {
-    return { ok: false, refusal: 'stale' };
+    return refused('stale');
   }
   for (const [key, at] of seen) {
     if (Math.abs(nowSeconds - at) > signatureWindowSeconds) seen.delete(key);
   }
-  if (seen.has(signature)) return { ok: false, refusal: 'replayed' };
+  if (seen.has(signature)) return refused('replayed');
   seen.set(signature, Number(timestamp));
-  return { ok: true };
+  return right(undefined);
 }

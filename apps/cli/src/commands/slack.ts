@@ -62,12 +62,11 @@ async function runSlack(check: boolean, context: CommandContext): Promise<number
   if (check) {
     // Asks Slack (auth.test, conversations.info): is the token accepted, is the bot in the channel.
     const checked = await checkSlack(settings);
-    for (const line of checked.lines) {
-      (checked.ok ? context.stdout : context.stderr)(
-        `mecha slack: ${redactSecrets(settings, line)}\n`,
-      );
+    const passed = !isLeft(checked);
+    for (const line of passed ? checked.right.lines : checked.left.lines) {
+      (passed ? context.stdout : context.stderr)(`mecha slack: ${redactSecrets(settings, line)}\n`);
     }
-    if (!checked.ok) {
+    if (!passed) {
       context.stderr("mecha slack: nothing started (see 'mecha slack --help' and docs/slack.md)\n");
       return exitCodes.failure;
     }

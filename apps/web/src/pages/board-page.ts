@@ -1,4 +1,5 @@
 import type { BoardTask, ClosureRecord, TaskStatus } from '@mecha/appraisal-core';
+import { type Either, left, type Refusal, refusal, right } from '@mecha/errors';
 import type { TaskMove } from '@mecha/stores';
 import { html } from 'hono/html';
 import { csrfField, type Html, type Said } from '../views/layout.js';
@@ -72,15 +73,13 @@ export interface BoardQuery {
   readonly task?: string;
 }
 
-/** Reads the board's query; a bad value is a message for the person. */
+/** Reads the board's query; a bad value is refused with a message for the person. */
 export function parseBoardQuery(
   query: Readonly<Record<string, string | undefined>>,
-):
-  | { readonly ok: true; readonly query: BoardQuery }
-  | { readonly ok: false; readonly message: string } {
+): Either<Refusal<'bad_request'>, BoardQuery> {
   const status = query.status === undefined || query.status === '' ? undefined : query.status;
   if (status !== undefined && !order.includes(status as TaskStatus)) {
-    return { ok: false, message: `status takes one of ${order.join(', ')}` };
+    return left(refusal('bad_request', `status takes one of ${order.join(', ')}`));
   }
   const pageText = query.page;
   if (
@@ -88,17 +87,14 @@ export function parseBoardQuery(
     pageText !== '' &&
     !(/^\d{1,6}$/.test(pageText) && Number(pageText) >= 1)
   ) {
-    return { ok: false, message: 'page takes a whole number from 1' };
+    return left(refusal('bad_request', 'page takes a whole number from 1'));
   }
   const task = query.task === undefined || query.task === '' ? undefined : query.task;
-  return {
-    ok: true,
-    query: {
-      page: pageText === undefined || pageText === '' ? 1 : Number(pageText),
-      ...(status === undefined ? {} : { status: status as TaskStatus }),
-      ...(task === undefined ? {} : { task }),
-    },
-  };
+  return right({
+    page: pageText === undefined || pageText === '' ? 1 : Number(pageText),
+    ...(status === undefined ? {} : { status: status as TaskStatus }),
+    ...(task === undefined ? {} : { task }),
+  });
 }
 
 function statusLink(status: TaskStatus, page = 1): string {

@@ -8,12 +8,18 @@ import {
   parseDuration,
   patienceOf,
 } from '@mecha/charter';
-import { isLeft } from '@mecha/errors';
+import { type Either, isLeft, left, type Refusal, refusal, right } from '@mecha/errors';
 import type { CharterChange } from '@mecha/stores';
 import { html } from 'hono/html';
 import { csrfField, type Html } from '../views/layout.js';
 
 const sensorList = 'outbox_age, question_latency or request_closure';
+
+/** The one change a charter form asks for, and the line the board shows once it is made. */
+export interface CharterFormChange {
+  readonly change: CharterChange;
+  readonly done: string;
+}
 
 /**
  * Reads a charter form into the one change it asks for, saying a mistake in the form's own
@@ -21,9 +27,8 @@ const sensorList = 'outbox_age, question_latency or request_closure';
  */
 export function charterChangeOf(
   form: Readonly<Record<string, string | undefined>>,
-):
-  | { readonly ok: true; readonly change: CharterChange; readonly done: string }
-  | { readonly ok: false; readonly message: string } {
+): Either<Refusal<'bad_request'>, CharterFormChange> {
+  const bad = (message: string) => left(refusal('bad_request', message));
   const id = (form.id ?? '').trim();
   const sensorOf = (text: string): CharterLine['sensor'] | string =>
     isCharterSensor(text)
@@ -44,78 +49,71 @@ export function charterChangeOf(
   switch (form.op) {
     case 'add': {
       const text = (form.text ?? '').trim();
-      if (id === '' || text === '')
-        return { ok: false, message: 'give the line an id and its text' };
+      if (id === '' || text === '') return bad('give the line an id and its text');
       const line: { id: string; text: string; sensor?: CharterLine['sensor']; setpoint?: number } =
         { id, text };
       if ((form.sensor ?? '') !== '') {
         const sensor = sensorOf(form.sensor as string);
-        if (!isCharterSensor(String(sensor))) return { ok: false, message: String(sensor) };
+        if (!isCharterSensor(String(sensor))) return bad(String(sensor));
         line.sensor = sensor as CharterLine['sensor'];
       }
       if ((form.setpoint ?? '').trim() !== '') {
         const setpoint = setpointOf((form.setpoint as string).trim());
-        if (typeof setpoint === 'string') return { ok: false, message: setpoint };
+        if (typeof setpoint === 'string') return bad(setpoint);
         line.setpoint = setpoint;
       }
       const rank = rankOf(form.rank, 'rank');
-      if (typeof rank === 'string') return { ok: false, message: rank };
-      return {
-        ok: true,
+      if (typeof rank === 'string') return bad(rank);
+      return right({
         change: { op: 'add', line: line as CharterLine, ...(rank === undefined ? {} : { rank }) },
         done: `Added line ${id}.`,
-      };
+      });
     }
     case 'move': {
       const rank = rankOf(form.rank, 'rank');
-      if (rank === undefined) return { ok: false, message: 'type the rank to move the line to' };
-      if (typeof rank === 'string') return { ok: false, message: rank };
-      return {
-        ok: true,
+      if (rank === undefined) return bad('type the rank to move the line to');
+      if (typeof rank === 'string') return bad(rank);
+      return right({
         change: { op: 'move', id, rank },
         done: `Moved line ${id} to rank ${rank}.`,
-      };
+      });
     }
     case 'remove':
-      if (id === '') return { ok: false, message: 'give the id of the line to remove' };
-      return { ok: true, change: { op: 'remove', id }, done: `Removed line ${id}.` };
+      if (id === '') return bad('give the id of the line to remove');
+      return right({ change: { op: 'remove', id }, done: `Removed line ${id}.` });
     case 'set_text': {
       const text = (form.text ?? '').trim();
-      if (text === '') return { ok: false, message: 'type the line’s new text' };
-      return { ok: true, change: { op: 'set_text', id, text }, done: `Changed line ${id}.` };
+      if (text === '') return bad('type the line’s new text');
+      return right({ change: { op: 'set_text', id, text }, done: `Changed line ${id}.` });
     }
     case 'set_sensor': {
       const sensor = sensorOf(form.sensor ?? '');
-      if (!isCharterSensor(String(sensor))) return { ok: false, message: String(sensor) };
-      return {
-        ok: true,
+      if (!isCharterSensor(String(sensor))) return bad(String(sensor));
+      return right({
         change: { op: 'set_sensor', id, sensor: sensor as NonNullable<CharterLine['sensor']> },
         done: `Changed line ${id}.`,
-      };
+      });
     }
     case 'set_setpoint': {
       const setpoint = setpointOf((form.setpoint ?? '').trim());
-      if (typeof setpoint === 'string') return { ok: false, message: setpoint };
-      return {
-        ok: true,
+      if (typeof setpoint === 'string') return bad(setpoint);
+      return right({
         change: { op: 'set_setpoint', id, setpoint },
         done: `Changed line ${id}.`,
-      };
+      });
     }
     case 'clear_sensor':
-      return {
-        ok: true,
+      return right({
         change: { op: 'clear_sensor', id },
         done: `Took the sensor off line ${id}.`,
-      };
+      });
     case 'clear_setpoint':
-      return {
-        ok: true,
+      return right({
         change: { op: 'clear_setpoint', id },
         done: `Took the setpoint off line ${id}.`,
-      };
+      });
     default:
-      return { ok: false, message: 'unknown charter edit' };
+      return bad('unknown charter edit');
   }
 }
 

@@ -1,16 +1,15 @@
 import { emptyReviewQueueHint } from '@mecha/distill';
+import type { ValueRead } from '@mecha/errors';
 import { html } from 'hono/html';
 import { csrfField, type Html } from '../views/layout.js';
 
 type Json = unknown;
 
 /** One of the graph's review lists as the board got it, or why it could not be read. */
-export type GraphAnswer =
-  | { readonly ok: true; readonly value: Record<string, unknown> }
-  | { readonly ok: false; readonly reason: string };
+export type GraphAnswer = ValueRead<Record<string, unknown>>;
 
 function items(answer: GraphAnswer): readonly Record<string, Json>[] | string {
-  if (!answer.ok) return answer.reason;
+  if (answer.state === 'unreadable') return answer.reason;
   const list = answer.value.items;
   return Array.isArray(list)
     ? list.filter((item): item is Record<string, Json> => typeof item === 'object' && item !== null)

@@ -7,6 +7,7 @@ import {
   stripControlLines,
   type TextAppraisalRecord,
 } from '@mecha/appraisal-core';
+import { type Either, left, type Refusal, refusal, right } from '@mecha/errors';
 import type { HomeReadout, RunRow } from '@mecha/stores';
 import { html } from 'hono/html';
 import { appraisalChipHtml, taintChipHtml } from '../views/chip.js';
@@ -44,54 +45,44 @@ export const maxSearch = 200;
 
 const kindPattern = /^[a-z][a-z0-9_-]{0,31}$/;
 
-/** Reads the runs page's query; a bad value is a message for the person, never a guess. */
+/** Reads the runs page's query; a bad value is refused with a message for the person, never a guess. */
 export function parseRunsQuery(
   query: Readonly<Record<string, string | undefined>>,
-):
-  | { readonly ok: true; readonly query: RunsQuery }
-  | { readonly ok: false; readonly message: string } {
+): Either<Refusal<'bad_request'>, RunsQuery> {
+  const bad = (message: string) => left(refusal('bad_request', message));
   const number = (text: string | undefined, min: number) => {
     if (text === undefined || text === '') return undefined;
     if (!/^\d{1,6}$/.test(text) || Number(text) < min) return null;
     return Number(text);
   };
   const page = number(query.page, 1);
-  if (page === null) return { ok: false, message: 'page takes a whole number from 1' };
+  if (page === null) return bad('page takes a whole number from 1');
   const days = number(query.days, 1);
-  if (days === null) return { ok: false, message: 'days takes a whole number of days from 1' };
+  if (days === null) return bad('days takes a whole number of days from 1');
   const kind = query.kind === undefined || query.kind === '' ? undefined : query.kind;
   if (kind !== undefined && !kindPattern.test(kind)) {
-    return {
-      ok: false,
-      message: 'kind takes a recorded surface (web, task, tui, …), test or experiment',
-    };
+    return bad('kind takes a recorded surface (web, task, tui, …), test or experiment');
   }
   const label = query.label === undefined || query.label === '' ? undefined : query.label;
   if (label !== undefined && !filterLabels.includes(label)) {
-    return {
-      ok: false,
-      message: `label takes one of ${filterLabels.join(', ')}`,
-    };
+    return bad(`label takes one of ${filterLabels.join(', ')}`);
   }
   const sort = query.sort === undefined || query.sort === '' ? undefined : query.sort;
   if (sort !== undefined && !(runsSorts as readonly string[]).includes(sort)) {
-    return { ok: false, message: `sort takes one of ${runsSorts.join(', ')}` };
+    return bad(`sort takes one of ${runsSorts.join(', ')}`);
   }
   const q = (query.q ?? '').trim();
   if (q.length > maxSearch) {
-    return { ok: false, message: `the search takes at most ${maxSearch} characters` };
+    return bad(`the search takes at most ${maxSearch} characters`);
   }
-  return {
-    ok: true,
-    query: {
-      page: page ?? 1,
-      ...(sort === undefined || sort === 'newest' ? {} : { sort: sort as RunsSort }),
-      ...(q === '' ? {} : { q }),
-      ...(days === undefined ? {} : { days }),
-      ...(kind === undefined ? {} : { kind }),
-      ...(label === undefined ? {} : { label }),
-    },
-  };
+  return right({
+    page: page ?? 1,
+    ...(sort === undefined || sort === 'newest' ? {} : { sort: sort as RunsSort }),
+    ...(q === '' ? {} : { q }),
+    ...(days === undefined ? {} : { days }),
+    ...(kind === undefined ? {} : { kind }),
+    ...(label === undefined ? {} : { label }),
+  });
 }
 
 /** Keeps the rows a label filter asks for: a label word, or `silent` (nothing signed). */

@@ -11,14 +11,14 @@ export function boardRoutes(app: Hono, board: BoardContext): void {
   const { readout, render, csrfToken, now } = board;
   const page = async (context: Context, said?: Said, status: Status = 200) => {
     const parsed = parseBoardQuery(context.req.query());
-    if (!parsed.ok) {
+    if (isLeft(parsed)) {
       return render(
         context,
         {
           title: 'Board',
           current: '/board',
           content: layoutNote('There is no such list on the board.'),
-          said: { ok: false, lines: [parsed.message] },
+          said: { ok: false, lines: [parsed.left.message] },
         },
         400,
       );
@@ -43,7 +43,7 @@ export function boardRoutes(app: Hono, board: BoardContext): void {
           closures.state === 'unreadable' ? null : latestClosures(closures.records),
           csrfToken,
           notes,
-          parsed.query,
+          parsed.right,
           now(),
         ),
         ...(said === undefined ? {} : { said }),

@@ -30,14 +30,17 @@ export function charterRoutes(app: Hono, board: BoardContext): void {
   app.post('/charter', async (context) => {
     const typed = await board.form(context);
     const change = charterChangeOf(typed);
-    if (!change.ok) return page(context, { ok: false, lines: [change.message] }, 400, typed);
+    if (isLeft(change))
+      return page(context, { ok: false, lines: [change.left.message] }, 400, typed);
     const edited = await editCharter(home, {
       capability: mintOwnerEdit('web', board.options.owner),
       env: board.options.env,
-      changes: [change.change],
+      changes: [change.right.change],
     });
     return isLeft(edited)
       ? refused(context, (again, said, status) => page(again, said, status, typed), edited.left)
-      : board.done(context, '/charter', { ok: true, lines: [change.done] }, [homeLayout.charter]);
+      : board.done(context, '/charter', { ok: true, lines: [change.right.done] }, [
+          homeLayout.charter,
+        ]);
   });
 }

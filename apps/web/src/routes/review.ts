@@ -1,4 +1,5 @@
 import type { GraphOwnerRequest } from '@mecha/distill';
+import { couldNotRead, readValue } from '@mecha/errors';
 import type { Context, Hono } from 'hono';
 import { type GraphAnswer, reviewPage } from '../pages/review-page.js';
 import type { Said } from '../views/layout.js';
@@ -14,10 +15,10 @@ export function reviewRoutes(app: Hono, board: BoardContext): void {
     // A graph that could not be read says so on both lists: it is never an empty queue.
     const queue = (name: 'facts' | 'corrections'): GraphAnswer =>
       typeof listed === 'string'
-        ? { ok: false, reason: listed }
+        ? couldNotRead(listed)
         : listed._tag === 'Left'
-          ? { ok: false, reason: listed.left.message }
-          : { ok: true, value: (listed.right.data[name] ?? {}) as Record<string, unknown> };
+          ? couldNotRead(listed.left.message)
+          : readValue((listed.right.data[name] ?? {}) as Record<string, unknown>);
     return render(
       context,
       {

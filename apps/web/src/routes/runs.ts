@@ -1,4 +1,5 @@
 import type { PopulationOptions } from '@mecha/appraisal-core';
+import { isLeft } from '@mecha/errors';
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import {
@@ -64,12 +65,12 @@ async function runsHome(
   const { readout, now, render } = board;
   const parsed = parseRunsQuery(context.req.query());
   const present = kinds();
-  const refusal = !parsed.ok
-    ? parsed.message
-    : parsed.query.kind !== undefined && !present.includes(parsed.query.kind)
-      ? `no session was started from ${JSON.stringify(parsed.query.kind)}: kinds present are ${present.join(', ') || 'none'}`
+  const refusal = isLeft(parsed)
+    ? parsed.left.message
+    : parsed.right.kind !== undefined && !present.includes(parsed.right.kind)
+      ? `no session was started from ${JSON.stringify(parsed.right.kind)}: kinds present are ${present.join(', ') || 'none'}`
       : undefined;
-  if (!parsed.ok || refusal !== undefined) {
+  if (isLeft(parsed) || refusal !== undefined) {
     return render(
       context,
       {
@@ -81,7 +82,7 @@ async function runsHome(
       400,
     );
   }
-  const query = parsed.query;
+  const query = parsed.right;
   const population: PopulationOptions = {
     now: now(),
     ...(query.days === undefined ? {} : { days: query.days }),
