@@ -16,7 +16,6 @@ describe('the built @mecha/grader-verdicts', () => {
       'builtinGraders',
       'bundledBankDir',
       'checkBank',
-      'describeMutant',
       'driftExitCodes',
       'formatExpectation',
       'freezeBank',

@@ -35,7 +35,6 @@ export type { GraderEntry } from './graders/builtin.js';
 export { builtinGraders, gradeTask } from './graders/builtin.js';
 export type { GradeOptions } from './graders/grader.js';
 export type { Mutant, MutationOperator } from './graders/mutants.js';
-export { describeMutant } from './graders/mutants.js';
 export type { MutationTask } from './graders/mutation-grader.js';
 export { gradeByMutation, guardBound, warmTimeLimitMs } from './graders/mutation-grader.js';
 export type { MutationPlan, MutationPlanOptions } from './graders/mutation-plan.js';

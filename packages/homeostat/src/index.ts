@@ -1,6 +1,5 @@
 export type { BoredomDetector, BoredomNotice } from './boredom.js';
 export { boredomDetector, boredomRungs, detectBoredom } from './boredom.js';
-export type { ConditionsInput } from './build-conditions.js';
 export { charterReadings, meetsSetpoint } from './build-conditions.js';
 export type { CharterSensorFinding } from './charter-sensor-findings.js';
 export { charterSensorFindings, saturationRuns } from './charter-sensor-findings.js';
