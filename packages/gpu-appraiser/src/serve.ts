@@ -122,16 +122,17 @@ async function backgroundTick(memory: ServedMemory, options: ServeControl): Prom
 }
 
 /**
- * Waits until another connection commits to one of the memories, the list of other memories
- * changes, or the signal aborts.
+ * Waits until another connection has committed to one of the memories since `seen` (their data
+ * versions, read before the round looked at them), the list of other memories changes, or the
+ * signal aborts.
  */
 async function idle(
   memories: readonly ServedMemory[],
+  seen: readonly number[],
   changed: () => Promise<boolean>,
   signal: AbortSignal,
   pollMs: number,
 ): Promise<void> {
-  const seen = memories.map((memory) => dataVersion(memory.core));
   const moved = () => memories.some((memory, i) => dataVersion(memory.core) !== seen[i]);
   while (!signal.aborted && !moved() && !(await changed())) {
     await sleep(pollMs, undefined, { signal }).catch(() => {});
@@ -220,8 +221,11 @@ export async function serveLoop(options: ServeLoopOptions): Promise<ServeResult>
     core.db.prepare(serveSql.abandon).run(JSON.stringify(cancelled), core.now());
     options.onServing?.();
     while (!signal.aborted) {
-      if (await answerRequest(counted)) continue;
       const memories: readonly ServedMemory[] = [options, ...(await others.current())];
+      // Read before the round looks at anything: a control or request committed while the round
+      // runs (say, between a tick's look at the flags and the wait) then wakes the wait at once.
+      const seen = memories.map((memory) => dataVersion(memory.core));
+      if (await answerRequest(counted)) continue;
       let worked = false;
       for (let i = 0; i < memories.length && !signal.aborted && !worked; i += 1) {
         const at = (next + i) % memories.length;
@@ -230,7 +234,7 @@ export async function serveLoop(options: ServeLoopOptions): Promise<ServeResult>
           next = at + 1;
         }
       }
-      if (!worked) await idle(memories, () => others.changed(), signal, options.pollMs ?? 50);
+      if (!worked) await idle(memories, seen, () => others.changed(), signal, options.pollMs ?? 50);
     }
     return right({ runs });
   } finally {
