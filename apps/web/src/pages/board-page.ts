@@ -1,9 +1,10 @@
 import type { BoardTask, ClosureRecord, TaskStatus } from '@mecha/appraisal-core';
-import { type Either, left, type Refusal, refusal, right } from '@mecha/errors';
+import { type Either, type Refusal, right } from '@mecha/errors';
 import type { TaskMove } from '@mecha/stores';
 import { html } from 'hono/html';
 import { csrfField, type Html, type Said } from '../views/layout.js';
 import { pagerHtml } from '../views/pager.js';
+import { badRequest } from './bad-request.js';
 
 const order: readonly TaskStatus[] = ['inbox', 'next', 'waiting', 'done', 'dropped'];
 
@@ -79,7 +80,7 @@ export function parseBoardQuery(
 ): Either<Refusal<'bad_request'>, BoardQuery> {
   const status = query.status === undefined || query.status === '' ? undefined : query.status;
   if (status !== undefined && !order.includes(status as TaskStatus)) {
-    return left(refusal('bad_request', `status takes one of ${order.join(', ')}`));
+    return badRequest(`status takes one of ${order.join(', ')}`);
   }
   const pageText = query.page;
   if (
@@ -87,7 +88,7 @@ export function parseBoardQuery(
     pageText !== '' &&
     !(/^\d{1,6}$/.test(pageText) && Number(pageText) >= 1)
   ) {
-    return left(refusal('bad_request', 'page takes a whole number from 1'));
+    return badRequest('page takes a whole number from 1');
   }
   const task = query.task === undefined || query.task === '' ? undefined : query.task;
   return right({

@@ -8,10 +8,11 @@ import {
   parseDuration,
   patienceOf,
 } from '@mecha/charter';
-import { type Either, isLeft, left, type Refusal, refusal, right } from '@mecha/errors';
+import { type Either, isLeft, type Refusal, right } from '@mecha/errors';
 import type { CharterChange } from '@mecha/stores';
 import { html } from 'hono/html';
 import { csrfField, type Html } from '../views/layout.js';
+import { badRequest } from './bad-request.js';
 
 const sensorList = 'outbox_age, question_latency or request_closure';
 
@@ -28,7 +29,6 @@ export interface CharterFormChange {
 export function charterChangeOf(
   form: Readonly<Record<string, string | undefined>>,
 ): Either<Refusal<'bad_request'>, CharterFormChange> {
-  const bad = (message: string) => left(refusal('bad_request', message));
   const id = (form.id ?? '').trim();
   const sensorOf = (text: string): CharterLine['sensor'] | string =>
     isCharterSensor(text)
@@ -49,21 +49,21 @@ export function charterChangeOf(
   switch (form.op) {
     case 'add': {
       const text = (form.text ?? '').trim();
-      if (id === '' || text === '') return bad('give the line an id and its text');
+      if (id === '' || text === '') return badRequest('give the line an id and its text');
       const line: { id: string; text: string; sensor?: CharterLine['sensor']; setpoint?: number } =
         { id, text };
       if ((form.sensor ?? '') !== '') {
         const sensor = sensorOf(form.sensor as string);
-        if (!isCharterSensor(String(sensor))) return bad(String(sensor));
+        if (!isCharterSensor(String(sensor))) return badRequest(String(sensor));
         line.sensor = sensor as CharterLine['sensor'];
       }
       if ((form.setpoint ?? '').trim() !== '') {
         const setpoint = setpointOf((form.setpoint as string).trim());
-        if (typeof setpoint === 'string') return bad(setpoint);
+        if (typeof setpoint === 'string') return badRequest(setpoint);
         line.setpoint = setpoint;
       }
       const rank = rankOf(form.rank, 'rank');
-      if (typeof rank === 'string') return bad(rank);
+      if (typeof rank === 'string') return badRequest(rank);
       return right({
         change: { op: 'add', line: line as CharterLine, ...(rank === undefined ? {} : { rank }) },
         done: `Added line ${id}.`,
@@ -71,24 +71,24 @@ export function charterChangeOf(
     }
     case 'move': {
       const rank = rankOf(form.rank, 'rank');
-      if (rank === undefined) return bad('type the rank to move the line to');
-      if (typeof rank === 'string') return bad(rank);
+      if (rank === undefined) return badRequest('type the rank to move the line to');
+      if (typeof rank === 'string') return badRequest(rank);
       return right({
         change: { op: 'move', id, rank },
         done: `Moved line ${id} to rank ${rank}.`,
       });
     }
     case 'remove':
-      if (id === '') return bad('give the id of the line to remove');
+      if (id === '') return badRequest('give the id of the line to remove');
       return right({ change: { op: 'remove', id }, done: `Removed line ${id}.` });
     case 'set_text': {
       const text = (form.text ?? '').trim();
-      if (text === '') return bad('type the line’s new text');
+      if (text === '') return badRequest('type the line’s new text');
       return right({ change: { op: 'set_text', id, text }, done: `Changed line ${id}.` });
     }
     case 'set_sensor': {
       const sensor = sensorOf(form.sensor ?? '');
-      if (!isCharterSensor(String(sensor))) return bad(String(sensor));
+      if (!isCharterSensor(String(sensor))) return badRequest(String(sensor));
       return right({
         change: { op: 'set_sensor', id, sensor: sensor as NonNullable<CharterLine['sensor']> },
         done: `Changed line ${id}.`,
@@ -96,7 +96,7 @@ export function charterChangeOf(
     }
     case 'set_setpoint': {
       const setpoint = setpointOf((form.setpoint ?? '').trim());
-      if (typeof setpoint === 'string') return bad(setpoint);
+      if (typeof setpoint === 'string') return badRequest(setpoint);
       return right({
         change: { op: 'set_setpoint', id, setpoint },
         done: `Changed line ${id}.`,
@@ -113,7 +113,7 @@ export function charterChangeOf(
         done: `Took the setpoint off line ${id}.`,
       });
     default:
-      return bad('unknown charter edit');
+      return badRequest('unknown charter edit');
   }
 }
 

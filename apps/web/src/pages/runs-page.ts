@@ -7,11 +7,12 @@ import {
   stripControlLines,
   type TextAppraisalRecord,
 } from '@mecha/appraisal-core';
-import { type Either, left, type Refusal, refusal, right } from '@mecha/errors';
+import { type Either, type Refusal, right } from '@mecha/errors';
 import type { HomeReadout, RunRow } from '@mecha/stores';
 import { html } from 'hono/html';
 import { appraisalChipHtml, taintChipHtml } from '../views/chip.js';
 import type { Html } from '../views/layout.js';
+import { badRequest } from './bad-request.js';
 
 /** How many runs a page of the runs list shows. */
 export const runsPerPage = 25;
@@ -49,31 +50,30 @@ const kindPattern = /^[a-z][a-z0-9_-]{0,31}$/;
 export function parseRunsQuery(
   query: Readonly<Record<string, string | undefined>>,
 ): Either<Refusal<'bad_request'>, RunsQuery> {
-  const bad = (message: string) => left(refusal('bad_request', message));
   const number = (text: string | undefined, min: number) => {
     if (text === undefined || text === '') return undefined;
     if (!/^\d{1,6}$/.test(text) || Number(text) < min) return null;
     return Number(text);
   };
   const page = number(query.page, 1);
-  if (page === null) return bad('page takes a whole number from 1');
+  if (page === null) return badRequest('page takes a whole number from 1');
   const days = number(query.days, 1);
-  if (days === null) return bad('days takes a whole number of days from 1');
+  if (days === null) return badRequest('days takes a whole number of days from 1');
   const kind = query.kind === undefined || query.kind === '' ? undefined : query.kind;
   if (kind !== undefined && !kindPattern.test(kind)) {
-    return bad('kind takes a recorded surface (web, task, tui, …), test or experiment');
+    return badRequest('kind takes a recorded surface (web, task, tui, …), test or experiment');
   }
   const label = query.label === undefined || query.label === '' ? undefined : query.label;
   if (label !== undefined && !filterLabels.includes(label)) {
-    return bad(`label takes one of ${filterLabels.join(', ')}`);
+    return badRequest(`label takes one of ${filterLabels.join(', ')}`);
   }
   const sort = query.sort === undefined || query.sort === '' ? undefined : query.sort;
   if (sort !== undefined && !(runsSorts as readonly string[]).includes(sort)) {
-    return bad(`sort takes one of ${runsSorts.join(', ')}`);
+    return badRequest(`sort takes one of ${runsSorts.join(', ')}`);
   }
   const q = (query.q ?? '').trim();
   if (q.length > maxSearch) {
-    return bad(`the search takes at most ${maxSearch} characters`);
+    return badRequest(`the search takes at most ${maxSearch} characters`);
   }
   return right({
     page: page ?? 1,
