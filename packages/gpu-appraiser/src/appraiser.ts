@@ -11,6 +11,7 @@ import {
   requestRun,
   runRequest,
   type ServeControl,
+  type ServedMemory,
   type ServeResult,
   serveLoop,
   servingProcess,
@@ -88,21 +89,29 @@ function assemble(core: AppraiserCore, options: AppraiserOptions): Appraiser {
 export async function serveAppraiser(
   options: Omit<AppraiserOptions, 'model'> & { readonly model: DeviceScheduler } & ServeControl,
 ): Promise<ServeResult> {
-  const clock = options.clock ?? (() => new Date());
-  const core = openCore(options.directory, clock);
-  const appraiser = assemble(core, options);
-  const open = (directory: string) => {
-    const other = openCore(directory, clock);
-    try {
-      return { core: other, appraiser: assemble(other, { ...options, directory }) };
-    } catch (error) {
-      other.db.close();
-      throw error;
-    }
-  };
+  const own = openServedMemory(options.directory, options);
   try {
-    return await serveLoop({ ...options, appraiser, core, open });
+    return await serveLoop({
+      ...options,
+      ...own,
+      open: (directory) => openServedMemory(directory, options),
+    });
   } finally {
-    appraiser.close();
+    own.appraiser.close();
+  }
+}
+
+/**
+ * Opens the memory in `directory` as a server works on it: its core and the appraiser over it,
+ * with `options`' model and clock (recovering from the journal as `openAppraiser` does). The
+ * memory's database is closed again when the appraiser cannot be assembled.
+ */
+export function openServedMemory(directory: string, options: AppraiserOptions): ServedMemory {
+  const core = openCore(directory, options.clock ?? (() => new Date()));
+  try {
+    return { core, appraiser: assemble(core, { ...options, directory }) };
+  } catch (error) {
+    core.db.close();
+    throw error;
   }
 }
