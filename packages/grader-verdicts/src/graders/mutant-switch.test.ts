@@ -44,6 +44,25 @@ export function lean(n: number): number {
   while (x > 50) x -= 7;
   return x;
 }
+export function grade(n: number): string {
+  let out = String(n % 4);
+  switch (n % 4) {
+    case 0:
+      out += 'a';
+      break;
+    case 1:
+    case 2: {
+      out += 'c';
+      break;
+    }
+    case 3:
+      out += 'b';
+      return out;
+    default:
+      out += 'd';
+  }
+  return out;
+}
 `;
 
 interface Switch {
@@ -61,6 +80,7 @@ type Api = {
   steps(n: number): number;
   depth(n: number): number;
   lean(n: number): number;
+  grade(n: number): string;
 };
 
 const state: Switch = {
@@ -136,6 +156,7 @@ function calls(api: Api, sample: Sample) {
     outcome(() => api.steps(sample.n)),
     outcome(() => api.depth(Math.min(sample.n, 30))),
     outcome(() => api.lean(sample.n)),
+    outcome(() => api.grade(sample.n)),
   ];
 }
 
@@ -147,6 +168,8 @@ describe('every mutant of a file switched into one module', () => {
   it('places a switch for every compiling mutant of the sample', () => {
     expect(compiling.length).toBeGreaterThan(40);
     expect(switched.unswitchable).toEqual([]);
+    // The emptied clauses of \`grade\` are among them: case 0, case 3 and default.
+    expect(compiling.filter((mutant) => mutant.operator === 'case-removal')).toHaveLength(3);
   });
 
   it('behaves as the mutant written out alone, for each mutant and any input, and as the true source with none live', async () => {
@@ -190,6 +213,29 @@ describe('every mutant of a file switched into one module', () => {
       .map((mutant) => mutant.id);
     expect(deeper.length).toBeGreaterThan(0);
     expect(reached.some((id) => deeper.includes(id))).toBe(false);
+  });
+
+  it('empties a case so it falls through, and a break inside a live clause still leaves the switch', async () => {
+    const module = await load(switched.text);
+    const emptied = (text: string) =>
+      compiling.find(
+        (mutant) => mutant.operator === 'case-removal' && mutant.original.startsWith(text),
+      );
+    const grade = (id: number, n: number) => {
+      state.id = id;
+      const got = module.grade(n);
+      state.id = -1;
+      return got;
+    };
+    // None live: each clause does its own work.
+    expect([0, 1, 2, 3, -1].map((n) => grade(-1, n))).toEqual(['0a', '1c', '2c', '3b', '-1d']);
+    // case 0 emptied falls into case 1 and 2's block; case 3 emptied falls into default.
+    expect(grade((emptied("out += 'a'") as Mutant).id, 0)).toBe('0c');
+    expect(grade((emptied("out += 'b'") as Mutant).id, 3)).toBe('3d');
+    // The last clause emptied just ends the switch.
+    expect(grade((emptied("out += 'd'") as Mutant).id, -1)).toBe('-1');
+    // A live mutant elsewhere leaves the clauses alone.
+    expect(grade((emptied("out += 'a'") as Mutant).id, 3)).toBe('3b');
   });
 
   it('stops a loop that never ends at the guard, with the hits it was allowed', async () => {

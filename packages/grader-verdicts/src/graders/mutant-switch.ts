@@ -40,7 +40,7 @@ const header = [
 interface Switch {
   readonly start: number;
   readonly end: number;
-  readonly kind: 'expression' | 'block';
+  readonly kind: 'expression' | 'block' | 'statements';
   readonly statementStart: boolean;
   readonly mutants: Mutant[];
 }
@@ -141,6 +141,16 @@ function placeSwitch(
     return ts.isBlock(node) && node.getStart(sourceFile) === start
       ? { start, end, kind: 'block', statementStart: false }
       : undefined;
+  }
+  if (mutant.operator === 'case-removal') {
+    // The statements of one clause: wrapped in a block that the mutant skips (a \`break\` in it
+    // still leaves the switch, and a skipped clause falls through as the emptied one does).
+    let clause: TS.Node = node;
+    while (!ts.isCaseOrDefaultClause(clause) && !ts.isSourceFile(clause)) clause = clause.parent;
+    const statements = ts.isCaseOrDefaultClause(clause) ? clause.statements : undefined;
+    const whole =
+      statements?.[0]?.getStart(sourceFile) === start && statements.at(-1)?.getEnd() === end;
+    return whole ? { start, end, kind: 'statements', statementStart: false } : undefined;
   }
   for (;;) {
     if (wrappable(ts, node)) {
@@ -268,6 +278,10 @@ export function switchMutants(
       const guard = inserts.has(at.start + 1) ? ` ${tick}` : '';
       const original = emit(at.start, at.end, undefined, at.start + 1);
       return `{${guard} if (__mecha$.a(${mutant.id}) === ${mutant.id}) ${emit(at.start, at.end, mutant)} else ${original} }`;
+    }
+    if (at.kind === 'statements') {
+      const mutant = at.mutants[0] as Mutant;
+      return `if (__mecha$.a(${mutant.id}) === ${mutant.id}) {} else { ${emit(at.start, at.end)} }`;
     }
     const original = emit(at.start, at.end);
     const branches = at.mutants.map(

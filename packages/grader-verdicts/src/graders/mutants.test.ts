@@ -28,6 +28,18 @@ export function more(list?: number[]): number {
   const box = { pair: [1, 2] };
   return /^d+$/.test(String(box.pair[0])) ? total : 1;
 }
+export function kind(n: number): string {
+  switch (n) {
+    case 0:
+      return 'zero';
+    case 1: {
+      return 'one';
+    }
+    case 2:
+    default:
+  }
+  return 'many';
+}
 `;
 
 describe('mutants on the syntax tree', () => {
@@ -35,6 +47,19 @@ describe('mutants on the syntax tree', () => {
     const { mutants } = mutantsOf(sample);
     const used = new Set(mutants.map((mutant) => mutant.operator));
     expect([...used].sort()).toEqual([...mutationOperators].sort());
+  });
+
+  it('empties each case and default that has statements, leaving a braced one to block-removal', () => {
+    const { mutants } = mutantsOf(sample);
+    const cases = mutants.filter((mutant) => mutant.operator === 'case-removal');
+    expect(cases.map((mutant) => [mutant.original, mutant.replacement])).toEqual([
+      ["return 'zero';", ''],
+    ]);
+    expect(
+      mutants.some(
+        (mutant) => mutant.operator === 'block-removal' && mutant.original.includes("'one'"),
+      ),
+    ).toBe(true);
   });
 
   it('leaves types alone and never treats string concatenation as arithmetic', () => {

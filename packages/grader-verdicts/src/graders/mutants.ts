@@ -18,6 +18,7 @@ export const mutationOperators = [
   'update',
   'assignment',
   'block-removal',
+  'case-removal',
 ] as const;
 
 /** One mutation operator's name. */
@@ -149,6 +150,13 @@ interface MutantSite {
   readonly sourceFile: TS.SourceFile;
   readonly checker: TS.TypeChecker;
   readonly add: (operator: MutationOperator, node: TS.Node, replacement: string) => void;
+  /** Adds a mutant over a span that is not one node's (the statements of a `case`). */
+  readonly addSpan: (
+    operator: MutationOperator,
+    start: number,
+    end: number,
+    replacement: string,
+  ) => void;
   readonly isStringy: (node: TS.Expression) => boolean;
 }
 
@@ -201,7 +209,7 @@ function expressionMutants(at: MutantSite, node: TS.Node): void {
 }
 
 /** The mutants of a node's unary and update operators, assignments, optional chains, array and
- * object literals, regular expressions and blocks. */
+ * object literals, regular expressions, blocks and `case` clauses. */
 function structureMutants(at: MutantSite, node: TS.Node): void {
   const { ts, sourceFile, add, isStringy } = at;
   if (ts.isPrefixUnaryExpression(node)) {
@@ -254,6 +262,16 @@ function structureMutants(at: MutantSite, node: TS.Node): void {
     for (const edit of regexMutations(node.text)) add('regex', node, edit);
   }
   if (ts.isBlock(node) && node.statements.length > 0) add('block-removal', node, '{}');
+  // A `case` or `default` emptied, so it falls through to the next one (Stryker's switch-case
+  // form of ConditionalExpression). A clause that is one braced block is left to block-removal:
+  // both would be the same mutant, over the same span.
+  if (ts.isCaseOrDefaultClause(node) && node.statements.length > 0) {
+    const [first] = node.statements;
+    const last = node.statements[node.statements.length - 1] as TS.Statement;
+    if (!(node.statements.length === 1 && first !== undefined && ts.isBlock(first))) {
+      at.addSpan('case-removal', (first as TS.Statement).getStart(sourceFile), last.getEnd(), '');
+    }
+  }
 }
 
 /**
@@ -268,16 +286,16 @@ export function findMutants(
 ): Mutant[] {
   const text = sourceFile.text;
   const found: Omit<Mutant, 'id' | 'line' | 'column'>[] = [];
-  const add = (operator: MutationOperator, node: TS.Node, replacement: string) => {
-    const start = node.getStart(sourceFile);
-    const end = node.getEnd();
+  const addSpan = (operator: MutationOperator, start: number, end: number, replacement: string) => {
     const original = text.slice(start, end);
     if (original !== replacement) found.push({ operator, start, end, original, replacement });
   };
+  const add = (operator: MutationOperator, node: TS.Node, replacement: string) =>
+    addSpan(operator, node.getStart(sourceFile), node.getEnd(), replacement);
   const isStringy = (node: TS.Expression) =>
     (checker.getTypeAtLocation(node).flags & ts.TypeFlags.StringLike) !== 0;
 
-  const at: MutantSite = { ts, sourceFile, checker, add, isStringy };
+  const at: MutantSite = { ts, sourceFile, checker, add, addSpan, isStringy };
   const visit = (node: TS.Node): void => {
     if (ts.isTypeNode(node) || ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) {
       return;
