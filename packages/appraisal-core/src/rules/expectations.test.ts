@@ -98,6 +98,46 @@ describe('scoreExpectation: a session that staged drafts waits for the outbox pa
     });
   });
 
+  it('counts an act at the very last moment of the wait', () => {
+    expect(
+      score('released_unchanged', {
+        outbox: draft([outcome('d-1', 'sent_unchanged', { at: 49 })]),
+      }),
+    ).toMatchObject({
+      status: 'scored',
+      actual: 'released_unchanged',
+      hit: true,
+      deadline: at(49),
+    });
+  });
+
+  it('takes the earliest act, whatever the drafts are called', () => {
+    const outbox = read<OutboxRecord>([
+      staged('d-1', 's-1'),
+      staged('d-2', 's-1'),
+      outcome('d-2', 'rejected', { at: 2 }),
+      outcome('d-1', 'sent_unchanged', { at: 3 }),
+    ]);
+    expect(score('rejected', { outbox })).toMatchObject({
+      status: 'scored',
+      actual: 'rejected',
+      hit: true,
+      act: { act: 'rejected', cite: 'd-2', at: at(2) },
+    });
+  });
+
+  it('takes the verdict written first when two on one draft share a moment', () => {
+    const outbox = draft([
+      outcome('d-1', 'sent_unchanged', { at: 2 }),
+      outcome('d-1', 'rejected', { at: 2 }),
+    ]);
+    expect(score('released_unchanged', { outbox })).toMatchObject({
+      status: 'scored',
+      actual: 'released_unchanged',
+      hit: true,
+    });
+  });
+
   it('takes the patience from the charter line on outbox_age', () => {
     const charter = read<CharterLine>([
       { id: 'deep-work', text: 'Protect deep work' },
@@ -204,6 +244,26 @@ describe('scoreExpectation: a task output runs to its due date', () => {
     });
   });
 
+  it('reads the due date of the session’s own task, not of another task on the board', () => {
+    const board = read<BoardRecord>([
+      task('task-0', { due: at(5) }),
+      task('task-1', { due: at(10) }),
+      task('task-2', { due: at(20) }),
+    ]);
+    expect(score('no_act', { transcript: taskSession, board })).toMatchObject({
+      status: 'scored',
+      deadline: at(10),
+    });
+  });
+
+  it('waits 48 hours when the task was due at the very moment the session ended', () => {
+    // The session ends at hour 1: a due time then leaves no time to act, as if it had passed.
+    const board = read<BoardRecord>([task('task-1', { due: at(1) })]);
+    expect(score('no_act', { transcript: taskSession, board })).toMatchObject({
+      deadline: at(49),
+    });
+  });
+
   it('finds the task from a closure naming the session when no run named it', () => {
     const board = read<BoardRecord>([task('task-1', { due: at(5) })]);
     expect(score('closed', { closures: closedAt(4), board })).toMatchObject({
@@ -255,6 +315,25 @@ describe('scoreExpectation: a task output runs to its due date', () => {
       status: 'unknown',
       reason: 'timezone_unknown',
     });
+  });
+});
+
+describe('scoreExpectation: the clock starts at the later of the last line and the last run end', () => {
+  it('starts at a run end stamped later than the log’s last line (a clock that went back)', () => {
+    const transcript = read([
+      ...run('s-1', { runId: 'r-1', start: 0, end: 5 }),
+      ...run('s-1', { runId: 'r-2', start: 2, stop: null }),
+    ]);
+    expect(score('no_act', { transcript })).toMatchObject({ status: 'scored', deadline: at(53) });
+  });
+
+  it('does not start at a later-stamped line that is neither the last line nor a run end', () => {
+    // r-1 never ended; its counter is stamped hour 7, and r-2 then ran from hour 2 to hour 3.
+    const transcript = read([
+      ...run('s-1', { runId: 'r-1', start: 0, end: 7, stop: null, counters: { turns: 3 } }),
+      ...run('s-1', { runId: 'r-2', start: 2, end: 3 }),
+    ]);
+    expect(score('no_act', { transcript })).toMatchObject({ status: 'scored', deadline: at(51) });
   });
 });
 
@@ -366,6 +445,28 @@ describe('expectationCoverage', () => {
         expect(coverage.clean_surprises).toBeLessThanOrEqual(coverage.surprises);
         if (coverage.hit_rate !== null)
           expect(coverage.hit_rate).toBe(coverage.hits / coverage.scored);
+      }),
+    );
+  });
+
+  it('counts each score under its own status, and a surprise as clean only when its appraisal is', () => {
+    fc.assert(
+      fc.property(fc.array(statuses, { maxLength: 30 }), (scores) => {
+        const count = (test: (entry: { score: ExpectationScore; clean: boolean }) => boolean) =>
+          scores.filter(test).length;
+        const surprise = ({ score }: { score: ExpectationScore }) =>
+          score.status === 'scored' && !score.hit;
+        // The hit rate is checked by the property above.
+        expect(expectationCoverage(scores)).toMatchObject({
+          with_expectation: scores.length,
+          scored: count(({ score }) => score.status === 'scored'),
+          hits: count(({ score }) => score.status === 'scored' && score.hit),
+          surprises: count(surprise),
+          clean_surprises: count((entry) => surprise(entry) && entry.clean),
+          pending: count(({ score }) => score.status === 'pending'),
+          unknown: count(({ score }) => score.status === 'unknown'),
+          board_not_read: count(({ score }) => score.status === 'board_not_read'),
+        });
       }),
     );
   });

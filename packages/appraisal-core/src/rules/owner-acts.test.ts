@@ -1,13 +1,28 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { closure, evidence, hour, outcome, workflow } from '../__fixtures__/evidence-builders.js';
+import {
+  closure,
+  evidence,
+  hour,
+  outcome,
+  parked,
+  settled,
+  staged,
+  workflow,
+} from '../__fixtures__/evidence-builders.js';
 import type { ClosureRecord } from '../schemas/closures.js';
 import type { OutboxRecord } from '../schemas/outbox.js';
 import type { QuestionRecord } from '../schemas/questions.js';
 import type { WorkflowRecord } from '../schemas/workflows.js';
 import { signedEntries } from './contributions.js';
 import { ownerActs } from './expectations.js';
-import { type ActSources, type RecordedAct, recordedActs } from './owner-acts.js';
+import {
+  type ActSources,
+  isDraftAct,
+  isWorkflowAct,
+  type RecordedAct,
+  recordedActs,
+} from './owner-acts.js';
 
 const runs = Number(process.env.MECHA_PROPERTY_RUNS ?? 300);
 const sessions = ['s-1', 's-2', 's-3'] as const;
@@ -285,5 +300,65 @@ describe('recordedActs: one definition of a reopen', () => {
       ['d-1', false],
       ['d-2', true],
     ]);
+  });
+});
+
+describe('recordedActs: one list in time order, with the sessions each act is on', () => {
+  it('orders acts by time across the stores, and across workflows', () => {
+    const acts = recordedActs({
+      outbox: [staged('d-1'), outcome('d-1', 'sent_unchanged', 'owner', 2)],
+      closures: [closure('c-1', 'next', 'done', { at: 3 })],
+      // w-1 starts first but is closed last: its acts come after w-2's.
+      workflows: [
+        workflow('w-1', 'started', 0),
+        workflow('w-2', 'started', 0.5),
+        workflow('w-2', 'cancelled', 1),
+        workflow('w-1', 'closed', 4),
+      ],
+      questions: [parked('q-1', 0), settled('q-1', 'answered', 2.5)],
+    });
+    expect(acts.map((act) => [act.act, act.at])).toEqual([
+      ['workflow_cancelled', hour(1)],
+      ['draft_sent_unchanged', hour(2)],
+      ['question_answered', hour(2.5)],
+      ['task_closed', hour(3)],
+      ['workflow_closed', hour(4)],
+    ]);
+  });
+
+  it('puts a draft’s verdict on the session that staged it, and on none when the staging is lost', () => {
+    const acts = recordedActs({
+      outbox: [
+        staged('d-1', { sessionId: 's-2' }),
+        outcome('d-1', 'rejected', 'owner', 1),
+        outcome('d-9', 'sent_edited', 'owner', 2),
+      ],
+    });
+    expect(acts.map((act) => [act.id, act.session_ids])).toEqual([
+      ['d-1', ['s-2']],
+      ['d-9', []],
+    ]);
+  });
+
+  it('puts a question’s settlement on the session that parked it, and on none when the parking is lost', () => {
+    const acts = recordedActs({
+      questions: [parked('q-1', 0), settled('q-1', 'abandoned', 1), settled('q-9', 'answered', 2)],
+    });
+    expect(acts.map((act) => [act.id, act.session_ids])).toEqual([
+      ['q-1', ['s-1']],
+      ['q-9', []],
+    ]);
+  });
+
+  it('tells a draft’s verdict and a workflow move from the other acts', () => {
+    const acts = recordedActs({
+      outbox: [outcome('d-1', 'cancelled', 'owner', 1)],
+      closures: [closure('c-1', 'next', 'dropped', { at: 2 })],
+      workflows: [workflow('w-1', 'started', 0), workflow('w-1', 'reopened', 3)],
+      questions: [settled('q-1', 'answered', 4)],
+    });
+    expect(acts.map((act) => act.id)).toEqual(['d-1', 'c-1', 'w-1', 'q-1']);
+    expect(acts.filter(isDraftAct).map((act) => act.id)).toEqual(['d-1']);
+    expect(acts.filter(isWorkflowAct).map((act) => act.id)).toEqual(['w-1']);
   });
 });

@@ -42,4 +42,16 @@ describe('selectPopulation', () => {
     ]);
     expect(selectPopulation(entries, { now }).members).toHaveLength(2);
   });
+
+  it('keeps a session that began at the very start of the window, and not one a millisecond before', () => {
+    const since = at(24 - 5 * 24);
+    const before = new Date(Date.parse(since) - 1).toISOString();
+    const entries = [
+      listing('s-edge', { startedAt: since }),
+      listing('s-before', { startedAt: before }),
+    ];
+    const population = selectPopulation(entries, { now, days: 5 });
+    expect(population.since).toBe(Date.parse(since));
+    expect(population.members.map((m) => m.sessionId)).toEqual(['s-edge']);
+  });
 });
