@@ -138,6 +138,18 @@ describe('scoreExpectation: a session that staged drafts waits for the outbox pa
     });
   });
 
+  it('breaks a tie between stores as recordedActs does: a draft verdict before a closure at the same moment', () => {
+    // The closure's ids sort before the draft's: the tie still goes to the draft (store order).
+    const outbox = draft([outcome('d-1', 'rejected', { at: 2 })]);
+    const closures = read([closure('a-0', 'a-task', 'done', ['s-1'], { at: 2 })]);
+    expect(score('rejected', { outbox, closures })).toMatchObject({
+      status: 'scored',
+      actual: 'rejected',
+      hit: true,
+      act: { act: 'rejected', cite: 'd-1', at: at(2) },
+    });
+  });
+
   it('takes the patience from the charter line on outbox_age', () => {
     const charter = read<CharterLine>([
       { id: 'deep-work', text: 'Protect deep work' },

@@ -130,7 +130,7 @@ const expectedActs: Partial<Record<RecordedActKind, Exclude<ExpectedAct, 'no_act
 };
 
 /**
- * The owner's acts on a session's output, as {@link recordedActs} derives them, in the
+ * The owner's acts on a session's output, as {@link recordedActs} derives and orders them, in the
  * vocabulary of an expected act: a draft's verdict (a cancel reads as rejected), a task
  * closure (done is closed, dropped reads as rejected, a reopen is reopened) and a workflow
  * move. A draft a run's shell decided is no owner act; an unrecorded actor is unsure.
@@ -150,11 +150,7 @@ export function ownerActs(evidence: SessionEvidence): ActsRead {
     if (act !== undefined)
       acts.push({ act, at: recorded.at, cite: recorded.id, sure: recorded.sure });
   }
-  const times = new Map(acts.map((act) => [act, Date.parse(act.at)]));
-  acts.sort(
-    (a, b) =>
-      (times.get(a) ?? 0) - (times.get(b) ?? 0) || (a.cite < b.cite ? -1 : a.cite > b.cite ? 1 : 0),
-  );
+  // Already in recordedActs' order (time, then store, then store order): no second sort.
   return { kind: 'acts', acts };
 }
 
