@@ -3,22 +3,14 @@
 // equivalent.json for that tool left out), the difference in points by both measures, the survivors
 // of each listed under one another, and each tool's wall time for the whole run. Markdown, so
 // the table can go into docs/testing.md as printed.
-import { originalText } from './summarise.mjs';
+import { equivalentsOf, originalText } from './summarise.mjs';
 
 const detected = new Set(['Killed', 'Timeout']);
 const undetected = new Set(['Survived', 'NoCoverage']);
 
-function key(pkg, file, mutator, original, replacement) {
-  return JSON.stringify([pkg, file, mutator, original, replacement]);
-}
-
 /** Per file of one tool's reports: counts, and each survivor with whether it is listed. */
 function perFile(reports, equivalents, grader) {
-  const listed = new Set(
-    equivalents
-      .filter((e) => (e.grader ?? 'stryker') === grader)
-      .map((e) => key(e.package, e.file, e.mutator, e.original, e.replacement)),
-  );
+  const listedAs = equivalentsOf(equivalents, grader);
   const files = new Map();
   for (const { target, report } of reports) {
     for (const [file, { source, mutants }] of Object.entries(report.files)) {
@@ -42,9 +34,7 @@ function perFile(reports, equivalents, grader) {
         else if (detected.has(mutant.status)) row.killed += 1;
         else if (undetected.has(mutant.status)) {
           const original = originalText(source, mutant.location);
-          const equivalent = listed.has(
-            key(target.name, file, mutant.mutatorName, original, mutant.replacement ?? ''),
-          );
+          const equivalent = listedAs(target.name, file, source, mutant) !== undefined;
           row.survived += 1;
           if (equivalent) row.equivalent += 1;
           row.survivors.push({

@@ -4,7 +4,11 @@
 // score: killed (or timed out) over every mutant that compiled, as Stryker counts it.
 // score excl. equivalent: the same with the mutants listed in equivalent.json taken out of the
 // denominator; the bar is 98%. A listed mutant is matched by file, mutator, the source text it
-// replaces and its replacement, so moving a line does not unlist it. The same table reads mecha's
+// replaces and its replacement, so moving a line does not unlist it; an entry whose source text is
+// a bare operator or an empty string (`<`, `||`, `''`), which many mutants of one file share, also
+// gives the code around it (`at`, a stretch of its line such as `a.rank - b.rank` that holds the
+// mutant), so it lists that mutant and no other.
+// The same table reads mecha's
 // reports (mecha.mjs writes the same shape, with mecha's operator names as mutators); an entry of
 // equivalent.json belongs to Stryker unless it says `"grader": "mecha"`.
 
@@ -26,18 +30,52 @@ function key(pkg, file, mutator, original, replacement) {
   return JSON.stringify([pkg, file, mutator, original, replacement]);
 }
 
+/** Whether an entry's source text is too common to name one mutant alone: no letter or digit. */
+export const needsLine = (original) => !/[\p{L}\p{N}]/u.test(original);
+
+/**
+ * Whether `at` is a stretch of the mutant's line that holds the mutant's source text (its first
+ * line, for one that spans lines), from the report's copy of the file.
+ */
+export function holds(at, source, location, original) {
+  const line = source.split('\n')[location.start.line - 1] ?? '';
+  const from = location.start.column - 1;
+  const to = from + (original.split('\n')[0] ?? '').length;
+  for (let i = line.indexOf(at); i !== -1 && i <= from; i = line.indexOf(at, i + 1)) {
+    if (to <= i + at.length) return true;
+  }
+  return false;
+}
+
+/**
+ * One grader's entries of equivalent.json as a lookup: the entry that lists a surviving mutant of
+ * `file` in package `pkg`, or undefined.
+ * @param {{ package: string, file: string, mutator: string, original: string, replacement: string, at?: string, grader?: 'stryker' | 'mecha' }[]} allEquivalents
+ * @param {'stryker' | 'mecha'} grader
+ */
+export function equivalentsOf(allEquivalents, grader) {
+  const byKey = new Map();
+  for (const e of allEquivalents.filter((e) => (e.grader ?? 'stryker') === grader)) {
+    const k = key(e.package, e.file, e.mutator, e.original, e.replacement);
+    byKey.set(k, [...(byKey.get(k) ?? []), e]);
+  }
+  return (pkg, file, source, mutant) => {
+    const original = originalText(source, mutant.location);
+    const found = byKey.get(key(pkg, file, mutant.mutatorName, original, mutant.replacement ?? ''));
+    return found?.find((e) => e.at === undefined || holds(e.at, source, mutant.location, original));
+  };
+}
+
 const pct = (n, d) => (d === 0 ? '—' : `${((100 * n) / d).toFixed(1)}%`);
 
 /**
  * @param {{ target: { name: string }, report: any }[]} reports
- * @param {{ package: string, file: string, mutator: string, original: string, replacement: string, reason: string, grader?: 'stryker' | 'mecha' }[]} allEquivalents
+ * @param {{ package: string, file: string, mutator: string, original: string, replacement: string, reason: string, at?: string, grader?: 'stryker' | 'mecha' }[]} allEquivalents
  * @param {'stryker' | 'mecha'} [grader] whose reports these are
  */
 export function summarise(reports, allEquivalents, grader = 'stryker') {
   const equivalents = allEquivalents.filter((e) => (e.grader ?? 'stryker') === grader);
-  const listed = new Map(
-    equivalents.map((e) => [key(e.package, e.file, e.mutator, e.original, e.replacement), e]),
-  );
+  const listedAs = equivalentsOf(allEquivalents, grader);
   const used = new Set();
   const rows = [];
   const open = [];
@@ -65,10 +103,10 @@ export function summarise(reports, allEquivalents, grader = 'stryker') {
         }
         if (!undetected.has(mutant.status)) continue;
         const original = originalText(source, mutant.location);
-        const k = key(target.name, file, mutant.mutatorName, original, mutant.replacement ?? '');
-        if (listed.has(k)) {
+        const entry = listedAs(target.name, file, source, mutant);
+        if (entry !== undefined) {
           row.equivalent += 1;
-          used.add(k);
+          used.add(entry);
           continue;
         }
         row.survived += 1;
@@ -95,7 +133,7 @@ export function summarise(reports, allEquivalents, grader = 'stryker') {
   const stale = equivalents.filter(
     (e) =>
       reports.some(({ target, report }) => target.name === e.package && e.file in report.files) &&
-      !used.has(key(e.package, e.file, e.mutator, e.original, e.replacement)),
+      !used.has(e),
   );
   if (stale.length > 0) {
     lines.push('', `Listed as equivalent but not surviving in this run (${stale.length}):`);
