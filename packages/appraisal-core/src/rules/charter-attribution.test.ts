@@ -46,6 +46,32 @@ describe('attributeToCharter', () => {
     ]);
   });
 
+  it('attributes each store to the line whose sensor watches it, and only that one', () => {
+    // One line per age sensor: each kind of cite finds its own, never a neighbour's.
+    const perSensor: CharterLine[] = [
+      { id: 'asks', text: 'Unblock questions', sensor: 'question_latency' },
+      { id: 'closes', text: 'Close requests', sensor: 'request_closure' },
+      { id: 'replies', text: 'Answer people', sensor: 'outbox_age' },
+    ];
+    const attributed = attributeToCharter(
+      [
+        error({ kind: 'draft', draft_id: 'd-1' }),
+        error({ kind: 'outcome', outcome_id: 'o-1' }),
+        error({ kind: 'question', question_id: 'q-1' }),
+        error({ kind: 'request', request_id: 'r-1' }),
+        error({ kind: 'closure', closure_id: 'c-1' }),
+      ],
+      perSensor,
+    );
+    expect(attributed.map((entry) => entry.error.goal?.id ?? entry.attribution)).toEqual([
+      'replies',
+      'replies',
+      'asks',
+      'closes',
+      'none',
+    ]);
+  });
+
   it('never changes a sign, a channel, an agency or a cite', () => {
     const cites = fc.constantFrom<Cite>(
       { kind: 'draft', draft_id: 'd-1' },
