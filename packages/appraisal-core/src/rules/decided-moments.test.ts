@@ -119,6 +119,23 @@ describe('decidedMoments: steers and denials', () => {
     });
   });
 
+  it('poses a steer at the run’s last call, even when an earlier call was denied', () => {
+    const events = [
+      call(0, 2, 'c1', 'shell', 'rm -rf build'),
+      result(0, 2, 'c1'),
+      call(1, 2, 'c2', 'edit_file', 'notes.md'),
+      result(1, 2, 'c2', 'ok'),
+      act(2, 2, 'steer'),
+    ];
+    const [moment] = decidedMoments('s-1', events, []);
+    expect(moment).toMatchObject({
+      id: 'steer:2',
+      index: 2,
+      point: { turn: 2, call: 1 },
+      refused: { kind: 'call', tool: 'edit_file', target: 'notes.md' },
+    });
+  });
+
   it('falls back to the run’s last call when no call of it was denied', () => {
     const events = [call(0, 2, 'c1'), call(1, 2, 'c2', 'shell', 'ls', 'r2'), act(2, 2, 'deny')];
     const [moment] = decidedMoments('s-1', events, []);
@@ -223,6 +240,24 @@ describe('decidedMoments: drafts', () => {
         runId: 'r8',
         turn: 0,
         index: 2,
+        point: { draft_id: 'd-1' },
+        validator: 'rejected_draft',
+        refused: { kind: 'draft', text: 'x' },
+      },
+    ]);
+  });
+
+  it('staged before every event, without its staging call, starts at the first event', () => {
+    const events = [call(3, 1, 'c1', 'shell', 'ls', 'r7'), call(4, 1, 'c2', 'shell', 'ls', 'r7')];
+    const outbox = [staged(2, 'd-1', { text: 'x' }), verdict(5, 'd-1', 'rejected')];
+    expect(decidedMoments('s-1', events, outbox)).toEqual([
+      {
+        id: 'draft:d-1',
+        kind: 'draft_rejected',
+        moment: 'draft_rejected',
+        runId: 'r7',
+        turn: 0,
+        index: 0,
         point: { draft_id: 'd-1' },
         validator: 'rejected_draft',
         refused: { kind: 'draft', text: 'x' },
