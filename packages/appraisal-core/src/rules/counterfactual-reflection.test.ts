@@ -167,6 +167,36 @@ describe('pendingReflections: the newest appraisal', () => {
   });
 });
 
+describe('dereference: the quote as read back', () => {
+  it('still dereferences when the stored quote spells its keys in another order', () => {
+    const comparison = decided('cmp-1');
+    const [reflection] = pendingReflections({
+      comparisons: [comparison],
+      reflections: [],
+      appraisals: [textAppraisal('ta-1', 's-1')],
+      now: new Date(at(3)),
+      newId,
+    }).add;
+    if (reflection?.quoted === undefined) throw new Error('expected a quoted reflection');
+    // The same quote, every object's keys reversed, as another writer may have stored it.
+    const reversed = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(reversed)
+        : value !== null && typeof value === 'object'
+          ? Object.fromEntries(
+              Object.entries(value)
+                .reverse()
+                .map(([key, inner]) => [key, reversed(inner)]),
+            )
+          : value;
+    const quoted = reversed(reflection.quoted) as typeof reflection.quoted;
+    expect(JSON.stringify(quoted)).not.toBe(JSON.stringify(reflection.quoted));
+    expect(dereference({ ...reflection, quoted }, [comparison])).toEqual({
+      state: 'dereferences',
+    });
+  });
+});
+
 describe('counterfactual reflection words', () => {
   const cases = [
     [
