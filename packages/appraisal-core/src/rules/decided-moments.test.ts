@@ -98,6 +98,19 @@ describe('decidedMoments: steers and denials', () => {
     });
   });
 
+  it('numbers the call within its own run, however many calls another run made that turn', () => {
+    const events = [
+      call(0, 1, 'c0', 'shell', 'pwd', 'r0'),
+      call(0, 1, 'c1', 'shell', 'ls', 'r0'),
+      call(0, 1, 'c2', 'shell', 'cat', 'r0'),
+      call(1, 1, 'c3'),
+      call(1, 1, 'c4', 'edit_file', 'a.md'),
+      act(2, 1, 'steer'),
+    ];
+    const [moment] = decidedMoments('s-1', events, []);
+    expect(moment).toMatchObject({ index: 4, point: { turn: 1, call: 1 } });
+  });
+
   it('poses a denial at the denied call, not the run’s last call', () => {
     const events = [
       call(0, 2, 'c1', 'shell', 'rm -rf build'),
