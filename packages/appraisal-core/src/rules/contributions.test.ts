@@ -30,7 +30,7 @@ import {
 import type { SessionEvidence } from '../ports/session-evidence.js';
 import type { GoalError } from '../schemas/goal-error.js';
 import { contributionTable } from './contribution-table.js';
-import { contributions } from './contributions.js';
+import { contributions, signedEntries } from './contributions.js';
 
 const t = contributionTable;
 
@@ -447,6 +447,24 @@ describe('contributions: interventions', () => {
         cite: { kind: 'turn', turn: 7 },
         goal: { kind: 'charter', id: 'replies' },
       }),
+    ]);
+  });
+
+  it('signs a denial with the deny row and a steer with the steer row', () => {
+    const { entries } = signedEntries(
+      evidence({
+        transcript: [
+          start('r-1', 0),
+          intervention('r-1', 'deny', 2),
+          intervention('r-1', 'steer', 3),
+          intervention('r-1', 'deny', 3),
+        ],
+      }),
+    );
+    expect(entries.map((entry) => [entry.row, entry.error.cite])).toEqual([
+      ['deny', { kind: 'turn', turn: 2 }],
+      ['steer', { kind: 'turn', turn: 3 }],
+      ['deny', { kind: 'turn', turn: 3 }],
     ]);
   });
 
