@@ -225,6 +225,19 @@ describe('contributions: questions and requests (commitment channel)', () => {
     expect(errors).toEqual([expect.objectContaining({ sign: -0.5, agency: 'owner' })]);
   });
 
+  it('settles a question by its own answer or abandonment, not by a later act on a draft with the same id', () => {
+    const { entries } = signedEntries(
+      evidence({
+        questions: [parked('q-1'), settled('q-1', 'abandoned', 2)],
+        outbox: [staged('q-1'), outcome('q-1', 'rejected', 'owner', 5)],
+      }),
+    );
+    expect(entries.map((entry) => [entry.row, entry.error.cite])).toEqual([
+      ['draftRejected', { kind: 'draft', draft_id: 'q-1' }],
+      ['questionAbandoned', { kind: 'question', question_id: 'q-1' }],
+    ]);
+  });
+
   it('signs −0.5, owner agency, for a triaged request closed without a draft', () => {
     const errors = errorsOf({
       requests: [
