@@ -79,6 +79,8 @@ describe('claudeToolTarget', () => {
   it('names the file, notebook, path or URL a call acts on, in that order', () => {
     expect(claudeToolTarget({ file_path: '/a', url: 'u' })).toBe('/a');
     expect(claudeToolTarget({ notebook_path: 'n.ipynb' })).toBe('n.ipynb');
+    expect(claudeToolTarget({ path: 'src', pattern: '*.ts' })).toBe('src');
+    expect(claudeToolTarget({ url: 'https://y' })).toBe('https://y');
     expect(claudeToolTarget({ path: '', url: 'https://x' })).toBe('https://x');
     expect(claudeToolTarget({ command: 'ls' })).toBeUndefined();
     expect(claudeToolTarget('a string')).toBeUndefined();

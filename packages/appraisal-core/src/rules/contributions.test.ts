@@ -30,7 +30,7 @@ import {
 import type { SessionEvidence } from '../ports/session-evidence.js';
 import type { GoalError } from '../schemas/goal-error.js';
 import { contributionTable } from './contribution-table.js';
-import { contributions } from './contributions.js';
+import { contributions, signedEntries } from './contributions.js';
 
 const t = contributionTable;
 
@@ -223,6 +223,19 @@ describe('contributions: questions and requests (commitment channel)', () => {
       questions: [parked('q-1'), settled('q-1', 'abandoned', 2), settled('q-1', 'answered', 3)],
     });
     expect(errors).toEqual([expect.objectContaining({ sign: -0.5, agency: 'owner' })]);
+  });
+
+  it('settles a question by its own answer or abandonment, not by a later act on a draft with the same id', () => {
+    const { entries } = signedEntries(
+      evidence({
+        questions: [parked('q-1'), settled('q-1', 'abandoned', 2)],
+        outbox: [staged('q-1'), outcome('q-1', 'rejected', 'owner', 5)],
+      }),
+    );
+    expect(entries.map((entry) => [entry.row, entry.error.cite])).toEqual([
+      ['draftRejected', { kind: 'draft', draft_id: 'q-1' }],
+      ['questionAbandoned', { kind: 'question', question_id: 'q-1' }],
+    ]);
   });
 
   it('signs −0.5, owner agency, for a triaged request closed without a draft', () => {
@@ -447,6 +460,24 @@ describe('contributions: interventions', () => {
         cite: { kind: 'turn', turn: 7 },
         goal: { kind: 'charter', id: 'replies' },
       }),
+    ]);
+  });
+
+  it('signs a denial with the deny row and a steer with the steer row', () => {
+    const { entries } = signedEntries(
+      evidence({
+        transcript: [
+          start('r-1', 0),
+          intervention('r-1', 'deny', 2),
+          intervention('r-1', 'steer', 3),
+          intervention('r-1', 'deny', 3),
+        ],
+      }),
+    );
+    expect(entries.map((entry) => [entry.row, entry.error.cite])).toEqual([
+      ['deny', { kind: 'turn', turn: 2 }],
+      ['steer', { kind: 'turn', turn: 3 }],
+      ['deny', { kind: 'turn', turn: 3 }],
     ]);
   });
 

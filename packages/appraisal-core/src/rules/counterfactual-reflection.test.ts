@@ -108,6 +108,95 @@ describe('counterfactual reflections', () => {
   });
 });
 
+describe('quoteOf', () => {
+  it('quotes the model the arms ran on, and names none when the comparison recorded none', () => {
+    expect(quoteOf(decided('cmp-1'))?.model).toBe('sha256:abc');
+    const { model: _, ...unrecorded } = decided('cmp-2');
+    const quote = quoteOf(unrecorded);
+    expect(quote).toBeDefined();
+    expect(quote).not.toHaveProperty('model');
+  });
+
+  it('quotes nothing unless some arm lost and some arm won', () => {
+    const withResults = (...results: ('did_refused' | 'did_not' | 'ungraded')[]) =>
+      quoteOf({
+        ...decided('cmp-3'),
+        arms: results.map((result, index) => ({
+          policy: `p-${index}`,
+          prompt: 'none' as const,
+          result,
+        })),
+      });
+    expect(withResults('did_refused', 'did_refused')).toBeUndefined();
+    expect(withResults('did_not', 'ungraded')).toBeUndefined();
+    expect(withResults('ungraded', 'ungraded')).toBeUndefined();
+    expect(withResults()).toBeUndefined();
+    expect(withResults('did_refused', 'did_not')).toBeDefined();
+  });
+
+  it('quotes nothing without the validator or the point it would name', () => {
+    const { validator: _v, ...noValidator } = decided('cmp-4');
+    const { point: _p, ...noPoint } = decided('cmp-5');
+    expect(quoteOf(noValidator)).toBeUndefined();
+    expect(quoteOf(noPoint)).toBeUndefined();
+    expect(quoteOf({ ...decided('cmp-6'), decided_by: 'judge' })).toBeUndefined();
+  });
+});
+
+describe('pendingReflections: the newest appraisal', () => {
+  it('of two appraisals at the same time, carries the taint of the one recorded later', () => {
+    const pending = (appraisals: ReturnType<typeof textAppraisal>[]) =>
+      pendingReflections({
+        comparisons: [decided('cmp-1')],
+        reflections: [],
+        appraisals,
+        now: new Date(at(9)),
+        newId,
+      }).add.map((record) => record.taint);
+    const clean = textAppraisal('ta-1', 's-1', { taint: 'clean', at: 2 });
+    const tainted = textAppraisal('ta-2', 's-1', { taint: 'third_party', at: 2 });
+    expect(pending([clean, tainted])).toEqual(['third_party']);
+    expect(pending([tainted, clean])).toEqual(['clean']);
+    // A later time wins over store order.
+    const older = textAppraisal('ta-3', 's-1', { taint: 'third_party', at: 1 });
+    expect(pending([clean, older])).toEqual(['clean']);
+    // Another session's appraisal is not this one's.
+    expect(pending([textAppraisal('ta-4', 's-2', { taint: 'third_party', at: 3 }), clean])).toEqual(
+      ['clean'],
+    );
+  });
+});
+
+describe('dereference: the quote as read back', () => {
+  it('still dereferences when the stored quote spells its keys in another order', () => {
+    const comparison = decided('cmp-1');
+    const [reflection] = pendingReflections({
+      comparisons: [comparison],
+      reflections: [],
+      appraisals: [textAppraisal('ta-1', 's-1')],
+      now: new Date(at(3)),
+      newId,
+    }).add;
+    if (reflection?.quoted === undefined) throw new Error('expected a quoted reflection');
+    // The same quote, every object's keys reversed, as another writer may have stored it.
+    const reversed = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(reversed)
+        : value !== null && typeof value === 'object'
+          ? Object.fromEntries(
+              Object.entries(value)
+                .reverse()
+                .map(([key, inner]) => [key, reversed(inner)]),
+            )
+          : value;
+    const quoted = reversed(reflection.quoted) as typeof reflection.quoted;
+    expect(JSON.stringify(quoted)).not.toBe(JSON.stringify(reflection.quoted));
+    expect(dereference({ ...reflection, quoted }, [comparison])).toEqual({
+      state: 'dereferences',
+    });
+  });
+});
+
 describe('counterfactual reflection words', () => {
   const cases = [
     [

@@ -98,6 +98,19 @@ describe('decidedMoments: steers and denials', () => {
     });
   });
 
+  it('numbers the call within its own run, however many calls another run made that turn', () => {
+    const events = [
+      call(0, 1, 'c0', 'shell', 'pwd', 'r0'),
+      call(0, 1, 'c1', 'shell', 'ls', 'r0'),
+      call(0, 1, 'c2', 'shell', 'cat', 'r0'),
+      call(1, 1, 'c3'),
+      call(1, 1, 'c4', 'edit_file', 'a.md'),
+      act(2, 1, 'steer'),
+    ];
+    const [moment] = decidedMoments('s-1', events, []);
+    expect(moment).toMatchObject({ index: 4, point: { turn: 1, call: 1 } });
+  });
+
   it('poses a denial at the denied call, not the run’s last call', () => {
     const events = [
       call(0, 2, 'c1', 'shell', 'rm -rf build'),
@@ -116,6 +129,23 @@ describe('decidedMoments: steers and denials', () => {
       index: 0,
       point: { turn: 2, call: 0 },
       refused: { kind: 'call', tool: 'shell', target: 'rm -rf build' },
+    });
+  });
+
+  it('poses a steer at the run’s last call, even when an earlier call was denied', () => {
+    const events = [
+      call(0, 2, 'c1', 'shell', 'rm -rf build'),
+      result(0, 2, 'c1'),
+      call(1, 2, 'c2', 'edit_file', 'notes.md'),
+      result(1, 2, 'c2', 'ok'),
+      act(2, 2, 'steer'),
+    ];
+    const [moment] = decidedMoments('s-1', events, []);
+    expect(moment).toMatchObject({
+      id: 'steer:2',
+      index: 2,
+      point: { turn: 2, call: 1 },
+      refused: { kind: 'call', tool: 'edit_file', target: 'notes.md' },
     });
   });
 
@@ -223,6 +253,24 @@ describe('decidedMoments: drafts', () => {
         runId: 'r8',
         turn: 0,
         index: 2,
+        point: { draft_id: 'd-1' },
+        validator: 'rejected_draft',
+        refused: { kind: 'draft', text: 'x' },
+      },
+    ]);
+  });
+
+  it('staged before every event, without its staging call, starts at the first event', () => {
+    const events = [call(3, 1, 'c1', 'shell', 'ls', 'r7'), call(4, 1, 'c2', 'shell', 'ls', 'r7')];
+    const outbox = [staged(2, 'd-1', { text: 'x' }), verdict(5, 'd-1', 'rejected')];
+    expect(decidedMoments('s-1', events, outbox)).toEqual([
+      {
+        id: 'draft:d-1',
+        kind: 'draft_rejected',
+        moment: 'draft_rejected',
+        runId: 'r7',
+        turn: 0,
+        index: 0,
         point: { draft_id: 'd-1' },
         validator: 'rejected_draft',
         refused: { kind: 'draft', text: 'x' },

@@ -20,7 +20,13 @@ import type { SessionEvidence } from '../ports/session-evidence.js';
 import { formatValence } from '../readouts/format-valence.js';
 import type { GoalError, Label } from '../schemas/goal-error.js';
 import { contributions } from './contributions.js';
-import { deriveLabel, type LabelFacts, labelRules, type OwnerOutcomeFact } from './derive-label.js';
+import {
+  deriveLabel,
+  type LabelFacts,
+  labelDerivation,
+  labelRules,
+  type OwnerOutcomeFact,
+} from './derive-label.js';
 import { labelFactsFor } from './label-facts-for.js';
 import { valence } from './valence.js';
 
@@ -442,6 +448,56 @@ describe('deriveLabel: pride needs a delivery', () => {
     });
     expect(deriveLabel([zeroDelivery, closureCredit], facts)).toBe('neutral');
     expect(deriveLabel([closureCredit, zeroDelivery], facts)).toBe('neutral');
+  });
+});
+
+describe('labelDerivation: the rule that fired and what it read', () => {
+  const ruleOf = (errors: readonly GoalError[], labelFacts: LabelFacts = facts) =>
+    labelDerivation(errors, labelFacts).rule.id;
+
+  it('names relevance, not a positive reading, for a silent run or zero-signed entries alone', () => {
+    expect(ruleOf([])).toBe('irrelevant');
+    const dropped = goalError({ sign: 0, channel: 'commitment' });
+    expect(ruleOf([dropped])).toBe('irrelevant');
+    expect(ruleOf([dropped, { ...dropped, cite: { kind: 'turn', turn: 4 } }])).toBe('irrelevant');
+  });
+
+  it('reads no error for a compacted or an irrelevant run', () => {
+    const negative = goalError({ agency: 'world' });
+    expect(labelDerivation([negative], { ...facts, compacted: true })).toEqual({
+      rule: labelRules.find((rule) => rule.id === 'compacted'),
+      witnesses: [],
+    });
+    expect(labelDerivation([goalError({ sign: 0 })], facts)).toEqual({
+      rule: labelRules.find((rule) => rule.id === 'irrelevant'),
+      witnesses: [],
+    });
+  });
+
+  it('reads the positives alone when nothing is negative, never a zero-signed entry', () => {
+    const credit = goalError({
+      sign: 0.5,
+      channel: 'commitment',
+      agency: 'owner',
+      cite: { kind: 'closure', closure_id: 'c-1' },
+    });
+    const dropped = goalError({ sign: 0, channel: 'commitment' });
+    const derivation = labelDerivation([dropped, credit], facts);
+    expect(derivation.rule.id).toBe('positive');
+    expect(derivation.witnesses).toEqual([credit]);
+    expect(derivation.witnesses[0]).toBe(credit);
+  });
+
+  it('reads a repeated cite once, as the first error that named it', () => {
+    const goal = { kind: 'task', id: 'task-1' } as const;
+    const first = goalError({ goal, controllable: true, cite: { kind: 'turn', turn: 2 } });
+    const again = goalError({ goal, controllable: false, cite: { kind: 'turn', turn: 2 } });
+    const other = goalError({ goal, controllable: true, cite: { kind: 'turn', turn: 5 } });
+    const derivation = labelDerivation([first, again, other], facts);
+    expect(derivation.rule.id).toBe('frustration');
+    expect(derivation.witnesses).toHaveLength(2);
+    expect(derivation.witnesses[0]).toBe(first);
+    expect(derivation.witnesses[1]).toBe(other);
   });
 });
 

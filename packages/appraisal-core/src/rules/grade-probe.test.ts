@@ -47,6 +47,19 @@ describe('gradeProbe', () => {
     expect(gradeProbe(recorded, ended('loop', ['edit_file']))).toBe('mattered');
   });
 
+  it('tells calls apart by their target: the same tool on another file is not the recorded call', () => {
+    const recorded = { state: 'gradeable' as const, calls: [{ tool: 'edit_file', target: 'a' }] };
+    const completed = (calls: { tool: string; target?: string }[]): ArmOutcome => ({
+      state: 'ended',
+      stop_cause: 'completed',
+      calls,
+      drafts: [],
+    });
+    expect(gradeProbe(recorded, completed([{ tool: 'edit_file', target: 'b' }]))).toBe('mattered');
+    expect(gradeProbe(recorded, completed([{ tool: 'edit_file' }]))).toBe('mattered');
+    expect(gradeProbe(recorded, completed([{ tool: 'edit_file', target: 'a' }]))).toBe('redundant');
+  });
+
   it('reads a failed arm, an error or empty output as inconclusive', () => {
     const recorded = { state: 'gradeable' as const, calls: [] };
     expect(gradeProbe(recorded, { state: 'failed', reason: 'x' })).toBe('inconclusive');

@@ -6,6 +6,7 @@ import {
   countUnprobeable,
   type ProbePoint,
   probeKey,
+  probeMomentKinds,
   probePoints,
   recordedResult,
   replayStart,
@@ -68,6 +69,13 @@ describe('probePoints', () => {
       { runId: 'r1', turn: 3, kind: 'deny', index: 5 },
     ]);
     expect(probeKey('deny', 7)).toBe('deny:7');
+  });
+
+  it('yields exactly the moment kinds a probe removes: steers and denials', () => {
+    const events = [act(1, 'steer'), act(1, 'deny'), act(2, 'stop'), act(3, 'deny', 'r2')];
+    const kinds = probePoints(events).map((point) => point.kind);
+    expect(new Set(kinds)).toEqual(new Set(probeMomentKinds));
+    expect(probeMomentKinds).toHaveLength(2);
   });
 
   it('counts only the rows with no probe point', () => {

@@ -57,6 +57,22 @@ describe('rankReplayCandidates', () => {
     ]);
   });
 
+  it('ranks a line named twice in the list by its first place', () => {
+    const ranked = rankReplayCandidates(
+      [
+        { id: 'a', headroom: 1, errors: [on('invoices')] },
+        { id: 'b', headroom: 1, errors: [on('replies')] },
+      ],
+      ['replies', 'invoices', 'replies'],
+    );
+    expect(
+      ranked.map((entry) => [entry.candidate.id, entry.charterLine, entry.charterRank]),
+    ).toEqual([
+      ['b', 'replies', 1],
+      ['a', 'invoices', 2],
+    ]);
+  });
+
   it('refuses a headroom that is not a finite number', () => {
     expect(() =>
       rankReplayCandidates([{ id: 'x', headroom: Number.NaN, errors: [] }], charter),
