@@ -1,4 +1,4 @@
-import type { ReplayMomentKind, ReplayPrompt } from '../ports/replayer.js';
+import type { ReplayPrompt } from '../ports/replayer.js';
 import type { StopCause, TranscriptEvent } from '../schemas/transcript.js';
 import type { SignedEntry, SignedRowId } from './signed-entry.js';
 
@@ -135,6 +135,3 @@ export function replayStart(
   }
   return systemPrompt === undefined ? { prefix } : { prefix, systemPrompt };
 }
-
-/** The moment kinds a probe removes; the others are compared, never probed. */
-export const probeMomentKinds: readonly ReplayMomentKind[] = ['steer', 'deny'];
