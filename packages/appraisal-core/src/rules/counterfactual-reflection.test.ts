@@ -263,3 +263,37 @@ describe('counterfactual reflection words', () => {
     );
   });
 });
+
+describe('dereference and pendingReflections: a comparison id on record more than once, or not at all', () => {
+  const reflect = (comparisons: ComparisonRecord[]) =>
+    pendingReflections({
+      comparisons,
+      reflections: [],
+      appraisals: [textAppraisal('ta-1', 's-1')],
+      now: new Date(at(3)),
+      newId,
+    }).add;
+
+  it('is missing when its own comparison is gone, whatever other comparisons are on record', () => {
+    const [reflection] = reflect([decided('cmp-1')]);
+    if (reflection === undefined) throw new Error('expected a reflection');
+    expect(dereference(reflection, [decided('cmp-2'), decided('cmp-3')])).toEqual({
+      state: 'missing',
+    });
+  });
+
+  it('dereferences when one record of its comparison still says what it quotes', () => {
+    const [reflection] = reflect([decided('cmp-1')]);
+    if (reflection === undefined) throw new Error('expected a reflection');
+    const rewritten: ComparisonRecord = { ...decided('cmp-1'), validator: 'rewritten_draft' };
+    expect(dereference(reflection, [rewritten, decided('cmp-1')])).toEqual({
+      state: 'dereferences',
+    });
+    expect(dereference(reflection, [rewritten])).toEqual({ state: 'changed' });
+  });
+
+  it('writes one reflection for a comparison recorded twice', () => {
+    const added = reflect([decided('cmp-1'), decided('cmp-1')]);
+    expect(added.map((reflection) => reflection.comparison_id)).toEqual(['cmp-1']);
+  });
+});

@@ -492,3 +492,32 @@ describe('expectationCoverage', () => {
     ).toMatchObject({ pending: 1, scored: 0, hit_rate: null });
   });
 });
+
+describe('scoreExpectation: the records that set the wait', () => {
+  it('reads the task row, not a project that shares its id', () => {
+    const board = read<BoardRecord>([
+      { v: 1, kind: 'project', id: 'task-1', title: 'A project named like the task' },
+      task('task-1', { due: at(10) }),
+    ]);
+    expect(score('no_act', { transcript: taskSession, board })).toMatchObject({
+      status: 'scored',
+      deadline: at(10),
+    });
+  });
+
+  it('waits for the outbox patience only when the session staged a draft, not for a verdict alone', () => {
+    // A verdict on a draft this session did not stage: no charter is needed, the wait is 48 hours.
+    const outbox = read<OutboxRecord>([outcome('d-9', 'rejected', { at: 2 })]);
+    expect(score('no_act', { outbox }, { charter: unreadable() })).toMatchObject({
+      status: 'scored',
+      deadline: at(49),
+    });
+  });
+
+  it('ends at its last line when a later run never ended', () => {
+    const unended = run('s-1', { runId: 's-1-r2', start: 3, stop: null });
+    const transcript = read([...run('s-1', { start: 0, end: 1 }), ...unended]);
+    expect(unended.at(-1)?.at).toBe(at(3));
+    expect(score('no_act', { transcript })).toMatchObject({ status: 'scored', deadline: at(51) });
+  });
+});
