@@ -463,6 +463,43 @@ describe('contributions: interventions', () => {
     ]);
   });
 
+  it('keeps each distinct legacy appraiser verdict of a session, and a repeated one once', () => {
+    const { entries } = signedEntries(
+      evidence({
+        transcript: [
+          start('r-1', 0),
+          appraiserVerdict('r-1', -0.5, 'self', 0.5),
+          appraiserVerdict('r-1', -0.5, 'self', 0.6),
+          appraiserVerdict('r-1', 0.5, 'world', 0.7),
+        ],
+      }),
+    );
+    const verdicts = entries.filter((entry) => entry.row === 'legacyAppraiserVerdict');
+    expect(verdicts.map((entry) => [entry.error.sign, entry.error.agency])).toEqual([
+      [-0.5, 'self'],
+      [0.5, 'world'],
+    ]);
+  });
+
+  it("names each run's own goal on its entries, not the session's first", () => {
+    const first = { kind: 'task' as const, id: 'task-1' };
+    const second = { kind: 'task' as const, id: 'task-2' };
+    const { entries } = signedEntries(
+      evidence({
+        transcript: [
+          start('r-1', 0, { goal: first }),
+          intervention('r-1', 'steer', 1),
+          start('r-2', 2, { goal: second }),
+          intervention('r-2', 'steer', 3),
+        ],
+      }),
+    );
+    expect(entries.map((entry) => [entry.row, entry.error.goal])).toEqual([
+      ['steer', first],
+      ['steer', second],
+    ]);
+  });
+
   it('signs a denial with the deny row and a steer with the steer row', () => {
     const { entries } = signedEntries(
       evidence({

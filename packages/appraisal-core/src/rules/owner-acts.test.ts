@@ -362,3 +362,22 @@ describe('recordedActs: one list in time order, with the sessions each act is on
     expect(acts.filter(isWorkflowAct).map((act) => act.id)).toEqual(['w-1']);
   });
 });
+
+describe('recordedActs: a workflow act is checked only when it is a close', () => {
+  it('marks a close after a passed check, and never a cancel or a reopen after one', () => {
+    const acts = recordedActs({
+      workflows: [
+        workflow('w-1', 'started', 0),
+        workflow('w-1', 'verified', 1, { passed: true }),
+        workflow('w-1', 'cancelled', 2),
+        workflow('w-1', 'reopened', 3),
+        workflow('w-1', 'closed', 4),
+      ],
+    });
+    expect(acts.map((act) => [act.act, 'checked' in act ? act.checked : undefined])).toEqual([
+      ['workflow_cancelled', false],
+      ['workflow_reopened', false],
+      ['workflow_closed', true],
+    ]);
+  });
+});
