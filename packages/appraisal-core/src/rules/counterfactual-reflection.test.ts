@@ -33,6 +33,16 @@ const decided = (id: string, sessionId = 's-1'): ComparisonRecord => ({
 let counter = 0;
 const newId = () => `cfr-${++counter}`;
 
+/** The reflections a pass adds for these comparisons, session s-1 having one appraisal. */
+const reflect = (comparisons: readonly ComparisonRecord[]) =>
+  pendingReflections({
+    comparisons,
+    reflections: [],
+    appraisals: [textAppraisal('ta-1', 's-1')],
+    now: new Date(at(3)),
+    newId,
+  }).add;
+
 describe('counterfactual reflections', () => {
   it('words a reflection from the comparison alone', () => {
     const quote = quoteOf(decided('cmp-1'));
@@ -81,13 +91,7 @@ describe('counterfactual reflections', () => {
 
   it('dereferences while its comparison is on record unchanged, and not once edited or removed', () => {
     const comparison = decided('cmp-1');
-    const [reflection] = pendingReflections({
-      comparisons: [comparison],
-      reflections: [],
-      appraisals: [textAppraisal('ta-1', 's-1')],
-      now: new Date(at(3)),
-      newId,
-    }).add;
+    const [reflection] = reflect([comparison]);
     if (reflection === undefined) throw new Error('expected a reflection');
     expect(dereference(reflection, [comparison])).toEqual({ state: 'dereferences' });
     expect(dereference(reflection, [])).toEqual({ state: 'missing' });
@@ -170,13 +174,7 @@ describe('pendingReflections: the newest appraisal', () => {
 describe('dereference: the quote as read back', () => {
   it('still dereferences when the stored quote spells its keys in another order', () => {
     const comparison = decided('cmp-1');
-    const [reflection] = pendingReflections({
-      comparisons: [comparison],
-      reflections: [],
-      appraisals: [textAppraisal('ta-1', 's-1')],
-      now: new Date(at(3)),
-      newId,
-    }).add;
+    const [reflection] = reflect([comparison]);
     if (reflection?.quoted === undefined) throw new Error('expected a quoted reflection');
     // The same quote, every object's keys reversed, as another writer may have stored it.
     const reversed = (value: unknown): unknown =>
@@ -265,15 +263,6 @@ describe('counterfactual reflection words', () => {
 });
 
 describe('dereference and pendingReflections: a comparison id on record more than once, or not at all', () => {
-  const reflect = (comparisons: ComparisonRecord[]) =>
-    pendingReflections({
-      comparisons,
-      reflections: [],
-      appraisals: [textAppraisal('ta-1', 's-1')],
-      now: new Date(at(3)),
-      newId,
-    }).add;
-
   it('is missing when its own comparison is gone, whatever other comparisons are on record', () => {
     const [reflection] = reflect([decided('cmp-1')]);
     if (reflection === undefined) throw new Error('expected a reflection');
