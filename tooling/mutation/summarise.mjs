@@ -31,13 +31,13 @@ function key(pkg, file, mutator, original, replacement) {
 }
 
 /** Whether an entry's source text is too common to name one mutant alone: no letter or digit. */
-export const needsLine = (original) => !/[\p{L}\p{N}]/u.test(original);
+export const needsAt = (original) => !/[\p{L}\p{N}]/u.test(original);
 
 /**
  * Whether `at` is a stretch of the mutant's line that holds the mutant's source text (its first
  * line, for one that spans lines), from the report's copy of the file.
  */
-export function holds(at, source, location, original) {
+function holds(at, source, location, original) {
   const line = source.split('\n')[location.start.line - 1] ?? '';
   const from = location.start.column - 1;
   const to = from + (original.split('\n')[0] ?? '').length;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { equivalentsOf, needsLine, summarise } from '../summarise.mjs';
+import { equivalentsOf, needsAt, summarise } from '../summarise.mjs';
 import { targets } from '../targets.mjs';
 
 const runs = Number(process.env.MECHA_PROPERTY_RUNS ?? 200);
@@ -72,14 +72,14 @@ test('an entry whose line is no longer a survivor is reported as listed but not 
   assert.equal(lines.filter((line) => line.includes('boundary Survived')).length, 3);
 });
 
-test('a bare operator or an empty string needs its line; text with a letter or digit does not', () => {
+test('a bare operator or an empty string needs its code around it; text with a letter or digit does not', () => {
   for (const text of ['<', '||', "''", '""', "'_'", '-', '===', '{}']) {
-    assert.equal(needsLine(text), true);
+    assert.equal(needsAt(text), true);
   }
-  for (const text of ['a < b', "'x'", '0', 'score.hit']) assert.equal(needsLine(text), false);
+  for (const text of ['a < b', "'x'", '0', 'score.hit']) assert.equal(needsAt(text), false);
   fc.assert(
     fc.property(fc.string(), (text) => {
-      assert.equal(needsLine(text), !/[\p{L}\p{N}]/u.test(text));
+      assert.equal(needsAt(text), !/[\p{L}\p{N}]/u.test(text));
     }),
     { numRuns: runs },
   );
@@ -93,7 +93,7 @@ test('every entry of equivalent.json with a bare operator gives the code around 
     assert.ok(target, `${e.package} is a mutation target`);
     const lines = readFileSync(join(root, target.dir, e.file), 'utf8').split('\n');
     const name = `${e.package}/${e.file} ${e.mutator} ${JSON.stringify(e.original)}`;
-    if (needsLine(e.original) && e.at === undefined) problems.push(`${name}: no "at"`);
+    if (needsAt(e.original) && e.at === undefined) problems.push(`${name}: no "at"`);
     // An entry that gives its code lists nothing once that code is gone: say so here, not later.
     if (e.at !== undefined && !lines.some((line) => line.includes(e.at))) {
       problems.push(`${name}: "at" is in no line of the file`);
