@@ -253,9 +253,13 @@ export async function packCheck({ root, keep = false }) {
       const emitted = run(process.execPath, [tsc, '-p', join(consumer, 'tsconfig.emit.json')]);
       const home = join(consumer, 'live-home');
       mkdirSync(home);
+      // Without MECHA_HOME the guide makes a temporary home under the system's temporary folder:
+      // point that at the work folder, so the check leaves nothing behind in /tmp.
+      const scratch = join(consumer, 'tmp');
+      mkdirSync(scratch);
       const guide = run(process.execPath, [join(consumer, 'out', 'example.js')], {
         cwd: consumer,
-        env: { PATH: process.env.PATH ?? '' },
+        env: { PATH: process.env.PATH ?? '', TMPDIR: scratch },
       });
       const live = run(process.execPath, [join(consumer, 'out', 'live-harness.js')], {
         cwd: consumer,
@@ -266,6 +270,8 @@ export async function packCheck({ root, keep = false }) {
       if (emitted.status !== 0) fail('consumer: compiling the examples failed', emitted.output);
       else if (guide.status !== 0 || printed.taskStatus !== 'done' || printed.denied !== 1)
         fail('consumer: the integrating example did not run to its end', guide.output);
+      else if (!String(printed.home).startsWith(scratch))
+        fail(`consumer: the integrating example made its home outside ${scratch}`, guide.output);
       else if (live.status !== 0 || live.output.trim().split('\n').length !== 5)
         fail('consumer: the live-path harness did not record its 5 runs', live.output);
       else
