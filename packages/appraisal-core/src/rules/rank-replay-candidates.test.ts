@@ -57,6 +57,23 @@ describe('rankReplayCandidates', () => {
     ]);
   });
 
+  it('takes the highest-ranked line wherever it stands among the errors', () => {
+    // The best line first, then worse ones: a later error never displaces it.
+    const ranked = rankReplayCandidates(
+      [
+        { id: 'a', headroom: 1, errors: [on('replies'), on('tidy'), on('invoices')] },
+        { id: 'b', headroom: 1, errors: [on('tidy'), on('invoices'), goalError()] },
+      ],
+      charter,
+    );
+    expect(
+      ranked.map((entry) => [entry.candidate.id, entry.charterLine, entry.charterRank]),
+    ).toEqual([
+      ['a', 'replies', 1],
+      ['b', 'invoices', 2],
+    ]);
+  });
+
   it('ranks a line named twice in the list by its first place', () => {
     const ranked = rankReplayCandidates(
       [
