@@ -3,11 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { goalErrorArbitrary } from '../__fixtures__/evidence-arbitraries.js';
 import { goalError } from '../__fixtures__/evidence-builders.js';
 import type { GoalError } from '../schemas/goal-error.js';
-import { type ReplayCandidate, rankReplayCandidates } from './rank-replay-candidates.js';
+import {
+  type RankedReplayCandidate,
+  type ReplayCandidate,
+  rankReplayCandidates,
+} from './rank-replay-candidates.js';
 
 const charter = ['replies', 'invoices', 'tidy'];
 const on = (line: string, overrides: Partial<GoalError> = {}): GoalError =>
   goalError({ goal: { kind: 'charter', id: line }, ...overrides });
+/** Each ranked candidate as [id, charter line, its rank]. */
+const linesOf = (ranked: readonly RankedReplayCandidate[]) =>
+  ranked.map((entry) => [entry.candidate.id, entry.charterLine, entry.charterRank]);
 
 const candidateArbitrary: fc.Arbitrary<ReplayCandidate> = fc.record({
   id: fc.string({ minLength: 1, maxLength: 4 }),
@@ -46,9 +53,7 @@ describe('rankReplayCandidates', () => {
       ],
       charter,
     );
-    expect(
-      ranked.map((entry) => [entry.candidate.id, entry.charterLine, entry.charterRank]),
-    ).toEqual([
+    expect(linesOf(ranked)).toEqual([
       ['first', 'replies', 1],
       ['second', 'invoices', 2],
       ['third', 'tidy', 3],
@@ -66,9 +71,7 @@ describe('rankReplayCandidates', () => {
       ],
       charter,
     );
-    expect(
-      ranked.map((entry) => [entry.candidate.id, entry.charterLine, entry.charterRank]),
-    ).toEqual([
+    expect(linesOf(ranked)).toEqual([
       ['a', 'replies', 1],
       ['b', 'invoices', 2],
     ]);
@@ -82,9 +85,7 @@ describe('rankReplayCandidates', () => {
       ],
       ['replies', 'invoices', 'replies'],
     );
-    expect(
-      ranked.map((entry) => [entry.candidate.id, entry.charterLine, entry.charterRank]),
-    ).toEqual([
+    expect(linesOf(ranked)).toEqual([
       ['b', 'replies', 1],
       ['a', 'invoices', 2],
     ]);
