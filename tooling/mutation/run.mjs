@@ -16,7 +16,7 @@
 // cache, leaving the Node on PATH alone; mecha's grader runs under the same Node 22. Property tests run 100
 // cases each (MECHA_PROPERTY_RUNS).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -138,6 +138,15 @@ if (!values.report) {
           MECHA_MUTATION_REPORT: name,
         },
       }).status;
+      // In place, Stryker's vitest runner writes a setup file per worker (`stryker-setup-N.js`)
+      // into the package and removes it only when the worker is disposed; a worker that is
+      // killed instead (restarted, or at the run's end) leaves it. Remove any, so a run leaves
+      // the checkout as it found it.
+      if (grader === 'stryker') {
+        for (const file of readdirSync(join(root, target.dir))) {
+          if (/^stryker-setup-\d+\.js$/.test(file)) rmSync(join(root, target.dir, file));
+        }
+      }
       if (status !== 0) fail(`${grader} failed on ${target.name} (exit ${status})`);
       times[`${grader}:${name}`] = {
         ms: performance.now() - started,
