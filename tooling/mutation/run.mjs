@@ -126,9 +126,10 @@ if (!values.report) {
           values.concurrency ?? process.env.MECHA_MUTATION_CONCURRENCY ?? '2',
         );
       }
+      const dir = join(root, target.dir);
       const started = performance.now();
       const status = spawnSync(node22, args, {
-        cwd: join(root, target.dir),
+        cwd: dir,
         stdio: 'inherit',
         env: {
           ...process.env,
@@ -143,8 +144,8 @@ if (!values.report) {
       // killed instead (restarted, or at the run's end) leaves it. Remove any, so a run leaves
       // the checkout as it found it.
       if (grader === 'stryker') {
-        for (const file of readdirSync(join(root, target.dir))) {
-          if (/^stryker-setup-\d+\.js$/.test(file)) rmSync(join(root, target.dir, file));
+        for (const file of readdirSync(dir)) {
+          if (/^stryker-setup-\d+\.js$/.test(file)) rmSync(join(dir, file));
         }
       }
       if (status !== 0) fail(`${grader} failed on ${target.name} (exit ${status})`);
